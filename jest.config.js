@@ -1,0 +1,30 @@
+// One jest config, three levels (see docs/testing.md): unit tests need nothing external,
+// integration and e2e tests need the real PostgreSQL, Redis and Kafka that scripts/with-infra starts.
+const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } } }] };
+const common = {
+  transform,
+  testEnvironment: 'node',
+  // Workspace packages resolve to their TypeScript sources, as under `node --conditions=development`.
+  testEnvironmentOptions: { customExportConditions: ['development', 'node', 'require', 'default'] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{services,gateway,partner-sim,sandbox,cli}/**/src/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{services/*,gateway,partner-sim,sandbox,cli}/test/**/*.int.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test-e2e/**/*.e2e.test.ts'],
+    },
+  ],
+};
