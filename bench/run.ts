@@ -1,0 +1,39 @@
+// `npm run bench -- <name>`: runs one benchmark and prints its table with a same-run baseline.
+import { runGatewayBench } from './gateway';
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+const benches: Record<string, () => Promise<boolean>> = {
+  gateway: () =>
+    runGatewayBench({
+      durationSeconds: positiveInt('BENCH_DURATION', 15),
+      warmupSeconds: positiveInt('BENCH_WARMUP', 3),
+      connections: positiveInt('BENCH_CONNECTIONS', 32),
+      rounds: positiveInt('BENCH_ROUNDS', 2),
+    }),
+};
+
+async function main(): Promise<void> {
+  const name = process.argv[2];
+  const bench = name ? benches[name] : undefined;
+  if (!bench) {
+    console.error(`usage: npm run bench -- <${Object.keys(benches).join('|')}>`);
+    process.exitCode = 2;
+    return;
+  }
+  const passed = await bench();
+  // A missed goal is a failing exit, so CI can hold the line.
+  process.exitCode = passed ? 0 : 1;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

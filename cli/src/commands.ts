@@ -1,0 +1,72 @@
+import type { Client } from '@connectrpc/connect';
+import type { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import type { Command } from './args';
+import { apiKeyJson, endpointJson, tenantJson } from './output';
+
+export type AdminClient = Client<typeof AdminService>;
+
+/** Runs one command against the admin API and returns what to print (design §7 shapes). */
+export async function executeCommand(admin: AdminClient, command: Command): Promise<unknown> {
+  switch (command.kind) {
+    case 'tenant create': {
+      const res = await admin.createTenant({
+        name: command.name,
+        rateLimitPerMinute: command.rateLimitPerMinute,
+      });
+      return { tenant_id: res.tenant?.id ?? '', api_key: res.apiKey, signing_secret: res.signingSecret };
+    }
+    case 'tenant list': {
+      const res = await admin.listTenants({});
+      return { tenants: res.tenants.map(tenantJson) };
+    }
+    case 'tenant update': {
+      const res = await admin.updateTenant({
+        tenantId: command.tenantId,
+        rateLimitPerMinute: command.rateLimitPerMinute,
+      });
+      return tenantJson(res.tenant);
+    }
+    case 'key create': {
+      const res = await admin.createApiKey({ tenantId: command.tenantId });
+      return { api_key: res.apiKey, key_prefix: res.key?.prefix ?? '', tenant_id: res.key?.tenantId ?? '' };
+    }
+    case 'key revoke': {
+      const res = await admin.revokeApiKey({ keyPrefix: command.keyPrefix });
+      const key = apiKeyJson(res.key);
+      return { key_prefix: key.key_prefix, tenant_id: key.tenant_id, revoked_at: key.revoked_at };
+    }
+    case 'key list': {
+      const res = await admin.listApiKeys({ tenantId: command.tenantId });
+      return { keys: res.keys.map(apiKeyJson) };
+    }
+    case 'endpoint create': {
+      const res = await admin.createWebhookEndpoint({
+        endpoint: {
+          tenantId: command.tenantId,
+          url: command.url,
+          eventTypes: command.eventTypes,
+          headers: command.headers,
+          retryStrategy: command.retry === 'extended' ? RetryStrategy.EXTENDED : RetryStrategy.STANDARD,
+        },
+      });
+      return { endpoint_id: res.endpoint?.id ?? '' };
+    }
+    case 'endpoint enable':
+    case 'endpoint disable': {
+      const res = await admin.setWebhookEndpointEnabled({
+        endpointId: command.endpointId,
+        enabled: command.kind === 'endpoint enable',
+      });
+      return endpointJson(res.endpoint);
+    }
+    case 'endpoint list': {
+      const res = await admin.listWebhookEndpoints({ tenantId: command.tenantId });
+      return { endpoints: res.endpoints.map(endpointJson) };
+    }
+    case 'secret rotate': {
+      const res = await admin.rotateSigningSecret({ tenantId: command.tenantId });
+      return { tenant_id: command.tenantId, signing_secret: res.signingSecret };
+    }
+  }
+}

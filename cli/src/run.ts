@@ -1,0 +1,73 @@
+import { Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import { ErrorDetailSchema } from '@qr-payout/proto/payout/common/v1/common_pb';
+import { type Connection, parseCommandLine, UsageError } from './args';
+import { type AdminClient, executeCommand } from './commands';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+const CALL_TIMEOUT_MS = 30_000;
+
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export function createAdminClient(connection: Connection): AdminClient {
+  const bearer: Interceptor = (next) => (req) => {
+    req.header.set('authorization', `Bearer ${connection.token}`);
+    return next(req);
+  };
+  const transport = createConnectTransport({
+    baseUrl: connection.adminUrl,
+    httpVersion: '1.1',
+    interceptors: [bearer],
+    defaultTimeoutMs: CALL_TIMEOUT_MS,
+  });
+  return createClient(AdminService, transport);
+}
+
+function snakeCase(name: string): string {
+  return name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** The error as JSON: the RPC code and message, and the offending field when the server named one. */
+export function errorJson(err: unknown): { error: { code: string; message: string; field?: string } } {
+  const e = ConnectError.from(err);
+  const field = e.findDetails(ErrorDetailSchema)[0]?.field;
+  return {
+    error: { code: snakeCase(Code[e.code] ?? 'Unknown'), message: e.rawMessage, ...(field ? { field } : {}) },
+  };
+}
+
+/** payoutctl: parse, call the admin API, print JSON. Returns the exit code. */
+export async function runPayoutctl(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: Io,
+  makeClient: (c: Connection) => AdminClient = createAdminClient,
+): Promise<number> {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv, env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr(`${JSON.stringify({ error: { code: 'usage', message: err.message } })}\n`);
+    return EXIT_USAGE;
+  }
+  if (parsed.type === 'help') {
+    io.stdout(parsed.text);
+    return EXIT_OK;
+  }
+  try {
+    const result = await executeCommand(makeClient(parsed.connection), parsed.command);
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    return EXIT_OK;
+  } catch (err) {
+    io.stderr(`${JSON.stringify(errorJson(err))}\n`);
+    return EXIT_FAILURE;
+  }
+}

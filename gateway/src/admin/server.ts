@@ -1,0 +1,79 @@
+import http from 'node:http';
+import { type Client, Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import type { Logger } from '@qr-payout/platform';
+import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import type { TenantService } from '../tenants/service';
+import { createAdminHandlers } from './handlers';
+import { operatorTokenInterceptor } from './operator-auth';
+
+/** The part of the webhook service's gRPC client the admin API forwards to. */
+export type WebhookAdminClient = Pick<
+  Client<typeof WebhookService>,
+  'rotateSigningSecret' | 'createEndpoint' | 'setEndpointEnabled' | 'listEndpoints'
+>;
+
+export interface AdminServerDeps {
+  tenants: TenantService;
+  webhook: WebhookAdminClient;
+  /** PAYOUT_ADMIN_TOKEN: the operator's bearer token. Required: the admin API never runs open. */
+  adminToken: string;
+  logger: Logger;
+}
+
+/**
+ * One log line per admin call; errors leave with their code, message and details only, and errors
+ * that are not ConnectErrors become a bare Internal so no SQL or stack text reaches the operator.
+ */
+function callLogInterceptor(logger: Logger): Interceptor {
+  return (next) => async (req) => {
+    const started = performance.now();
+    const rpc = `${req.service.typeName}/${req.method.name}`;
+    try {
+      const res = await next(req);
+      logger.info({ rpc, code: 'ok', duration_ms: Math.round(performance.now() - started) }, 'admin call');
+      return res;
+    } catch (err) {
+      const duration_ms = Math.round(performance.now() - started);
+      if (err instanceof ConnectError) {
+        logger.info({ rpc, code: Code[err.code], duration_ms }, 'admin call failed');
+        // A webhook service error carries that gRPC response's headers (content-type, grpc-*) as
+        // metadata; sent on as they are, they would corrupt this Connect response.
+        const clean = new ConnectError(err.rawMessage, err.code, undefined, undefined, err.cause);
+        clean.details = err.details;
+        throw clean;
+      }
+      logger.error({ rpc, err, duration_ms }, 'admin call failed unexpectedly');
+      throw new ConnectError('internal error', Code.Internal);
+    }
+  };
+}
+
+/**
+ * The admin API (design §7): AdminService over the Connect protocol (JSON or binary) and gRPC on
+ * HTTP/1.1, guarded by the operator token, plus `GET /healthz`. Returned not listening: the gateway
+ * binds it to ADMIN_PORT, never to the public PORT.
+ */
+export function buildAdminServer(deps: AdminServerDeps): http.Server {
+  const handler = connectNodeAdapter({
+    routes: (router) => router.service(AdminService, createAdminHandlers(deps)),
+    // The logging interceptor is outermost so it also records refused tokens.
+    interceptors: [callLogInterceptor(deps.logger), operatorTokenInterceptor(deps.adminToken)],
+    connect: true,
+    grpc: true,
+    grpcWeb: false,
+    // Admin messages are small; refuse anything larger than this before parsing it.
+    readMaxBytes: 1024 * 1024,
+    fallback: (req, res) => {
+      if (req.method === 'GET' && req.url?.split('?')[0] === '/healthz') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"status":"ok"}');
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"code":"not_found","message":"no such admin route"}');
+    },
+  });
+  return http.createServer(handler);
+}

@@ -1,0 +1,55 @@
+import { bool, type ConfigOf, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform';
+
+// Every variable of the gateway (README "Configuration"). Fails fast naming each bad variable.
+const shape = {
+  port: int('PORT', { default: 8080, min: 0, max: 65535 }),
+  adminPort: int('ADMIN_PORT', { default: 8081, min: 0, max: 65535 }),
+  host: str('HOST', { default: '0.0.0.0' }),
+  databaseUrl: url('DATABASE_URL'),
+  dbSchema: str('DB_SCHEMA', { default: 'gateway' }),
+  dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1, max: 1000 }),
+  redisUrl: url('REDIS_URL', { optional: true }),
+  rateLimitBackend: oneOf('RATE_LIMIT_BACKEND', ['redis', 'memory'], { default: 'redis' }),
+  rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', { default: 'gateway:rl:' }),
+  rateLimitDefault: int('RATE_LIMIT_DEFAULT', { default: 100, min: 1, max: 1_000_000 }),
+  redisCommandTimeoutMs: int('RATE_LIMIT_REDIS_TIMEOUT_MS', { default: 200, min: 1, max: 60_000 }),
+  authFailureLimit: int('AUTH_FAILURE_LIMIT', { default: 30, min: 1, max: 1_000_000 }),
+  authCacheTtlMs: int('AUTH_CACHE_TTL_MS', { default: 10_000, min: 0, max: 3_600_000 }),
+  trustProxy: str('TRUST_PROXY', { optional: true }),
+  decoderUrl: url('DECODER_URL', { default: 'http://127.0.0.1:50051' }),
+  fxUrl: url('FX_URL', { default: 'http://127.0.0.1:50052' }),
+  payoutUrl: url('PAYOUT_URL', { default: 'http://127.0.0.1:50053' }),
+  webhookUrl: url('WEBHOOK_URL', { default: 'http://127.0.0.1:50054' }),
+  grpcTimeoutMs: int('GRPC_TIMEOUT_MS', { default: 5_000, min: 1, max: 600_000 }),
+  adminToken: str('PAYOUT_ADMIN_TOKEN', { secret: true }),
+  publicDocsUrl: url('PUBLIC_DOCS_URL', { default: 'http://localhost:8080/docs' }),
+  schemesCacheTtlMs: int('SCHEMES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),
+  migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
+  logLevel: oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'], { default: 'info' }),
+  shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0, max: 600_000 }),
+};
+
+export type GatewayConfig = ConfigOf<typeof shape>;
+
+export class GatewayConfigError extends Error {}
+
+export function loadGatewayConfig(env: Env): GatewayConfig {
+  const config = loadConfig(shape, env);
+  if (config.rateLimitBackend === 'redis' && !config.redisUrl) {
+    throw new GatewayConfigError('invalid configuration: REDIS_URL is required unless RATE_LIMIT_BACKEND=memory');
+  }
+  return config;
+}
+
+/**
+ * TRUST_PROXY: unset (trust nobody: the client address is the socket's), "true" (trust every
+ * proxy), or a comma list of proxy addresses / CIDRs whose X-Forwarded-For is believed.
+ */
+export function parseTrustProxy(value: string | undefined): boolean | string[] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,103 @@
+import { closeGrpcClients, createGrpcClient, createPgPool, type Logger } from '@qr-payout/platform';
+import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import type { GatewayConfig } from './config';
+import { createFallbackRateLimiter } from './ratelimit/fallback';
+import type { RateLimiter } from './ratelimit/limiter';
+import { createMemoryRateLimiter } from './ratelimit/memory';
+import { createRedisRateLimiter } from './ratelimit/redis';
+
+export interface GatewayDeps {
+  pool: Pool;
+  limiter: RateLimiter;
+  /** The rate limiter's connection; undefined with RATE_LIMIT_BACKEND=memory. */
+  redis: Redis | undefined;
+  decoder: ReturnType<typeof createGrpcClient<typeof DecoderService>>;
+  fx: ReturnType<typeof createGrpcClient<typeof FxService>>;
+  payout: ReturnType<typeof createGrpcClient<typeof PayoutService>>;
+  webhook: ReturnType<typeof createGrpcClient<typeof WebhookService>>;
+  /** Resolves once Redis is connected, or after `timeoutMs` (the fallback limiter covers the rest). */
+  redisReady(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const REDIS_ERROR_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * The rate limiter's own Redis connection: no offline queue and a short command timeout, so a
+ * Redis outage fails a request's limit check at once and the per-process fallback takes over.
+ */
+function createRateLimitRedis(url: string, config: GatewayConfig, logger: Logger): Redis {
+  const redis = new Redis(url, {
+    connectionName: 'gateway-ratelimit',
+    enableOfflineQueue: false,
+    commandTimeout: config.redisCommandTimeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5_000),
+  });
+  let lastLogged = 0;
+  redis.on('error', (err: Error) => {
+    const now = Date.now();
+    if (now - lastLogged < REDIS_ERROR_LOG_INTERVAL_MS) return;
+    lastLogged = now;
+    logger.warn({ err: { message: err.message } }, 'rate limiter redis connection error');
+  });
+  return redis;
+}
+
+export function createGatewayDeps(config: GatewayConfig, logger: Logger): GatewayDeps {
+  const pool = createPgPool({
+    connectionString: config.databaseUrl,
+    schema: config.dbSchema,
+    max: config.dbPoolMax,
+    applicationName: 'gateway',
+    onError: (err) => logger.warn({ err: { message: err.message } }, 'idle database client error'),
+  });
+  const memory = createMemoryRateLimiter();
+  const redis =
+    config.rateLimitBackend === 'redis' && config.redisUrl
+      ? createRateLimitRedis(config.redisUrl, config, logger)
+      : undefined;
+  const limiter = redis
+    ? createFallbackRateLimiter({
+        primary: createRedisRateLimiter({ redis, keyPrefix: config.rateLimitKeyPrefix }),
+        fallback: memory,
+        logger,
+      })
+    : memory;
+  const grpc = { timeoutMs: config.grpcTimeoutMs };
+
+  return {
+    pool,
+    limiter,
+    redis,
+    decoder: createGrpcClient(DecoderService, { baseUrl: config.decoderUrl, ...grpc }),
+    fx: createGrpcClient(FxService, { baseUrl: config.fxUrl, ...grpc }),
+    payout: createGrpcClient(PayoutService, { baseUrl: config.payoutUrl, ...grpc }),
+    webhook: createGrpcClient(WebhookService, { baseUrl: config.webhookUrl, ...grpc }),
+    async redisReady(timeoutMs) {
+      if (!redis) return true;
+      if (redis.status === 'ready') return true;
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          redis.off('ready', onReady);
+          resolve(false);
+        }, timeoutMs);
+        const onReady = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        redis.once('ready', onReady);
+      });
+    },
+    async close() {
+      await closeGrpcClients();
+      await pool.end();
+      if (redis) redis.disconnect();
+    },
+  };
+}

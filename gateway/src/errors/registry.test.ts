@@ -1,0 +1,55 @@
+import { ERROR_REGISTRY, ERROR_TAGS, isErrorTag, renderErrorBody } from './registry';
+
+describe('error registry', () => {
+  it('has the statuses of spec §7.2 and design §6', () => {
+    const expected: Record<string, number> = {
+      AuthError: 401,
+      RateLimitError: 429,
+      IdempotencyInProgress: 409,
+      IdempotencyConflict: 400,
+      IdempotencyKeyMissing: 400,
+      ValidationError: 400,
+      NotFoundError: 404,
+      DeliveryInFlight: 409,
+      InstructionAlreadyExecuted: 409,
+      QuoteExpired: 409,
+      PayloadTooLarge: 413,
+      UnsupportedMediaType: 415,
+      QrDecodeError: 422,
+      AmountMismatch: 422,
+      AmountRequired: 422,
+      InternalError: 500,
+      ServiceUnavailable: 503,
+    };
+    expect(Object.fromEntries(ERROR_TAGS.map((tag) => [tag, ERROR_REGISTRY[tag].status]))).toEqual(expected);
+  });
+
+  it('renders the spec §7.1 body with the docs anchor of the tag', () => {
+    const body = renderErrorBody({
+      tag: 'AuthError',
+      message: 'Missing API key.',
+      requestId: '2b7c7f0e-5a8e-4b55-9d59-4c3f1b0a8e11',
+      publicDocsUrl: 'https://api.example.com/docs/',
+    });
+    expect(body).toEqual({
+      _tag: 'AuthError',
+      type: 'AuthError',
+      message: 'Missing API key.',
+      docs_url: 'https://api.example.com/docs/errors#AuthError',
+      request_id: '2b7c7f0e-5a8e-4b55-9d59-4c3f1b0a8e11',
+    });
+  });
+
+  it('uses the default message when none is given and adds retryAfter only when set', () => {
+    const body = renderErrorBody({ tag: 'RateLimitError', requestId: 'r', publicDocsUrl: 'http://x/docs', retryAfterSeconds: 7 });
+    expect(body.message).toBe(ERROR_REGISTRY.RateLimitError.defaultMessage);
+    expect(body.retryAfter).toBe(7);
+    expect('retryAfter' in renderErrorBody({ tag: 'InternalError', requestId: 'r', publicDocsUrl: 'http://x/docs' })).toBe(false);
+  });
+
+  it('recognizes only its own tags, not inherited object keys', () => {
+    expect(isErrorTag('QrDecodeError')).toBe(true);
+    expect(isErrorTag('toString')).toBe(false);
+    expect(isErrorTag('__proto__')).toBe(false);
+  });
+});

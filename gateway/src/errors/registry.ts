@@ -1,0 +1,178 @@
+// The one error registry of the public API (conventions "Errors", design §6, spec §7).
+// Every failure the gateway answers is rendered from this table; /docs/errors is generated from it.
+
+export interface ErrorEntry {
+  status: number;
+  /** One line for the catalogue. */
+  title: string;
+  /** When it happens (catalogue). */
+  description: string;
+  /** What the client should do (catalogue). */
+  action: string;
+  /** Message used when the raiser gives none. */
+  defaultMessage: string;
+}
+
+export const ERROR_REGISTRY = {
+  ValidationError: {
+    status: 400,
+    title: 'The request is not of the documented shape',
+    description:
+      'A body or query field is missing, has the wrong type or is out of range, or the body is malformed JSON. The message names the field.',
+    action: 'Fix the named field and send the request again.',
+    defaultMessage: 'The request is not valid.',
+  },
+  IdempotencyKeyMissing: {
+    status: 400,
+    title: 'Idempotency-Key header missing',
+    description: 'POST /v1/execute and POST /v1/pay need an Idempotency-Key header.',
+    action: 'Send a unique Idempotency-Key (for example a UUID) per payment attempt.',
+    defaultMessage: 'The Idempotency-Key header is required for this operation.',
+  },
+  IdempotencyConflict: {
+    status: 400,
+    title: 'Idempotency-Key reused with a different body',
+    description: 'The same Idempotency-Key was sent earlier with a different request body (spec §8).',
+    action: 'Use a new Idempotency-Key for a different request.',
+    defaultMessage: 'This Idempotency-Key was used with a different request body.',
+  },
+  AuthError: {
+    status: 401,
+    title: 'Missing or invalid API key',
+    description: 'The x-api-key header is missing, empty, or carries a key that is unknown or revoked (spec §5).',
+    action: 'Send the API key the operator gave you in the x-api-key header.',
+    defaultMessage: 'Invalid API key.',
+  },
+  NotFoundError: {
+    status: 404,
+    title: 'Not found',
+    description: 'The route does not exist, or the id is unknown or belongs to another tenant.',
+    action: 'Check the path and the id.',
+    defaultMessage: 'Not found.',
+  },
+  DeliveryInFlight: {
+    status: 409,
+    title: 'Webhook delivery still in flight',
+    description: 'A replay was asked for a delivery that is pending or delivering (spec §3.2).',
+    action: 'Wait until the delivery reaches delivered, failed or exhausted, then replay it.',
+    defaultMessage: 'The delivery is still in flight and cannot be replayed.',
+  },
+  IdempotencyInProgress: {
+    status: 409,
+    title: 'Original request still processing',
+    description: 'The same Idempotency-Key arrived while the first request is still processing (spec §8).',
+    action: 'Retry after a short delay; once the original finishes, its response is returned.',
+    defaultMessage: 'A request with this Idempotency-Key is still processing.',
+  },
+  InstructionAlreadyExecuted: {
+    status: 409,
+    title: 'Instruction already executed',
+    description: 'The instruction was already executed under another Idempotency-Key.',
+    action: 'Resolve the QR code again for a new payment, or read the existing transaction.',
+    defaultMessage: 'This instruction has already been executed.',
+  },
+  QuoteExpired: {
+    status: 409,
+    title: 'FX quote expired',
+    description: "The instruction's FX quote expired before execute.",
+    action: 'Resolve the QR code again to get a fresh quote.',
+    defaultMessage: "The instruction's FX quote has expired.",
+  },
+  PayloadTooLarge: {
+    status: 413,
+    title: 'Body too large',
+    description: 'The request body is over 64 KiB.',
+    action: 'Send a smaller body.',
+    defaultMessage: 'The request body is larger than 64 KiB.',
+  },
+  UnsupportedMediaType: {
+    status: 415,
+    title: 'Body is not JSON',
+    description: 'The request has a body whose Content-Type is not application/json.',
+    action: 'Send the body as JSON with Content-Type: application/json.',
+    defaultMessage: 'The request body must be JSON (Content-Type: application/json).',
+  },
+  QrDecodeError: {
+    status: 422,
+    title: 'QR code cannot be decoded',
+    description: 'The QR text is not a supported payment QR: bad CRC, bad TLV structure or unknown scheme. The message says which.',
+    action: 'Scan the code again; if it keeps failing the merchant code is not supported.',
+    defaultMessage: 'The QR code could not be decoded.',
+  },
+  AmountMismatch: {
+    status: 422,
+    title: 'Amount differs from the QR amount',
+    description: 'The request carries an amount and the QR code carries a different one.',
+    action: 'Omit amount for QR codes that carry one, or send the same amount.',
+    defaultMessage: 'The amount differs from the amount in the QR code.',
+  },
+  AmountRequired: {
+    status: 422,
+    title: 'Amount required',
+    description: 'The QR code carries no amount and the request gives none.',
+    action: 'Send amount with the value the payer entered.',
+    defaultMessage: 'This QR code carries no amount; send amount.',
+  },
+  RateLimitError: {
+    status: 429,
+    title: 'Rate limit exceeded',
+    description:
+      'More requests in the last 60 seconds than the key allows (100 by default, spec §8), or too many failed API key attempts from one address. The body carries retryAfter in seconds.',
+    action: 'Wait retryAfter seconds (also in the Retry-After header) before retrying.',
+    defaultMessage: 'Rate limit exceeded.',
+  },
+  InternalError: {
+    status: 500,
+    title: 'Unexpected error',
+    description: 'Something failed on our side. Nothing about the cause is shown; the request id lets support find it.',
+    action: 'Retry later; if it persists, contact support with the request_id.',
+    defaultMessage: 'An unexpected error occurred.',
+  },
+  ServiceUnavailable: {
+    status: 503,
+    title: 'Temporarily unavailable',
+    description: 'A service the request needs is down or did not answer in time. Nothing was changed.',
+    action: 'Retry after the Retry-After header; payment operations are safe to retry with the same Idempotency-Key.',
+    defaultMessage: 'The service is temporarily unavailable; retry shortly.',
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorTag = keyof typeof ERROR_REGISTRY;
+
+export const ERROR_TAGS = Object.keys(ERROR_REGISTRY) as ErrorTag[];
+
+export function isErrorTag(tag: string): tag is ErrorTag {
+  return Object.hasOwn(ERROR_REGISTRY, tag);
+}
+
+/** The spec §7.1 body. */
+export interface ErrorBody {
+  _tag: ErrorTag;
+  type: ErrorTag;
+  message: string;
+  docs_url: string;
+  request_id: string;
+  retryAfter?: number;
+}
+
+export function docsUrlFor(publicDocsUrl: string, tag: ErrorTag): string {
+  return `${publicDocsUrl.replace(/\/+$/, '')}/errors#${tag}`;
+}
+
+export function renderErrorBody(opts: {
+  tag: ErrorTag;
+  message?: string;
+  requestId: string;
+  publicDocsUrl: string;
+  retryAfterSeconds?: number;
+}): ErrorBody {
+  const body: ErrorBody = {
+    _tag: opts.tag,
+    type: opts.tag,
+    message: opts.message || ERROR_REGISTRY[opts.tag].defaultMessage,
+    docs_url: docsUrlFor(opts.publicDocsUrl, opts.tag),
+    request_id: opts.requestId,
+  };
+  if (opts.retryAfterSeconds !== undefined) body.retryAfter = opts.retryAfterSeconds;
+  return body;
+}

@@ -1,0 +1,314 @@
+import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import type { FastifyInstance } from 'fastify';
+import { createMemoryRateLimiter } from '../ratelimit/memory';
+import type { AuthenticatedKey } from '../tenants/service';
+import { buildPublicApp, type PublicAppDeps } from './app';
+import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from './auth';
+
+const GOOD_KEY = 'qrp_AbCdEfGh_0123456789abcdefghijklmnopqrstuv';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const DOCS = 'http://localhost:8080/docs';
+
+const SCHEMES = [
+  {
+    id: 'BR.PIX',
+    name: 'Pix',
+    country: 'BR',
+    currency: 'BRL',
+    rail: 'pix',
+    required_payer_fields: [{ field: 'payer_tax_id', description: 'CPF or CNPJ' }],
+    qr_types: ['static', 'dynamic'],
+    description: 'Brazilian instant payments.',
+  },
+];
+
+function fakeTenants(limit = 100): PublicAppDeps['tenants'] & { calls: number } {
+  const fake = {
+    calls: 0,
+    async authenticate(rawKey: string): Promise<AuthenticatedKey | null> {
+      fake.calls++;
+      return rawKey === GOOD_KEY ? { tenantId: 'ten_test', keyPrefix: 'qrp_AbCdEfGh', rateLimitPerMinute: limit } : null;
+    },
+  };
+  return fake;
+}
+
+function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
+  return buildPublicApp({
+    tenants: fakeTenants(),
+    limiter: createMemoryRateLimiter(),
+    schemes: { getJson: async () => JSON.stringify(SCHEMES) },
+    decoder: {
+      decode: async () => {
+        throw new ConnectError('decoder: SELECT * FROM secrets failed at /srv/decoder.ts:12', Code.Unimplemented);
+      },
+    },
+    payout: {
+      createInstruction: async () => {
+        throw new Error('not reached');
+      },
+    },
+    readiness: { notReadyReason: async () => undefined },
+    logger: silentLogger(),
+    publicDocsUrl: DOCS,
+    authFailureLimit: 3,
+    ...overrides,
+  });
+}
+
+// Real requests over a socket on port 0: fastify.inject needs light-my-request, which loads the
+// ESM-only `cookie` package that jest cannot require without --experimental-vm-modules.
+type InjectOptions = { method?: string; url: string; headers?: Record<string, string>; payload?: string };
+type InjectResponse = { statusCode: number; headers: Record<string, string>; body: string; json(): any };
+
+async function inject(app: FastifyInstance, opts: InjectOptions): Promise<InjectResponse> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const res = await fetch(`http://127.0.0.1:${port}${opts.url}`, {
+    method: opts.method ?? 'GET',
+    headers: opts.headers ?? {},
+    ...(opts.payload !== undefined ? { body: opts.payload } : {}),
+  });
+  const body = await res.text();
+  return { statusCode: res.status, headers: Object.fromEntries(res.headers), body, json: () => JSON.parse(body) };
+}
+
+function expectErrorBody(res: InjectResponse, status: number, tag: string) {
+  expect(res.statusCode).toBe(status);
+  const requestId = res.headers['x-request-id'];
+  expect(requestId).toMatch(UUID);
+  expect(res.json()).toEqual({
+    _tag: tag,
+    type: tag,
+    message: expect.any(String),
+    docs_url: `${DOCS}/errors#${tag}`,
+    request_id: requestId,
+    ...(tag === 'RateLimitError' ? { retryAfter: expect.any(Number) } : {}),
+  });
+}
+
+describe('public app', () => {
+  let app: FastifyInstance;
+  beforeEach(() => {
+    app = build();
+  });
+  afterEach(() => app.close());
+
+  describe('authentication (spec §5)', () => {
+    it('401 with a "missing" message when x-api-key is absent or empty', async () => {
+      for (const headers of [{}, { 'x-api-key': '' }, { 'x-api-key': '   ' }]) {
+        const res = await inject(app, { method: 'GET', url: '/v1/schemes', headers });
+        expectErrorBody(res, 401, 'AuthError');
+        expect(res.json().message).toBe(MISSING_KEY_MESSAGE);
+        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+    });
+
+    it('401 with an "invalid" message for a wrong key, and for an oversized one without a lookup', async () => {
+      const tenants = fakeTenants();
+      await app.close();
+      app = build({ tenants, authFailureLimit: 100 });
+      const wrong = await inject(app, { method: 'GET', url: '/v1/schemes', headers: { 'x-api-key': 'qrp_nope' } });
+      expectErrorBody(wrong, 401, 'AuthError');
+      expect(wrong.json().message).toBe(INVALID_KEY_MESSAGE);
+      expect(tenants.calls).toBe(1);
+      const oversized = await inject(app, { method: 'GET', url: '/v1/schemes', headers: { 'x-api-key': 'k'.repeat(257) } });
+      expectErrorBody(oversized, 401, 'AuthError');
+      expect(oversized.json().message).toBe(INVALID_KEY_MESSAGE);
+      expect(tenants.calls).toBe(1);
+    });
+
+    it('limits failed attempts per address; a blocked address cannot test new keys', async () => {
+      const tenants = fakeTenants();
+      await app.close();
+      app = build({ tenants, authFailureLimit: 3 });
+      for (let i = 0; i < 3; i++) {
+        expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': `wrong-${i}` } })).statusCode).toBe(401);
+      }
+      const blocked = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': 'wrong-4' } });
+      expectErrorBody(blocked, 429, 'RateLimitError');
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // Not verified while blocked: a right key that this replica has not seen is refused too,
+      // so the answer tells a guesser nothing.
+      const callsBefore = tenants.calls;
+      const guess = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } });
+      expect(guess.statusCode).toBe(429);
+      expect(tenants.calls).toBe(callsBefore);
+      // Missing keys do not count as failures and are told so.
+      expect((await inject(app, { url: '/v1/schemes' })).statusCode).toBe(401);
+    });
+
+    it('keeps serving a key already in use from an address that gets blocked', async () => {
+      expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode).toBe(200);
+      for (let i = 0; i < 4; i++) await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': `wrong-${i}` } });
+      expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': 'wrong-x' } })).statusCode).toBe(429);
+      expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode).toBe(200);
+    });
+  });
+
+  describe('GET /v1/schemes', () => {
+    it('answers the catalogue with request_id, x-request-id and the rate-limit headers', async () => {
+      const res = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const body = res.json();
+      expect(body).toEqual({ schemes: SCHEMES, request_id: res.headers['x-request-id'] });
+      expect(body.request_id).toMatch(UUID);
+      expect(res.headers['x-ratelimit-limit']).toBe('100');
+      expect(res.headers['x-ratelimit-remaining']).toBe('99');
+      expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+      expect(res.headers['ratelimit-policy']).toBe('"default";q=100;w=60');
+      expect(res.headers.ratelimit).toMatch(/^"default";r=99;t=(59|60)$/);
+    });
+
+    it('gives every request its own id', async () => {
+      const a = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } });
+      const b = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY, 'x-request-id': 'client-chosen' } });
+      expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+      expect(b.headers['x-request-id']).toMatch(UUID);
+    });
+
+    it('429 RateLimitError with retryAfter and Retry-After beyond the key limit', async () => {
+      await app.close();
+      app = build({ tenants: fakeTenants(2) });
+      for (let i = 0; i < 2; i++) {
+        expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode).toBe(200);
+      }
+      const res = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } });
+      expectErrorBody(res, 429, 'RateLimitError');
+      const retryAfter = res.json().retryAfter;
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+      expect(res.headers['retry-after']).toBe(String(retryAfter));
+      expect(res.headers['x-ratelimit-remaining']).toBe('0');
+      expect(res.headers['x-ratelimit-limit']).toBe('2');
+    });
+
+    it('503 ServiceUnavailable when the decoder is down', async () => {
+      await app.close();
+      app = build({
+        schemes: {
+          getJson: async () => {
+            throw new ConnectError('connect ECONNREFUSED', Code.Unavailable);
+          },
+        },
+      });
+      const res = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } });
+      expectErrorBody(res, 503, 'ServiceUnavailable');
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).not.toContain('ECONNREFUSED');
+    });
+  });
+
+  describe('request bodies (POST /v1/resolve)', () => {
+    const post = (payload: string | object, headers: Record<string, string> = {}) =>
+      inject(app, {
+        method: 'POST',
+        url: '/v1/resolve',
+        headers: { 'x-api-key': GOOD_KEY, 'content-type': 'application/json', ...headers },
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      });
+
+    it('413 PayloadTooLarge over 64 KiB', async () => {
+      const res = await post({ qr_string: 'x'.repeat(64 * 1024) });
+      expectErrorBody(res, 413, 'PayloadTooLarge');
+      expect(res.headers['x-ratelimit-limit']).toBe('100');
+    });
+
+    it('415 UnsupportedMediaType for a body that is not JSON', async () => {
+      expectErrorBody(await post('qr_string=abc', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UnsupportedMediaType');
+      expectErrorBody(await post('hello', { 'content-type': 'text/plain' }), 415, 'UnsupportedMediaType');
+    });
+
+    it('400 ValidationError for malformed JSON and for an empty body', async () => {
+      const malformed = await post('{"qr_string": ');
+      expectErrorBody(malformed, 400, 'ValidationError');
+      expect(malformed.json().message).toMatch(/not valid JSON/);
+      expectErrorBody(await post(''), 400, 'ValidationError');
+    });
+
+    it('400 ValidationError for __proto__ and constructor.prototype keys', async () => {
+      for (const payload of ['{"qr_string":"a","__proto__":{"admin":true}}', '{"qr_string":"a","constructor":{"prototype":{"x":1}}}']) {
+        const res = await post(payload);
+        expectErrorBody(res, 400, 'ValidationError');
+        expect(res.json().message).toMatch(/forbidden key/);
+      }
+      expect(({} as Record<string, unknown>)['admin']).toBeUndefined();
+    });
+
+    it('400 ValidationError naming the field', async () => {
+      const cases: [object, RegExp][] = [
+        [{}, /^qr_string is required$/],
+        [{ qr_string: '' }, /^qr_string /],
+        [{ qr_string: 5 }, /^qr_string must be string$/],
+        [{ qr_string: 'x'.repeat(4097) }, /^qr_string /],
+        [{ qr_string: 'abc', wallet_currency: 'usd' }, /^wallet_currency /],
+        [{ qr_string: 'abc', amount: -1 }, /^amount /],
+        [{ qr_string: 'abc', amount: '10' }, /^amount must be number$/],
+        [{ qr_string: 'abc', colour: 'red' }, /^colour is not a known field$/],
+      ];
+      for (const [payload, message] of cases) {
+        const res = await post(payload);
+        expectErrorBody(res, 400, 'ValidationError');
+        expect(res.json().message).toMatch(message);
+      }
+    });
+
+    it('authenticates before reading the body', async () => {
+      const res = await inject(app, { method: 'POST', url: '/v1/resolve', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+      expectErrorBody(res, 401, 'AuthError');
+    });
+
+    it('500 InternalError with nothing internal in it for an unexpected failure', async () => {
+      const res = await post({ qr_string: '000201010211' });
+      expectErrorBody(res, 500, 'InternalError');
+      expect(res.body).not.toMatch(/SELECT|secrets|decoder\.ts|Unimplemented|stack/i);
+    });
+
+    it('maps a coded service error through the registry with its safe message', async () => {
+      await app.close();
+      app = build({
+        decoder: {
+          decode: async () => {
+            throw serviceError('QrDecodeError', 'CRC mismatch: expected 1D3D, got 0000', { code: Code.InvalidArgument });
+          },
+        },
+      });
+      const res = await post({ qr_string: '000201010211' });
+      expectErrorBody(res, 422, 'QrDecodeError');
+      expect(res.json().message).toBe('CRC mismatch: expected 1D3D, got 0000');
+    });
+  });
+
+  describe('unknown routes, docs and probes', () => {
+    it('404 NotFoundError for unknown paths and methods, with x-request-id', async () => {
+      expectErrorBody(await inject(app, { url: '/v1/nope' }), 404, 'NotFoundError');
+      expectErrorBody(await inject(app, { method: 'DELETE', url: '/v1/schemes' }), 404, 'NotFoundError');
+      expectErrorBody(await inject(app, { url: '/docs/assets/..%2Fpackage.json' }), 404, 'NotFoundError');
+    });
+
+    it('serves the OpenAPI document, the reference page, its local assets and the error catalogue', async () => {
+      const doc = await inject(app, { url: '/v1/openapi.json' });
+      expect(doc.statusCode).toBe(200);
+      expect(doc.json().openapi).toBe('3.1.0');
+      const page = await inject(app, { url: '/docs' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).not.toMatch(/https?:\/\/(?!localhost)/);
+      const script = await inject(app, { url: '/docs/assets/swagger-ui-bundle.js' });
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['content-type']).toMatch(/javascript/);
+      const errors = await inject(app, { url: '/docs/errors' });
+      expect(errors.statusCode).toBe(200);
+      for (const tag of ['AuthError', 'RateLimitError', 'QrDecodeError', 'InternalError']) {
+        expect(errors.body).toContain(`id="${tag}"`);
+      }
+    });
+
+    it('/healthz is 200; /readyz is 503 ServiceUnavailable when not ready', async () => {
+      expect((await inject(app, { url: '/healthz' })).json()).toEqual({ status: 'ok' });
+      expect((await inject(app, { url: '/readyz' })).statusCode).toBe(200);
+      await app.close();
+      app = build({ readiness: { notReadyReason: async () => 'shutting down' } });
+      expectErrorBody(await inject(app, { url: '/readyz' }), 503, 'ServiceUnavailable');
+    });
+  });
+});

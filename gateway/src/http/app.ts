@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { requestContext } from '@qr-payout/platform';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { apiError } from '../errors/api-error';
+import { buildOpenApiDocument } from '../openapi/document';
+import type { RateLimiter } from '../ratelimit/limiter';
+import type { SchemeCatalogue } from '../schemes/catalogue';
+import type { TenantService } from '../tenants/service';
+import { createAuthHook } from './auth';
+import { sendApiError, toApiError } from './error-reply';
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
+import { registerDocsRoutes } from './routes/docs';
+import { type Readiness, registerHealthRoutes } from './routes/health';
+import { type ResolveRouteDeps, registerResolveRoute } from './routes/resolve';
+import { registerSchemesRoute } from './routes/schemes';
+import { formatValidationMessage } from './validation';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export interface PublicAppDeps {
+  tenants: Pick<TenantService, 'authenticate'>;
+  limiter: RateLimiter;
+  schemes: SchemeCatalogue;
+  decoder: ResolveRouteDeps['decoder'];
+  payout: ResolveRouteDeps['payout'];
+  readiness: Readiness;
+  logger: Logger;
+  publicDocsUrl: string;
+  authFailureLimit: number;
+  trustProxy?: boolean | string[];
+}
+
+/** The public HTTP API (design §1): built and ready to `listen` or `inject`; no listen here. */
+export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
+  const { logger, publicDocsUrl } = deps;
+  const app = Fastify({
+    logger: false,
+    // A fresh UUID per request (spec §8); a client-sent x-request-id is never trusted.
+    genReqId: () => randomUUID(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: deps.trustProxy ?? false,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    // In-flight requests finish during shutdown; readiness already says 503.
+    return503OnClosing: false,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    schemaErrorFormatter: (errors, dataVar) => new Error(formatValidationMessage(errors, dataVar)),
+    frameworkErrors: (error, request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      sendApiError(reply, toApiError(error, request, logger), publicDocsUrl);
+    },
+  });
+  app.decorateRequest('auth', null);
+
+  // The very first hook, so the header is on every response, errors and unknown routes included.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  // Route handlers run in the platform request context: logs carry request_id, gRPC calls send
+  // it as x-request-id (platform client interceptor), with the tenant once authenticated.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function withRequestContext(request, reply) {
+      const tenantId = request.auth?.tenantId;
+      return requestContext.run({ requestId: request.id, ...(tenantId ? { tenantId } : {}) }, () =>
+        handler.call(this, request, reply),
+      );
+    };
+  });
+  if (logger.isLevelEnabled('info')) {
+    // One access line per request at info; nothing per request below that level (bench: warn).
+    app.addHook('onResponse', (request, reply, done) => {
+      logger.info(
+        {
+          request_id: request.id,
+          method: request.method,
+          route: request.routeOptions.url ?? request.url.split('?')[0],
+          status: reply.statusCode,
+          duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+          ...(request.auth ? { tenant_id: request.auth.tenantId, key_prefix: request.auth.keyPrefix } : {}),
+        },
+        'request',
+      );
+      done();
+    });
+  }
+
+  registerJsonBodyParser(app);
+  app.setErrorHandler((error, request, reply) => {
+    sendApiError(reply, toApiError(error, request, logger), publicDocsUrl);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    sendApiError(reply, apiError('NotFoundError', `No route ${request.method} ${path.slice(0, 200)}.`), publicDocsUrl);
+  });
+
+  const authenticate = createAuthHook({
+    tenants: deps.tenants,
+    limiter: deps.limiter,
+    authFailureLimit: deps.authFailureLimit,
+  });
+  const openApiJson = JSON.stringify(buildOpenApiDocument());
+  registerSchemesRoute(app, { schemes: deps.schemes, authenticate });
+  registerResolveRoute(app, { decoder: deps.decoder, payout: deps.payout, authenticate });
+  registerDocsRoutes(app, { openApiJson });
+  registerHealthRoutes(app, { readiness: deps.readiness });
+  return app;
+}

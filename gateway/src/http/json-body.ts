@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import sjson from 'secure-json-parse';
+import { apiError } from '../errors/api-error';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Only JSON bodies are accepted (415 for anything else, design §6). Parsing is secure-json-parse
+ * with both __proto__ and constructor.prototype keys refused, so a body can never reach an
+ * object's prototype; each failure is a 400 ValidationError saying what was wrong.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_req, body, done) => {
+    let parsed: unknown;
+    try {
+      parsed = parseJsonBody(body as string);
+    } catch (err) {
+      done(err as Error, undefined);
+      return;
+    }
+    done(null, parsed);
+  });
+}
+
+export function parseJsonBody(text: string): unknown {
+  if (text.length === 0) throw apiError('ValidationError', 'The request body is empty; send a JSON object.');
+  try {
+    return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (err) {
+    if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) {
+      throw apiError('ValidationError', 'The request body contains a forbidden key (__proto__ or constructor.prototype).');
+    }
+    throw apiError('ValidationError', 'The request body is not valid JSON.');
+  }
+}

@@ -1,0 +1,217 @@
+import { ERROR_REGISTRY, ERROR_TAGS } from '../errors/registry';
+import {
+  ERROR_BODY_SCHEMA,
+  HEALTH_RESPONSE_SCHEMA,
+  INSTRUCTION_SCHEMA,
+  RESOLVE_REQUEST_SCHEMA,
+  RESOLVE_RESPONSE_SCHEMA,
+  SCHEME_SCHEMA,
+  SCHEMES_RESPONSE_SCHEMA,
+} from '../http/schemas';
+
+// The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes
+// validate with. test/openapi.int.test.ts checks real responses against it, status by status.
+
+const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const RATE_LIMIT_HEADERS = {
+  'x-ratelimit-limit': ref('headers', 'XRateLimitLimit'),
+  'x-ratelimit-remaining': ref('headers', 'XRateLimitRemaining'),
+  'x-ratelimit-reset': ref('headers', 'XRateLimitReset'),
+  'RateLimit-Policy': ref('headers', 'RateLimitPolicy'),
+  RateLimit: ref('headers', 'RateLimit'),
+};
+
+function jsonContent(schema: object) {
+  return { 'application/json': { schema } };
+}
+
+function errorResponse(description: string, extraHeaders: Record<string, object> = {}) {
+  return {
+    description,
+    headers: { 'x-request-id': ref('headers', 'XRequestId'), ...extraHeaders },
+    content: jsonContent(ref('schemas', 'ErrorBody')),
+  };
+}
+
+function okResponse(description: string, schema: object, authenticated: boolean) {
+  return {
+    description,
+    headers: { 'x-request-id': ref('headers', 'XRequestId'), ...(authenticated ? RATE_LIMIT_HEADERS : {}) },
+    content: jsonContent(schema),
+  };
+}
+
+function htmlResponse(description: string) {
+  return {
+    description,
+    headers: { 'x-request-id': ref('headers', 'XRequestId') },
+    content: { 'text/html': { schema: { type: 'string' } } },
+  };
+}
+
+function describeTags(tags: string[]): string {
+  return tags.map((t) => `\`${t}\``).join(', ');
+}
+
+/** Responses every authenticated route can give. */
+const AUTHENTICATED_ERRORS = {
+  '401': ref('responses', 'Unauthorized'),
+  '429': ref('responses', 'TooManyRequests'),
+  '500': ref('responses', 'InternalError'),
+  '503': ref('responses', 'ServiceUnavailable'),
+};
+
+/** Responses of routes that take a JSON body. */
+const BODY_ERRORS = {
+  '400': ref('responses', 'BadRequest'),
+  '413': ref('responses', 'PayloadTooLarge'),
+  '415': ref('responses', 'UnsupportedMediaType'),
+};
+
+export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'QR Payout API',
+      version: '1',
+      description:
+        'Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. ' +
+        'Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). ' +
+        'Authenticated responses carry the rate-limit headers (100 requests per minute per key by default).',
+    },
+    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
+    security: [{ ApiKey: [] }],
+    paths: {
+      '/v1/schemes': {
+        get: {
+          operationId: 'listSchemes',
+          summary: 'List the accepted QR schemes',
+          description:
+            'The schemes the decoder recognizes (spec §4.5), with country, currency, rail and the payer fields execute needs. ' +
+            'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release.',
+          responses: {
+            '200': okResponse('The scheme catalogue.', ref('schemas', 'SchemesResponse'), true),
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/resolve': {
+        post: {
+          operationId: 'resolve',
+          summary: 'Resolve a QR code into a payment instruction',
+          description: 'Decodes the QR text and stores a payment instruction (spec §4.1).',
+          requestBody: { required: true, content: jsonContent(ref('schemas', 'ResolveRequest')) },
+          responses: {
+            '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true),
+            ...BODY_ERRORS,
+            '422': errorResponse(`The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired'])}.`, RATE_LIMIT_HEADERS),
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          summary: 'This document',
+          security: [],
+          responses: { '200': okResponse('The OpenAPI 3.1 document.', { type: 'object' }, false) },
+        },
+      },
+      '/docs': {
+        get: {
+          operationId: 'getReferencePage',
+          summary: 'API reference page (HTML, rendered from this document)',
+          security: [],
+          responses: { '200': htmlResponse('The reference page.') },
+        },
+      },
+      '/docs/errors': {
+        get: {
+          operationId: 'getErrorCatalogue',
+          summary: 'Error catalogue (HTML): one anchor per error name, the target of docs_url',
+          security: [],
+          responses: { '200': htmlResponse('The error catalogue.') },
+        },
+      },
+      '/docs/assets/{name}': {
+        get: {
+          operationId: 'getReferencePageAsset',
+          summary: 'Static assets of the reference page, served locally',
+          security: [],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': { description: 'The asset.', headers: { 'x-request-id': ref('headers', 'XRequestId') } },
+            '404': ref('responses', 'NotFound'),
+          },
+        },
+      },
+      '/healthz': {
+        get: {
+          operationId: 'healthz',
+          summary: 'Liveness: the process is up',
+          security: [],
+          responses: { '200': okResponse('Alive.', ref('schemas', 'Health'), false) },
+        },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'readyz',
+          summary: 'Readiness: 503 while shutting down or without the database',
+          security: [],
+          responses: {
+            '200': okResponse('Ready.', ref('schemas', 'Health'), false),
+            '503': ref('responses', 'ServiceUnavailable'),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (spec §5).' },
+      },
+      schemas: {
+        ErrorBody: {
+          ...ERROR_BODY_SCHEMA,
+          properties: {
+            ...ERROR_BODY_SCHEMA.properties,
+            _tag: { type: 'string', enum: ERROR_TAGS },
+            type: { type: 'string', enum: ERROR_TAGS },
+          },
+        },
+        Scheme: SCHEME_SCHEMA,
+        SchemesResponse: SCHEMES_RESPONSE_SCHEMA,
+        ResolveRequest: RESOLVE_REQUEST_SCHEMA,
+        Instruction: INSTRUCTION_SCHEMA,
+        ResolveResponse: RESOLVE_RESPONSE_SCHEMA,
+        Health: HEALTH_RESPONSE_SCHEMA,
+      },
+      headers: {
+        XRequestId: { description: 'UUID of this request, also request_id in bodies.', schema: { type: 'string', format: 'uuid' } },
+        XRateLimitLimit: { description: 'Requests allowed per 60-second window for the key.', schema: { type: 'integer' } },
+        XRateLimitRemaining: { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+        XRateLimitReset: { description: 'Unix time (seconds) when the oldest counted request leaves the window.', schema: { type: 'integer' } },
+        RateLimitPolicy: { description: 'IETF draft structured field, for example `"default";q=100;w=60`.', schema: { type: 'string' } },
+        RateLimit: { description: 'IETF draft structured field, for example `"default";r=99;t=60`.', schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+      },
+      responses: {
+        BadRequest: errorResponse(`${describeTags(['ValidationError'])}: malformed JSON, a forbidden key, or a field not of the documented shape (the message names it).`, RATE_LIMIT_HEADERS),
+        Unauthorized: errorResponse(`${describeTags(['AuthError'])}: ${ERROR_REGISTRY.AuthError.description}`),
+        NotFound: errorResponse(`${describeTags(['NotFoundError'])}: ${ERROR_REGISTRY.NotFoundError.description}`),
+        PayloadTooLarge: errorResponse(`${describeTags(['PayloadTooLarge'])}: body over 64 KiB.`, RATE_LIMIT_HEADERS),
+        UnsupportedMediaType: errorResponse(`${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`, RATE_LIMIT_HEADERS),
+        TooManyRequests: errorResponse(`${describeTags(['RateLimitError'])}: ${ERROR_REGISTRY.RateLimitError.description}`, {
+          ...RATE_LIMIT_HEADERS,
+          'Retry-After': ref('headers', 'RetryAfter'),
+        }),
+        InternalError: errorResponse(`${describeTags(['InternalError'])}: ${ERROR_REGISTRY.InternalError.description}`),
+        ServiceUnavailable: errorResponse(`${describeTags(['ServiceUnavailable'])}: ${ERROR_REGISTRY.ServiceUnavailable.description}`, {
+          'Retry-After': ref('headers', 'RetryAfter'),
+        }),
+      },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

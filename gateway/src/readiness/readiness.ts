@@ -1,0 +1,29 @@
+import type { Pool } from 'pg';
+import type { Readiness } from '../http/routes/health';
+import { pingDatabase } from './store';
+
+/** Not ready while shutting down (checked first, no I/O) or when the database does not answer in time. */
+export function createReadiness(deps: { pool: Pool; timeoutMs?: number }): Readiness & { beginShutdown(): void } {
+  const timeoutMs = deps.timeoutMs ?? 1_000;
+  let shuttingDown = false;
+  return {
+    beginShutdown() {
+      shuttingDown = true;
+    },
+    async notReadyReason() {
+      if (shuttingDown) return 'shutting down';
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      });
+      try {
+        await Promise.race([pingDatabase(deps.pool), timeout]);
+        return undefined;
+      } catch {
+        return 'database unreachable';
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,350 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { create, toJson } from '@bufbuild/protobuf';
+import { timestampNow } from '@bufbuild/protobuf/wkt';
+import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import {
+  closeGrpcClients,
+  createGrpcClient,
+  createGrpcServer,
+  createPgPool,
+  type GrpcServer,
+  migrate,
+  serviceError,
+  silentLogger,
+} from '@qr-payout/platform';
+import { AdminService, ListApiKeysResponseSchema } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import {
+  type Endpoint,
+  EndpointSchema,
+  RetryStrategy,
+  WebhookService,
+} from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import type pg from 'pg';
+import { buildAdminServer } from '../src/admin/server';
+import { createTenantService, type TenantService } from '../src/tenants/service';
+
+// The admin API end to end: a real PostgreSQL schema, a fake WebhookService over real gRPC
+// (HTTP/2), the admin server on port 0, a Connect JSON client, and payoutctl as a child process.
+
+const run = promisify(execFile);
+const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/postgres';
+const REPO_ROOT = path.join(__dirname, '../..');
+const PAYOUTCTL = path.join(REPO_ROOT, 'cli/bin/payoutctl.js');
+const ADMIN_TOKEN = `op_${randomBytes(24).toString('hex')}`;
+const schema = `gw_admin_${randomBytes(6).toString('hex')}`;
+
+let pool: pg.Pool;
+let webhookServer: GrpcServer;
+let adminServer: http.Server;
+let adminUrl: string;
+let tenants: TenantService;
+const webhookCalls: string[] = [];
+
+/** Minimal WebhookService: endpoints and secrets in memory, enough to prove the forwarding. */
+function startFakeWebhookService(): GrpcServer {
+  const endpoints = new Map<string, Endpoint>();
+  return createGrpcServer({
+    serviceName: 'webhook-fake',
+    logger: silentLogger(),
+    register: (router) =>
+      router.service(WebhookService, {
+        async createEndpoint(req) {
+          webhookCalls.push(`createEndpoint ${req.tenantId}`);
+          if (req.headers.some((h) => h.name.toLowerCase() === 'host')) {
+            throw serviceError('ValidationError', 'header Host is reserved', {
+              code: Code.InvalidArgument,
+              field: 'headers',
+            });
+          }
+          const endpoint = create(EndpointSchema, {
+            id: `whe_${randomBytes(8).toString('hex')}`,
+            tenantId: req.tenantId,
+            url: req.url,
+            eventTypes: req.eventTypes.length ? req.eventTypes : ['*'],
+            headerNames: req.headers.map((h) => h.name),
+            retryStrategy: req.retryStrategy || RetryStrategy.STANDARD,
+            enabled: true,
+            createdAt: timestampNow(),
+          });
+          endpoints.set(endpoint.id, endpoint);
+          return { endpoint };
+        },
+        async setEndpointEnabled(req) {
+          webhookCalls.push(`setEndpointEnabled ${req.endpointId} ${req.enabled}`);
+          const endpoint = endpoints.get(req.endpointId);
+          if (!endpoint) throw new ConnectError('endpoint not found', Code.NotFound);
+          endpoint.enabled = req.enabled;
+          endpoint.disabledReason = req.enabled ? '' : 'disabled by operator';
+          return { endpoint };
+        },
+        async listEndpoints(req) {
+          webhookCalls.push(`listEndpoints ${req.tenantId}`);
+          return { endpoints: [...endpoints.values()].filter((e) => e.tenantId === req.tenantId) };
+        },
+        async rotateSigningSecret(req) {
+          webhookCalls.push(`rotateSigningSecret ${req.tenantId}`);
+          return { secret: req.secret || `whsec_${randomBytes(24).toString('base64url')}` };
+        },
+      }),
+  });
+}
+
+function adminClient(token: string | undefined): Client<typeof AdminService> {
+  return createClient(
+    AdminService,
+    createConnectTransport({
+      baseUrl: adminUrl,
+      httpVersion: '1.1',
+      interceptors: [
+        (next) => (req) => {
+          if (token !== undefined) req.header.set('authorization', `Bearer ${token}`);
+          return next(req);
+        },
+      ],
+    }),
+  );
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (err) {
+    return Code[ConnectError.from(err).code];
+  }
+}
+
+/** Runs payoutctl as the operator would, with the machine's node; never rejects. */
+async function payoutctl(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [PAYOUTCTL, ...args], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        PAYOUT_ADMIN_URL: adminUrl,
+        PAYOUT_ADMIN_TOKEN: ADMIN_TOKEN,
+        ...env,
+      },
+      timeout: 30_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  pool = createPgPool({ connectionString: DATABASE_URL, schema, max: 4 });
+  await migrate(pool, { schema, dir: path.join(__dirname, '../migrations') });
+  webhookServer = startFakeWebhookService();
+  const webhookPort = await webhookServer.listen(0, '127.0.0.1');
+  const webhook = createGrpcClient(WebhookService, { baseUrl: `http://127.0.0.1:${webhookPort}` });
+  const logger = silentLogger();
+  tenants = createTenantService({ pool, webhook, logger, defaultRateLimit: 100 });
+  adminServer = buildAdminServer({ tenants, webhook, adminToken: ADMIN_TOKEN, logger });
+  await new Promise<void>((resolve) => adminServer.listen(0, '127.0.0.1', resolve));
+  adminUrl = `http://127.0.0.1:${(adminServer.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => {
+    adminServer.close(resolve);
+    adminServer.closeAllConnections();
+  });
+  await webhookServer.close({ graceMs: 1000 });
+  await closeGrpcClients();
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+});
+
+describe('admin API', () => {
+  it('refuses a missing or wrong operator token with Unauthenticated', async () => {
+    expect(await codeOf(adminClient(undefined).listTenants({}))).toBe('Unauthenticated');
+    expect(await codeOf(adminClient('wrong-token').listTenants({}))).toBe('Unauthenticated');
+    expect(await codeOf(adminClient(`${ADMIN_TOKEN}x`).createTenant({ name: 'nope' }))).toBe(
+      'Unauthenticated',
+    );
+    expect(await codeOf(adminClient(ADMIN_TOKEN).listTenants({}))).toBe('ok');
+  });
+
+  it('serves /healthz and plain Connect JSON', async () => {
+    const health = await fetch(`${adminUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const res = await fetch(`${adminUrl}/payout.admin.v1.AdminService/CreateTenant`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: JSON.stringify({ name: 'Plain JSON', rateLimitPerMinute: 50 }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      tenant: { id: expect.stringMatching(/^ten_/), name: 'Plain JSON', rateLimitPerMinute: 50 },
+      apiKey: expect.stringMatching(/^qrp_/),
+      signingSecret: expect.stringMatching(/^whsec_/),
+    });
+    const refused = await fetch(`${adminUrl}/payout.admin.v1.AdminService/ListTenants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refused.status).toBe(401);
+  });
+
+  it('creates, lists, adds and revokes keys in one round trip', async () => {
+    const admin = adminClient(ADMIN_TOKEN);
+    const created = await admin.createTenant({ name: 'Round trip', rateLimitPerMinute: 300 });
+    const tenantId = created.tenant!.id;
+    expect(created.apiKey).toMatch(/^qrp_/);
+    expect(created.signingSecret).toMatch(/^whsec_/);
+    expect(created.tenant!.rateLimitPerMinute).toBe(300);
+    expect((await admin.listTenants({})).tenants.map((t) => t.id)).toContain(tenantId);
+
+    const second = await admin.createApiKey({ tenantId });
+    expect(second.key!.prefix).toBe(second.apiKey.slice(0, 12));
+    const listed = await admin.listApiKeys({ tenantId });
+    expect(listed.keys.map((k) => k.prefix).sort()).toEqual(
+      [created.apiKey.slice(0, 12), second.key!.prefix].sort(),
+    );
+    expect(JSON.stringify(toJson(ListApiKeysResponseSchema, listed))).not.toContain(second.apiKey);
+
+    expect((await tenants.authenticate(second.apiKey))?.rateLimitPerMinute).toBe(300);
+    const revoked = await admin.revokeApiKey({ keyPrefix: second.key!.prefix });
+    expect(revoked.key!.revokedAt).toBeDefined();
+    await expect(tenants.authenticate(second.apiKey)).resolves.toBeNull();
+    expect((await tenants.authenticate(created.apiKey))?.tenantId).toBe(tenantId);
+
+    const updated = await admin.updateTenant({ tenantId, rateLimitPerMinute: 0 });
+    expect(updated.tenant!.rateLimitPerMinute).toBe(0);
+  });
+
+  it('answers InvalidArgument for bad input and NotFound for unknown tenants', async () => {
+    const admin = adminClient(ADMIN_TOKEN);
+    expect(await codeOf(admin.createTenant({ name: '' }))).toBe('InvalidArgument');
+    expect(await codeOf(admin.createTenant({ name: 'x', rateLimitPerMinute: -3 }))).toBe('InvalidArgument');
+    expect(await codeOf(admin.createApiKey({ tenantId: '' }))).toBe('InvalidArgument');
+    expect(await codeOf(admin.createApiKey({ tenantId: 'ten_nobody' }))).toBe('NotFound');
+    expect(await codeOf(admin.revokeApiKey({ keyPrefix: 'qrp_nobody00' }))).toBe('NotFound');
+    expect(await codeOf(admin.rotateSigningSecret({ tenantId: 'ten_nobody' }))).toBe('NotFound');
+    const before = webhookCalls.length;
+    expect(
+      await codeOf(
+        admin.createWebhookEndpoint({ endpoint: { tenantId: 'ten_nobody', url: 'https://e.x/h' } }),
+      ),
+    ).toBe('NotFound');
+    expect(webhookCalls.length).toBe(before);
+  });
+
+  it('forwards the webhook RPCs to the webhook service', async () => {
+    const admin = adminClient(ADMIN_TOKEN);
+    const tenantId = (await admin.createTenant({ name: 'Webhooks' })).tenant!.id;
+    const created = await admin.createWebhookEndpoint({
+      endpoint: {
+        tenantId,
+        url: 'https://merchant.example/hooks',
+        eventTypes: ['transaction.completed'],
+        headers: [{ name: 'Authorization', value: 'Bearer s3cr3t' }],
+        retryStrategy: RetryStrategy.EXTENDED,
+      },
+    });
+    expect(created.endpoint).toMatchObject({ tenantId, headerNames: ['Authorization'] });
+    const disabled = await admin.setWebhookEndpointEnabled({
+      endpointId: created.endpoint!.id,
+      enabled: false,
+    });
+    expect(disabled.endpoint!.enabled).toBe(false);
+    const listed = await admin.listWebhookEndpoints({ tenantId });
+    expect(listed.endpoints.map((e) => e.id)).toEqual([created.endpoint!.id]);
+    const rotated = await admin.rotateSigningSecret({ tenantId });
+    expect(rotated.signingSecret).toMatch(/^whsec_/);
+    // The webhook service's own validation error reaches the operator with its code and message.
+    const refused = admin.createWebhookEndpoint({
+      endpoint: { tenantId, url: 'https://merchant.example/x', headers: [{ name: 'Host', value: 'h' }] },
+    });
+    await expect(refused).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: 'header Host is reserved',
+    });
+  });
+});
+
+describe('payoutctl against the admin API', () => {
+  it('onboards a tenant and manages keys, endpoints and secrets, printing JSON', async () => {
+    const created = await payoutctl(['tenant', 'create', '--name', 'CLI tenant', '--rate-limit', '120']);
+    expect(created.code).toBe(0);
+    const tenant = JSON.parse(created.stdout);
+    expect(Object.keys(tenant).sort()).toEqual(['api_key', 'signing_secret', 'tenant_id']);
+    expect(tenant.api_key).toMatch(/^qrp_/);
+    expect((await tenants.authenticate(tenant.api_key))?.rateLimitPerMinute).toBe(120);
+
+    const key = JSON.parse((await payoutctl(['key', 'create', '--tenant', tenant.tenant_id])).stdout);
+    expect(key).toEqual({
+      api_key: expect.stringMatching(/^qrp_/),
+      key_prefix: key.api_key.slice(0, 12),
+      tenant_id: tenant.tenant_id,
+    });
+    const revoked = JSON.parse((await payoutctl(['key', 'revoke', '--key-prefix', key.key_prefix])).stdout);
+    expect(revoked.revoked_at).toEqual(expect.any(String));
+    const keys = JSON.parse((await payoutctl(['key', 'list', '--tenant', tenant.tenant_id])).stdout);
+    expect(keys.keys).toHaveLength(2);
+
+    const endpoint = await payoutctl([
+      'endpoint',
+      'create',
+      '--tenant',
+      tenant.tenant_id,
+      '--url',
+      'https://merchant.example/cli',
+      '--events',
+      'transaction.completed,transaction.failed',
+      '--header',
+      'Authorization: Bearer abc',
+      '--header',
+      'X-Merchant-Key: k1',
+      '--retry',
+      'extended',
+    ]);
+    expect(endpoint.code).toBe(0);
+    const { endpoint_id } = JSON.parse(endpoint.stdout);
+    expect(endpoint_id).toMatch(/^whe_/);
+    const disabled = JSON.parse((await payoutctl(['endpoint', 'disable', endpoint_id])).stdout);
+    expect(disabled).toMatchObject({ endpoint_id, enabled: false });
+    const list = JSON.parse((await payoutctl(['endpoint', 'list', '--tenant', tenant.tenant_id])).stdout);
+    expect(list.endpoints).toEqual([
+      expect.objectContaining({
+        endpoint_id,
+        event_types: ['transaction.completed', 'transaction.failed'],
+        header_names: ['Authorization', 'X-Merchant-Key'],
+        retry: 'extended',
+      }),
+    ]);
+    expect(list.endpoints[0]).not.toHaveProperty('headers');
+
+    const secret = JSON.parse((await payoutctl(['secret', 'rotate', '--tenant', tenant.tenant_id])).stdout);
+    expect(secret).toEqual({ tenant_id: tenant.tenant_id, signing_secret: expect.stringMatching(/^whsec_/) });
+    const listedTenants = JSON.parse((await payoutctl(['tenant', 'list'])).stdout);
+    expect(listedTenants.tenants).toContainEqual(
+      expect.objectContaining({ tenant_id: tenant.tenant_id, rate_limit_per_minute: 120 }),
+    );
+  }, 60_000);
+
+  it('exits 1 with a JSON error for a wrong token and 2 for bad usage', async () => {
+    const refused = await payoutctl(['tenant', 'list'], { PAYOUT_ADMIN_TOKEN: 'wrong' });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(JSON.parse(refused.stderr)).toEqual({
+      error: { code: 'unauthenticated', message: 'missing or invalid operator token' },
+    });
+    const missing = await payoutctl(['key', 'create', '--tenant', 'ten_nobody']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stderr).error.code).toBe('not_found');
+    const usage = await payoutctl(['endpoint', 'create', '--tenant', 't']);
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stderr).error).toEqual({ code: 'usage', message: '--url is required' });
+  }, 60_000);
+});

@@ -1,0 +1,111 @@
+import { Writable } from 'node:stream';
+import { startDecoder, type RunningDecoder } from '@qr-payout/decoder';
+import { createLogger } from '@qr-payout/platform';
+import type pg from 'pg';
+import { type RunningGateway, startGateway } from '../src/index';
+import { gatewayEnv, randomSuffix, request, schemaPool, seedTenant, UUID } from './support';
+
+// The whole gateway as startGateway builds it: real PostgreSQL (migrated on start, own schema),
+// real Redis (own key prefix), the real decoder over gRPC, free ports.
+
+const schema = `gw_int_${randomSuffix()}`;
+let decoder: RunningDecoder;
+let gateway: RunningGateway;
+let pool: pg.Pool;
+let base: string;
+const logLines: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
+  const logger = createLogger({
+    service: 'gateway',
+    level: 'info',
+    destination: new Writable({
+      write(chunk, _enc, cb) {
+        logLines.push(JSON.parse(chunk.toString()));
+        cb();
+      },
+    }),
+  });
+  gateway = await startGateway(
+    gatewayEnv({ schema, redisPrefix: `test:gw:${randomSuffix()}:`, decoderUrl: `http://127.0.0.1:${decoder.grpcPort}` }),
+    { logger },
+  );
+  base = `http://127.0.0.1:${gateway.port}`;
+  pool = schemaPool(schema);
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await decoder?.close();
+  await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool?.end();
+});
+
+describe('gateway (startGateway)', () => {
+  it('serves the decoder catalogue of the five countries to a stored key, with rate-limit headers', async () => {
+    const { apiKey, tenantId } = await seedTenant(pool);
+    const res = await request(base, '/v1/schemes', { headers: { 'x-api-key': apiKey } });
+    expect(res.status).toBe(200);
+    const body = res.json();
+    expect(body.request_id).toBe(res.headers.get('x-request-id'));
+    expect(body.request_id).toMatch(UUID);
+    expect(new Set(body.schemes.map((s: { country: string }) => s.country))).toEqual(new Set(['AR', 'BR', 'BO', 'CO', 'PE']));
+    expect(res.headers.get('x-ratelimit-limit')).toBe('100');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('99');
+    expect(res.headers.get('ratelimit-policy')).toBe('"default";q=100;w=60');
+    // One access line, with the request id and tenant, never the key.
+    const line = logLines.find((l) => l['request_id'] === body.request_id && l['msg'] === 'request');
+    expect(line).toMatchObject({ status: 200, tenant_id: tenantId, route: '/v1/schemes' });
+    expect(JSON.stringify(logLines)).not.toContain(apiKey);
+  });
+
+  it("applies the tenant's rate-limit override and answers 429 with retryAfter beyond it", async () => {
+    const { apiKey } = await seedTenant(pool, { rateLimitPerMinute: 3 });
+    const statuses = [];
+    let last;
+    for (let i = 0; i < 4; i++) {
+      last = await request(base, '/v1/schemes', { headers: { 'x-api-key': apiKey } });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const body = last!.json();
+    expect(body._tag).toBe('RateLimitError');
+    expect(body.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(last!.headers.get('retry-after')).toBe(String(body.retryAfter));
+    expect(last!.headers.get('x-ratelimit-limit')).toBe('3');
+  });
+
+  it('401 for an unknown key and for a revoked one', async () => {
+    const unknown = await request(base, '/v1/schemes', { headers: { 'x-api-key': 'qrp_unknown0_000000000000000000000000000000' } });
+    expect(unknown.status).toBe(401);
+    expect(unknown.json().message).toMatch(/Invalid API key/);
+  });
+
+  it('maps the unimplemented Decode call to a bare 500 (expected until the decoder implements it)', async () => {
+    const { apiKey } = await seedTenant(pool);
+    const res = await request(base, '/v1/resolve', {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ qr_string: '00020101021126580014br.gov.bcb.pix' }),
+    });
+    expect(res.status).toBe(500);
+    expect(res.json()).toMatchObject({ _tag: 'InternalError', message: 'An unexpected error occurred.' });
+  });
+
+  it('is ready with its database, and the admin API listens on its own port', async () => {
+    expect((await request(base, '/readyz')).status).toBe(200);
+    expect(gateway.adminPort).not.toBe(gateway.port);
+    const admin = await request(`http://127.0.0.1:${gateway.adminPort}`, '/healthz');
+    expect(admin.status).toBe(200);
+    // The admin API is never on the public port.
+    expect((await request(base, '/payout.admin.v1.AdminService/ListTenants', { method: 'POST' })).status).toBe(404);
+  });
+
+  it('goes unready first when shutting down', async () => {
+    gateway.beginShutdown();
+    const res = await request(base, '/readyz');
+    expect(res.status).toBe(503);
+    expect(res.json()._tag).toBe('ServiceUnavailable');
+  });
+});

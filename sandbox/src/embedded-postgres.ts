@@ -1,0 +1,111 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+// PGlite is real PostgreSQL compiled to WebAssembly, but it is ONE session: every socket
+// connection shares the same backend, so a `SET search_path` by one pool is seen by every other
+// pool. Each service sets its own search_path on connect (platform createPgPool), so services
+// cannot share an instance; the sandbox runs one instance per owned schema instead.
+
+export type EmbeddedPostgresOptions = {
+  /** Folder of this instance's files; created when missing. Omit for an in-memory database. */
+  dataDir?: string;
+  /** Schema this instance serves: created, and set as the session's search_path. */
+  schema: string;
+  /** Socket connections accepted at once; must exceed the pool size of every client (default 20). */
+  maxConnections?: number;
+};
+
+export type EmbeddedPostgres = {
+  readonly schema: string;
+  /** A `postgres://` URL for the stock `pg` client, on 127.0.0.1 and a free port. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting connections, drops open ones, then closes PGlite (flushing to disk). */
+  close(): Promise<void>;
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+// Small shared buffers: four instances run in one sandbox process, and the data is tiny.
+const POSTGRES_CONF = ['shared_buffers=16MB'];
+
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  if (!SCHEMA_NAME.test(opts.schema)) throw new Error(`invalid schema name: ${opts.schema}`);
+  if (opts.dataDir) await mkdir(opts.dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir: opts.dataDir, postgresqlconf: POSTGRES_CONF });
+  let server: PGLiteSocketServer | undefined;
+  try {
+    await db.exec(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"; SET search_path TO "${opts.schema}"`);
+    server = new PGLiteSocketServer({
+      db,
+      host: '127.0.0.1',
+      port: 0,
+      maxConnections: opts.maxConnections ?? 20,
+    });
+    await server.start();
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const running = server;
+  const port = Number(running.getServerConn().split(':').at(-1));
+  let closing: Promise<void> | undefined;
+  return {
+    schema: opts.schema,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    close() {
+      closing ??= running.stop().finally(() => db.close());
+      return closing;
+    },
+  };
+}
+
+export type EmbeddedDatabases = {
+  /** URL of the instance that serves `schema`. */
+  urlFor(schema: string): string;
+  readonly instances: readonly EmbeddedPostgres[];
+  close(): Promise<void>;
+};
+
+/**
+ * One instance per schema, under `<dataDir>/<schema>` (or in memory when dataDir is omitted),
+ * started together: the first start (initdb) takes seconds each, a restart well under one.
+ */
+export async function startEmbeddedDatabases(opts: {
+  dataDir?: string;
+  schemas: readonly string[];
+  maxConnections?: number;
+}): Promise<EmbeddedDatabases> {
+  const results = await Promise.allSettled(
+    opts.schemas.map((schema) =>
+      startEmbeddedPostgres({
+        schema,
+        dataDir: opts.dataDir ? path.join(opts.dataDir, schema) : undefined,
+        maxConnections: opts.maxConnections,
+      }),
+    ),
+  );
+  const instances = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const closeAll = async () => {
+    const closed = await Promise.allSettled(instances.map((i) => i.close()));
+    const failed = closed.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await closeAll().catch(() => undefined);
+    throw failed.reason;
+  }
+  return {
+    instances,
+    urlFor(schema) {
+      const found = instances.find((i) => i.schema === schema);
+      if (!found) throw new Error(`no embedded database for schema ${schema}`);
+      return found.url;
+    },
+    close: closeAll,
+  };
+}

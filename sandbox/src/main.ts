@@ -1,0 +1,48 @@
+// `npm start`: the composition root of the sandbox. Starts telemetry first when an OTLP endpoint
+// is configured (so its instrumentations patch http and pg before the services load them), then
+// the sandbox, prints the banner and registers the ordered shutdown.
+import { createLogger, onShutdown, shutdownTelemetry, startTelemetry } from '@qr-payout/platform';
+import { formatBanner } from './banner';
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const tracing =
+    Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT) && process.env.OTEL_SDK_DISABLED !== 'true';
+  if (tracing) startTelemetry({ serviceName: 'sandbox' });
+
+  const logger = createLogger({ service: 'sandbox', level: 'info' });
+  // Required only now, after telemetry: loading it loads every service.
+  const { startSandbox } = require('./sandbox') as typeof import('./sandbox');
+  const sandbox = await startSandbox(process.env, { logger });
+
+  process.stdout.write(
+    formatBanner({
+      baseUrl: sandbox.baseUrl,
+      docsUrl: sandbox.docsUrl,
+      adminUrl: sandbox.adminUrl,
+      apiKey: sandbox.apiKey,
+      signingSecret: sandbox.signingSecret,
+      adminToken: sandbox.adminToken,
+      tenantId: sandbox.tenantId,
+      dataDir: sandbox.dataDir,
+      startupMs: performance.now() - started,
+    }),
+  );
+
+  onShutdown({
+    logger,
+    graceMs: 20_000,
+    steps: [...sandbox.shutdownSteps, ...(tracing ? [{ name: 'telemetry', run: shutdownTelemetry }] : [])],
+  });
+}
+
+main().catch((err: unknown) => {
+  const reason = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`sandbox failed to start: ${reason}\n`);
+  if (/EADDRINUSE/.test(reason)) {
+    process.stderr.write(
+      'A port is taken: set PORT and ADMIN_PORT to free ones (e.g. PORT=9080 ADMIN_PORT=9081).\n',
+    );
+  }
+  process.exit(1);
+});

@@ -1,0 +1,205 @@
+import path from 'node:path';
+import { startDecoder } from '@qr-payout/decoder';
+import { startFx } from '@qr-payout/fx';
+import { startGateway } from '@qr-payout/gateway';
+import { startPayout } from '@qr-payout/payout';
+import { closeGrpcClients, createMemoryBus, type Logger, type ShutdownStep } from '@qr-payout/platform';
+import { startWebhook } from '@qr-payout/webhook';
+import { loadSandboxCredentials, type SandboxCredentials } from './credentials';
+import { startEmbeddedDatabases } from './embedded-postgres';
+import { freePort } from './free-port';
+import { ensureSandboxTenant, SANDBOX_TENANT_ID } from './sandbox-tenant';
+
+// design §8: every service in one process on embedded defaults. The services still talk gRPC to
+// each other on 127.0.0.1; only the infrastructure is embedded: PGlite instead of PostgreSQL, an
+// in-process event bus instead of Kafka, in-memory rate limits instead of Redis.
+
+/** Schemas owned by a service, one embedded database each (see embedded-postgres.ts). */
+const SCHEMAS = ['gateway', 'fx', 'payout', 'webhook'] as const;
+
+/** The repository's `.data/`, wherever the process was started from. */
+export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '..', '.data');
+
+// The whole retry schedule (about 5.7 days at scale 1, spec §6.4) in under a minute.
+const SANDBOX_RETRY_SCALE = '0.0001';
+
+export type RunningSandbox = SandboxCredentials & {
+  /** Public API, e.g. http://localhost:8080. */
+  readonly baseUrl: string;
+  /** The admin API (payoutctl --admin-url). */
+  readonly adminUrl: string;
+  readonly docsUrl: string;
+  readonly tenantId: string;
+  readonly dataDir: string;
+  /** Ordered shutdown: gateway, services, event bus, databases (for platform onShutdown). */
+  readonly shutdownSteps: ShutdownStep[];
+  /** Runs the shutdown steps in order. Idempotent. */
+  close(): Promise<void>;
+};
+
+export type SandboxOptions = {
+  /** Receives the sandbox's own log lines (the services log through their own loggers). */
+  logger?: Logger;
+};
+
+function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`invalid configuration: ${name} must be a port number from 0 to 65535`);
+  }
+  return port;
+}
+
+/** Runs `close` of everything started so far, in reverse order, when a later step fails. */
+function createCleanup() {
+  const closers: Array<() => Promise<void>> = [];
+  return {
+    add(close: () => Promise<void>) {
+      closers.unshift(close);
+    },
+    async run() {
+      for (const close of closers) await close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Starts the sandbox from `env`: SANDBOX_DATA_DIR (default `.data/`), PORT (8080), ADMIN_PORT
+ * (8081), HOST (127.0.0.1), SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, PAYOUT_ADMIN_TOKEN,
+ * LOG_LEVEL (warn), PUBLIC_DOCS_URL, WEBHOOK_RETRY_SCALE, DB_POOL_MAX (3).
+ */
+export async function startSandbox(
+  env: NodeJS.ProcessEnv,
+  opts: SandboxOptions = {},
+): Promise<RunningSandbox> {
+  const dataDir = path.resolve(env.SANDBOX_DATA_DIR || DEFAULT_DATA_DIR);
+  const host = env.HOST || '127.0.0.1';
+  // Port 0 asks for a free port; it is picked here so the printed URLs and the docs links match.
+  const port = portFrom(env, 'PORT', 8080) || (await freePort(host));
+  const adminPort = portFrom(env, 'ADMIN_PORT', 8081) || (await freePort(host));
+  const credentials = await loadSandboxCredentials(dataDir, env);
+  const cleanup = createCleanup();
+
+  try {
+    const databases = await startEmbeddedDatabases({
+      dataDir: path.join(dataDir, 'pglite'),
+      schemas: SCHEMAS,
+    });
+    cleanup.add(databases.close);
+    const bus = createMemoryBus({ logger: opts.logger });
+    cleanup.add(() => bus.close());
+
+    // What every service gets. Nothing else of `env` is passed on but these and the OTEL_* and
+    // FX_* knobs, so a shell with production variables (DATABASE_URL, DB_SCHEMA, KAFKA_BROKERS)
+    // cannot point the sandbox at real infrastructure.
+    const shared: NodeJS.ProcessEnv = {
+      ...pickPassThrough(env),
+      HOST: '127.0.0.1',
+      GRPC_PORT: '0',
+      LOG_LEVEL: env.LOG_LEVEL || 'warn',
+      MIGRATE_ON_START: 'true',
+      DB_POOL_MAX: env.DB_POOL_MAX || '3',
+      PAYOUT_ADMIN_TOKEN: credentials.adminToken,
+      WEBHOOK_SECRETS_KEY: credentials.webhookSecretsKey,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_SCALE: env.WEBHOOK_RETRY_SCALE || SANDBOX_RETRY_SCALE,
+      OTEL_SDK_DISABLED: env.OTEL_EXPORTER_OTLP_ENDPOINT ? env.OTEL_SDK_DISABLED : 'true',
+    };
+    const withDatabase = (schema: (typeof SCHEMAS)[number]) => ({
+      ...shared,
+      DATABASE_URL: databases.urlFor(schema),
+    });
+
+    const [decoder, fx, payout, webhook] = await startAllOrNone([
+      startDecoder(shared),
+      startFx(withDatabase('fx')),
+      startPayout(withDatabase('payout'), { bus }),
+      startWebhook(withDatabase('webhook'), { bus }),
+    ] as const);
+    const services = [decoder, fx, payout, webhook];
+    cleanup.add(() => closeAll(services));
+    const grpcUrl = (p: number) => `http://127.0.0.1:${p}`;
+
+    const gateway = await startGateway({
+      ...withDatabase('gateway'),
+      HOST: host,
+      PORT: String(port),
+      ADMIN_PORT: String(adminPort),
+      RATE_LIMIT_BACKEND: 'memory',
+      DECODER_URL: grpcUrl(decoder.grpcPort),
+      FX_URL: grpcUrl(fx.grpcPort),
+      PAYOUT_URL: grpcUrl(payout.grpcPort),
+      WEBHOOK_URL: grpcUrl(webhook.grpcPort),
+      PUBLIC_DOCS_URL: env.PUBLIC_DOCS_URL || `http://localhost:${port}/docs`,
+    });
+    cleanup.add(async () => {
+      await gateway.close();
+      await closeGrpcClients();
+    });
+
+    const baseUrl = `http://localhost:${gateway.port}`;
+    const adminUrl = `http://localhost:${gateway.adminPort}`;
+    await ensureSandboxTenant({ adminUrl, credentials });
+
+    const shutdownSteps: ShutdownStep[] = [
+      { name: 'gateway', run: () => gateway.close() },
+      { name: 'grpc-clients', run: () => closeGrpcClients() },
+      { name: 'services', run: () => closeAll(services) },
+      { name: 'event-bus', run: () => bus.close() },
+      { name: 'databases', run: () => databases.close() },
+    ];
+    let closing: Promise<void> | undefined;
+    return {
+      ...credentials,
+      baseUrl,
+      adminUrl,
+      docsUrl: env.PUBLIC_DOCS_URL || `${baseUrl}/docs`,
+      tenantId: SANDBOX_TENANT_ID,
+      dataDir,
+      shutdownSteps,
+      close() {
+        closing ??= (async () => {
+          for (const step of shutdownSteps) await step.run();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await cleanup.run();
+    throw err;
+  }
+}
+
+type Closable = { close(): Promise<void> };
+
+/** Waits for every start; when one fails, closes the ones that started and rethrows. */
+async function startAllOrNone<T extends readonly Promise<Closable>[]>(
+  starts: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(starts);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await closeAll(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))).catch(
+      () => undefined,
+    );
+    throw failed.reason;
+  }
+  return results.map((r) => (r as PromiseFulfilledResult<Closable>).value) as {
+    -readonly [K in keyof T]: Awaited<T[K]>;
+  };
+}
+
+async function closeAll(closables: Closable[]): Promise<void> {
+  const results = await Promise.allSettled(closables.map((c) => c.close()));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+const PASS_THROUGH =
+  /^(PATH|HOME|TMPDIR|TZ|LANG|NODE_ENV|OTEL_.+|FX_.+|SCHEMES_CACHE_TTL_MS|RATE_LIMIT_DEFAULT)$/;
+
+function pickPassThrough(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => PASS_THROUGH.test(name)));
+}

@@ -1,0 +1,75 @@
+// Readiness probe used by scripts/infra: one real request against a service, retried until a deadline.
+// Usage: node scripts/lib/probe.js pg|redis|kafka <url-or-brokers> [timeoutSeconds]
+// Exits 0 once the service answers (pg: select 1, redis: PING, kafka: admin listTopics), 1 on timeout.
+// Plain CommonJS so it runs on any node without tsx; the clients come from the repo's node_modules.
+'use strict';
+
+const [kind, target, timeoutArg] = process.argv.slice(2);
+const deadline = Date.now() + Number(timeoutArg ?? 60) * 1000;
+
+async function probePg(url) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function probeRedis(url) {
+  const Redis = require('ioredis');
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: null });
+  // Failures surface through connect()/ping(); the error event would only print noise.
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    const pong = await redis.ping();
+    if (pong !== 'PONG') throw new Error(`unexpected PING reply ${pong}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function probeKafka(brokers) {
+  const { Kafka, logLevel } = require('kafkajs');
+  const kafka = new Kafka({
+    clientId: 'infra-probe',
+    brokers: brokers.split(','),
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 2000,
+    retry: { retries: 0 },
+  });
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    await admin.listTopics();
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}
+
+const probes = { pg: probePg, redis: probeRedis, kafka: probeKafka };
+
+async function main() {
+  const probe = probes[kind];
+  if (!probe || !target) {
+    console.error('usage: probe.js pg|redis|kafka <url-or-brokers> [timeoutSeconds]');
+    process.exit(2);
+  }
+  let lastError;
+  while (Date.now() < deadline) {
+    try {
+      await probe(target);
+      process.exit(0);
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  console.error(`probe ${kind}: not ready before the deadline: ${lastError?.message ?? 'no attempt'}`);
+  process.exit(1);
+}
+
+main();

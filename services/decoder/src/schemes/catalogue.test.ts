@@ -1,0 +1,67 @@
+import { SCHEME_CATALOGUE } from './catalogue';
+
+// Spec §1, "Supported countries": the payout currency of each country.
+const SPEC_PAYOUT_CURRENCY: Record<string, string> = {
+  AR: 'ARS',
+  BR: 'BRL',
+  BO: 'BOB',
+  CO: 'COP',
+  PE: 'PEN',
+};
+
+// Spec §4.2: execute requires these payer fields.
+const EXECUTE_PAYER_FIELDS = ['payer_name', 'payer_account', 'payer_tax_id'];
+
+describe('scheme catalogue', () => {
+  it('has unique ids of the form <COUNTRY>.<NAME>', () => {
+    const ids = SCHEME_CATALOGUE.map((scheme) => scheme.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[A-Z]{2}\.[A-Z0-9_]+$/);
+  });
+
+  it.each(SCHEME_CATALOGUE.map((scheme) => [scheme.id, scheme] as const))(
+    '%s: id prefix is its country and its currency is the spec payout currency',
+    (id, scheme) => {
+      expect(id.slice(0, 2)).toBe(scheme.country);
+      expect(SPEC_PAYOUT_CURRENCY[scheme.country]).toBe(scheme.currency);
+    },
+  );
+
+  it.each(SCHEME_CATALOGUE.map((scheme) => [scheme.id, scheme] as const))(
+    '%s: requires every execute payer field, each with a description',
+    (_id, scheme) => {
+      expect(scheme.requiredPayerFields.map((f) => f.field).sort()).toEqual([...EXECUTE_PAYER_FIELDS].sort());
+      for (const requirement of scheme.requiredPayerFields) {
+        expect(requirement.description.trim().length).toBeGreaterThan(10);
+      }
+    },
+  );
+
+  it.each(SCHEME_CATALOGUE.map((scheme) => [scheme.id, scheme] as const))(
+    '%s: has a name, a rail, a description and known qr types',
+    (_id, scheme) => {
+      expect(scheme.name.trim()).not.toBe('');
+      expect(scheme.rail).toMatch(/^[a-z0-9.-]+$/);
+      expect(scheme.description.trim()).not.toBe('');
+      expect(scheme.qrTypes.length).toBeGreaterThan(0);
+      expect(new Set(scheme.qrTypes).size).toBe(scheme.qrTypes.length);
+      for (const type of scheme.qrTypes) expect(['static', 'dynamic']).toContain(type);
+    },
+  );
+
+  it('covers every supported country of the spec', () => {
+    const countries = new Set(SCHEME_CATALOGUE.map((scheme) => scheme.country));
+    expect([...countries].sort()).toEqual(Object.keys(SPEC_PAYOUT_CURRENCY).sort());
+  });
+
+  it('uses one rail per country', () => {
+    const railByCountry = new Map<string, Set<string>>();
+    for (const scheme of SCHEME_CATALOGUE) {
+      const rails = railByCountry.get(scheme.country) ?? new Set<string>();
+      rails.add(scheme.rail);
+      railByCountry.set(scheme.country, rails);
+    }
+    for (const [country, rails] of railByCountry)
+      expect({ country, rails: rails.size }).toEqual({ country, rails: 1 });
+  });
+});

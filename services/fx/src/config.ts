@@ -1,0 +1,43 @@
+import { bool, type ConfigReader, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform';
+import { DEFAULT_RATE_TABLE, parseRateTable, type RateTable } from './rates/rate-table';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+// FX_RATES through the platform's reader shape, so a bad table is reported with every other
+// bad variable in one ConfigError.
+function rateTable(name: string): ConfigReader<RateTable> {
+  return {
+    name,
+    secret: false,
+    read(env) {
+      const raw = env[name];
+      if (raw === undefined || raw.trim() === '') return { ok: true, value: DEFAULT_RATE_TABLE };
+      const parsed = parseRateTable(raw);
+      return parsed.ok
+        ? { ok: true, value: parsed.table }
+        : { ok: false, problem: `${name} ${parsed.problem}` };
+    },
+  };
+}
+
+/** The fx service's typed, frozen config; fails fast naming every bad variable. */
+export function loadFxConfig(env: Env) {
+  return loadConfig(
+    {
+      grpcPort: int('GRPC_PORT', { default: 50052, min: 0, max: 65535 }),
+      host: str('HOST', { default: '0.0.0.0' }),
+      databaseUrl: url('DATABASE_URL'),
+      dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
+      dbSchema: str('DB_SCHEMA', { default: 'fx' }),
+      migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
+      logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
+      rates: rateTable('FX_RATES'),
+      // Under the pod's termination grace period (30 s by default in Kubernetes).
+      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
+      grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),
+    },
+    env,
+  );
+}
+
+export type FxConfig = ReturnType<typeof loadFxConfig>;

@@ -1,0 +1,70 @@
+// The configured rate table: which currencies fx quotes, their ISO 4217 minor units, and a mid
+// rate for each against USD (the pivot: the mid rate A→B is per_usd(B) / per_usd(A)).
+// Rates are exact decimal strings, never floats (design §2).
+
+export type RateEntry = {
+  /** ISO 4217 alphabetic code. */
+  readonly code: string;
+  /** ISO 4217 minor-unit digits (0, 2 or 3). */
+  readonly minorUnits: number;
+  /** Units of this currency per one US dollar, a positive decimal string. */
+  readonly perUsd: string;
+};
+
+export type RateTable = readonly RateEntry[];
+
+/**
+ * Sandbox default: the five payout currencies of spec §1 plus USD and EUR. Illustrative mid rates,
+ * not market data; production sets FX_RATES (or, later, a provider adapter).
+ */
+export const DEFAULT_RATE_TABLE: RateTable = [
+  { code: 'ARS', minorUnits: 2, perUsd: '1180.00' },
+  { code: 'BOB', minorUnits: 2, perUsd: '6.96' },
+  { code: 'BRL', minorUnits: 2, perUsd: '5.45' },
+  { code: 'COP', minorUnits: 2, perUsd: '4050.00' },
+  { code: 'EUR', minorUnits: 2, perUsd: '0.92' },
+  { code: 'PEN', minorUnits: 2, perUsd: '3.75' },
+  { code: 'USD', minorUnits: 2, perUsd: '1' },
+];
+
+const CODE = /^[A-Z]{3}$/;
+const MINOR_UNITS = new Set([0, 2, 3]);
+const POSITIVE_DECIMAL = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,12})?$/;
+
+export type ParsedRateTable = { ok: true; table: RateTable } | { ok: false; problem: string };
+
+/**
+ * Parses FX_RATES: a JSON object keyed by currency code, for example
+ * `{"BRL": {"minor_units": 2, "per_usd": "5.45"}, "USD": {"minor_units": 2, "per_usd": "1"}}`.
+ * The problem names the offending entry, never echoes the whole value.
+ */
+export function parseRateTable(raw: string): ParsedRateTable {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { ok: false, problem: 'must be a JSON object' };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { ok: false, problem: 'must be a JSON object keyed by currency code' };
+  }
+  const entries: RateEntry[] = [];
+  for (const [code, value] of Object.entries(parsed)) {
+    if (!CODE.test(code))
+      return { ok: false, problem: `key ${JSON.stringify(code)} is not an ISO 4217 code` };
+    if (value === null || typeof value !== 'object') {
+      return { ok: false, problem: `${code} must be an object with minor_units and per_usd` };
+    }
+    const { minor_units: minorUnits, per_usd: perUsd } = value as Record<string, unknown>;
+    if (typeof minorUnits !== 'number' || !MINOR_UNITS.has(minorUnits)) {
+      return { ok: false, problem: `${code}.minor_units must be 0, 2 or 3` };
+    }
+    if (typeof perUsd !== 'string' || !POSITIVE_DECIMAL.test(perUsd) || !/[1-9]/.test(perUsd)) {
+      return { ok: false, problem: `${code}.per_usd must be a positive decimal string such as "5.45"` };
+    }
+    entries.push({ code, minorUnits, perUsd });
+  }
+  if (entries.length === 0) return { ok: false, problem: 'must list at least one currency' };
+  entries.sort((a, b) => a.code.localeCompare(b.code));
+  return { ok: true, table: entries };
+}

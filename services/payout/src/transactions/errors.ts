@@ -1,0 +1,17 @@
+import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
+
+// design §6: 404 NotFoundError for an unknown id and for another tenant's id alike, so a caller
+// cannot probe which ids exist.
+export function transactionNotFound(): ConnectError {
+  return serviceError('NotFoundError', 'transaction not found', {
+    code: Code.NotFound,
+    field: 'transaction_id',
+  });
+}
+
+export function tenantRequired(): ConnectError {
+  return serviceError('ValidationError', 'tenant_id is required', {
+    code: Code.InvalidArgument,
+    field: 'tenant_id',
+  });
+}

@@ -1,0 +1,225 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { closeGrpcClients, createGrpcClient, createMemoryBus, readErrorDetail } from '@qr-payout/platform';
+import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
+import { PayoutService, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import pg from 'pg';
+import { type RunningPayout, startPayout } from '../src/index';
+import { seedTransaction } from './fixtures';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const DATABASE_URL = requiredEnv('DATABASE_URL');
+const run = promisify(execFile);
+
+// Real PostgreSQL only (scripts/with-infra sets it); never a guessed default.
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required for the integration tests (scripts/with-infra sets it)`);
+  return value;
+}
+
+function testSchema(): string {
+  return `payout_test_${randomBytes(6).toString('hex')}`;
+}
+
+function envFor(schema: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    DATABASE_URL,
+    DB_SCHEMA: schema,
+    DB_POOL_MAX: '2',
+    MIGRATE_ON_START: 'true',
+    GRPC_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await promise;
+  } catch (err) {
+    return ConnectError.from(err);
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('payout service', () => {
+  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+  const bus = createMemoryBus();
+  const schema = testSchema();
+  const schemas = [schema];
+  let payout: RunningPayout;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    payout = await startPayout(envFor(schema), { bus });
+    baseUrl = `http://127.0.0.1:${payout.grpcPort}`;
+  });
+
+  afterAll(async () => {
+    await closeGrpcClients();
+    await payout.close();
+    await bus.close();
+    for (const name of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+    await admin.end();
+  });
+
+  it('answers grpc.health.v1.Health for the server and PayoutService', async () => {
+    const health = createGrpcClient(Health, { baseUrl, timeoutMs: 2_000 });
+    for (const service of ['', PayoutService.typeName]) {
+      const { status } = await health.check({ service });
+      expect({ service, status }).toEqual({ service, status: HealthCheckResponse_ServingStatus.SERVING });
+    }
+  });
+
+  it('GetTransaction: NOT_FOUND with tag NotFoundError for an unknown id', async () => {
+    const client = createGrpcClient(PayoutService, { baseUrl, timeoutMs: 2_000 });
+    const err = await failure(
+      client.getTransaction({ tenantId: 'ten_a', transactionId: 'txn_01JD0000000000000000000000' }),
+    );
+    expect(err.code).toBe(Code.NotFound);
+    expect(readErrorDetail(err)).toMatchObject({ tag: 'NotFoundError', field: 'transaction_id' });
+  });
+
+  it("GetTransaction: reads a stored transaction for its tenant, NOT_FOUND for another tenant's", async () => {
+    const tenantId = `ten_${randomBytes(4).toString('hex')}`;
+    const seeded = await seedTransaction(admin, schema, tenantId, {
+      amountMinor: 9_007_199_254_740_993n,
+      callbackUrl: 'https://merchant.test/hook',
+    });
+    const client = createGrpcClient(PayoutService, { baseUrl, timeoutMs: 2_000 });
+
+    const { transaction } = await client.getTransaction({ tenantId, transactionId: seeded.transactionId });
+    expect(transaction).toMatchObject({
+      id: seeded.transactionId,
+      tenantId,
+      instructionId: seeded.instructionId,
+      status: TransactionStatus.PENDING,
+      rail: 'pix',
+      schemeId: 'BR.PIX',
+      amount: { currency: 'BRL', amountMinor: 9_007_199_254_740_993n },
+      callbackUrl: 'https://merchant.test/hook',
+    });
+    expect(transaction?.result).toBeUndefined();
+    expect(transaction?.error).toBeUndefined();
+    expect(Date.now() - timestampDate(transaction!.createdAt!).getTime()).toBeLessThan(60_000);
+
+    const err = await failure(
+      client.getTransaction({ tenantId: 'ten_other', transactionId: seeded.transactionId }),
+    );
+    expect(err.code).toBe(Code.NotFound);
+    expect(readErrorDetail(err)?.tag).toBe('NotFoundError');
+  });
+
+  it('GetTransaction: a settled transaction carries its result', async () => {
+    const seeded = await seedTransaction(admin, schema, 'ten_settled');
+    await admin.query(
+      `UPDATE "${schema}".transactions
+          SET status = 'completed', result_reference = 'E2E0001', result_settled_at = now(), updated_at = now()
+        WHERE id = $1`,
+      [seeded.transactionId],
+    );
+    const client = createGrpcClient(PayoutService, { baseUrl, timeoutMs: 2_000 });
+    const { transaction } = await client.getTransaction({
+      tenantId: 'ten_settled',
+      transactionId: seeded.transactionId,
+    });
+    expect(transaction?.status).toBe(TransactionStatus.COMPLETED);
+    expect(transaction?.result?.reference).toBe('E2E0001');
+  });
+
+  it('never lets a transaction leave a terminal state (database backstop, design §3)', async () => {
+    const seeded = await seedTransaction(admin, schema, 'ten_terminal');
+    await admin.query(
+      `UPDATE "${schema}".transactions
+          SET status = 'failed', error_code = 'AC03', error_reason = 'invalid creditor account',
+              error_partner_status = 'RJCT'
+        WHERE id = $1`,
+      [seeded.transactionId],
+    );
+    await expect(
+      admin.query(
+        `UPDATE "${schema}".transactions
+            SET status = 'completed', result_reference = 'late', result_settled_at = now(),
+                error_code = NULL, error_reason = NULL
+          WHERE id = $1`,
+        [seeded.transactionId],
+      ),
+    ).rejects.toThrow(/is failed and cannot change its outcome/);
+    // Bookkeeping columns of a terminal transaction may still change.
+    await admin.query(`UPDATE "${schema}".transactions SET lease_until = NULL WHERE id = $1`, [
+      seeded.transactionId,
+    ]);
+  });
+
+  it('keeps one transaction per instruction and one row per (tenant, idempotency key)', async () => {
+    const seeded = await seedTransaction(admin, schema, 'ten_unique');
+    await expect(
+      admin.query(
+        `INSERT INTO "${schema}".transactions (id, tenant_id, instruction_id, scheme_id, rail, amount_currency,
+           amount_minor, pay_currency, pay_amount_minor, payer_name, payer_account, payer_tax_id)
+         VALUES ('txn_01JD0000000000000000000077', 'ten_unique', $1, 'BR.PIX', 'pix', 'BRL', 1, 'BRL', 1, 'a', 'b', 'c')`,
+        [seeded.instructionId],
+      ),
+    ).rejects.toThrow(/transactions_instruction_id_key/);
+    const insertKey = () =>
+      admin.query(
+        `INSERT INTO "${schema}".idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
+         VALUES ('ten_unique', 'key-1', 'fp', $1, now() + interval '24 hours')`,
+        [seeded.transactionId],
+      );
+    await insertKey();
+    await expect(insertKey()).rejects.toThrow(/idempotency_keys_pkey/);
+  });
+
+  it('answers UNIMPLEMENTED for the RPCs later issues bring', async () => {
+    const client = createGrpcClient(PayoutService, { baseUrl, timeoutMs: 2_000 });
+    const err = await failure(client.executeInstruction({ tenantId: 'ten_a', instructionId: 'ins_x' }));
+    expect(err.code).toBe(Code.Unimplemented);
+  });
+
+  it('starts with its own Kafka bus, which connects only on first publish', async () => {
+    const other = testSchema();
+    schemas.push(other);
+    const started = await startPayout(envFor(other, { KAFKA_BROKERS: '127.0.0.1:1' }));
+    expect(started.grpcPort).toBeGreaterThan(0);
+    await started.close();
+  });
+
+  it('`node src/main.ts migrate` applies the migrations and exits', async () => {
+    const other = testSchema();
+    schemas.push(other);
+    await run(
+      process.execPath,
+      [
+        '--conditions=development',
+        '--import',
+        'tsx',
+        '--require',
+        './services/platform/src/telemetry/preload.ts',
+        'services/payout/src/main.ts',
+        'migrate',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...envFor(other), MIGRATE_ON_START: 'false', OTEL_SDK_DISABLED: 'true' },
+      },
+    );
+    const { rows } = await admin.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
+      [other],
+    );
+    expect(rows.map((row) => row.table_name)).toEqual([
+      'idempotency_keys',
+      'instructions',
+      'outbox_events',
+      'schema_migrations',
+      'transactions',
+    ]);
+  }, 30_000);
+});

@@ -1,0 +1,63 @@
+import pg from 'pg';
+
+export type PgPoolOptions = {
+  connectionString: string;
+  /** Every session of the pool uses `search_path = <schema>` (the service's own schema). */
+  schema: string;
+  /** Pool size; services read it from DB_POOL_MAX (default 10). */
+  max?: number;
+  applicationName?: string;
+  /** Called with errors of idle clients, which pg would otherwise throw at the process. */
+  onError?: (err: Error) => void;
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The schema name double-quoted for SQL, after checking it is a plain identifier. */
+export function quoteSchema(schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name: ${schema}`);
+  return `"${schema}"`;
+}
+
+/** A pg.Pool whose sessions resolve unqualified names in `schema`. int8 columns come back as strings. */
+export function createPgPool(opts: PgPoolOptions): pg.Pool {
+  const searchPath = quoteSchema(opts.schema);
+  const pool = new pg.Pool({
+    connectionString: opts.connectionString,
+    max: opts.max ?? 10,
+    application_name: opts.applicationName ?? opts.schema,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    // Awaited before the new client is handed out. A SET rather than a startup `options`
+    // parameter, which the sandbox's PGlite socket does not honour.
+    onConnect: async (client) => {
+      await client.query(`SET search_path TO ${searchPath}`);
+    },
+  });
+  pool.on('error', (err) => opts.onError?.(err));
+  return pool;
+}
+
+/** Runs `fn` in BEGIN/COMMIT on one client; ROLLBACK when it throws. */
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (err) {
+    try {
+      await client.query('ROLLBACK');
+      client.release();
+    } catch (rollbackErr) {
+      // The connection is in an unknown state: drop it rather than return it to the pool.
+      client.release(rollbackErr instanceof Error ? rollbackErr : true);
+    }
+    throw err;
+  }
+}

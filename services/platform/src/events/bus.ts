@@ -1,0 +1,24 @@
+/** A message on the bus: the key orders it within its partition; the value is a protobuf payload. */
+export type BusMessage = { key: string; value: Uint8Array; headers: Record<string, string> };
+
+export type SubscribeOptions = {
+  topic: string;
+  groupId: string;
+  /** Resolve to acknowledge; throw to have the message delivered again. */
+  handle: (message: BusMessage) => Promise<void>;
+  /** A new group starts at the earliest message (default) or only sees new ones. */
+  fromBeginning?: boolean;
+};
+
+export interface Subscription {
+  /** Stops consuming; resolves once the message being handled (if any) is done. */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  /** Resolves once every message is acknowledged by the bus. */
+  publish(topic: string, messages: BusMessage[]): Promise<void>;
+  subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  /** Stops every subscription and the producer. */
+  close(): Promise<void>;
+}

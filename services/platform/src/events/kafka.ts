@@ -1,0 +1,177 @@
+import { context, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Consumer,
+  type IHeaders,
+  Kafka,
+  type KafkaConfig,
+  type LogEntry,
+  logLevel,
+  type Producer,
+} from 'kafkajs';
+import type { Logger } from '../logger';
+import type { BusMessage, EventBus, SubscribeOptions, Subscription } from './bus';
+import { inConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
+
+export type KafkaBusOptions = {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /** kafkajs connection options (ssl, sasl, timeouts) passed through. */
+  kafka?: Omit<KafkaConfig, 'brokers' | 'clientId' | 'logCreator' | 'logLevel'>;
+};
+
+// kafkajs logs through our logger, warnings and errors only (its info level is chatty).
+function logCreatorFor(logger: Logger) {
+  return () =>
+    ({ namespace, level, log }: LogEntry) => {
+      const { message, timestamp: _timestamp, ...extra } = log;
+      const line = { kafka: namespace, ...extra };
+      if (level === logLevel.ERROR) logger.error(line, message);
+      else if (level === logLevel.WARN) logger.warn(line, message);
+      else logger.debug(line, message);
+    };
+}
+
+function headersToRecord(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) out[key] = first.toString();
+  }
+  return out;
+}
+
+export type KafkaBus = EventBus & {
+  /** Creates the topics that do not exist yet (tests, local setups; the chart creates them in k8s). */
+  ensureTopics(topics: string[], partitions?: number): Promise<void>;
+  /** Deletes topics (test cleanup). */
+  deleteTopics(topics: string[]): Promise<void>;
+};
+
+/** The EventBus over Kafka: idempotent producer (acks -1), commit after handle, traced. */
+export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
+  const { logger } = opts;
+  const kafka = new Kafka({
+    ...opts.kafka,
+    brokers: opts.brokers,
+    clientId: opts.clientId,
+    logLevel: logLevel.WARN,
+    logCreator: logCreatorFor(logger),
+  });
+  let producer: Promise<Producer> | undefined;
+  const consumers = new Set<Consumer>();
+
+  function connectedProducer(): Promise<Producer> {
+    producer ??= (async () => {
+      // Idempotent: a retried send is written once. It needs acks=-1 and at most 5 in flight;
+      // one keeps per-key order across retries.
+      const created = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+      await created.connect();
+      return created;
+    })().catch((err: unknown) => {
+      producer = undefined;
+      throw err;
+    });
+    return producer;
+  }
+
+  return {
+    async publish(topic, messages) {
+      if (messages.length === 0) return;
+      const span = startPublishSpan(topic, messages.length, 'kafka');
+      const ctx = trace.setSpan(context.active(), span);
+      try {
+        const connected = await connectedProducer();
+        await connected.send({
+          topic,
+          acks: -1,
+          messages: messages.map((message) => ({
+            key: message.key,
+            value: Buffer.from(message.value.buffer, message.value.byteOffset, message.value.byteLength),
+            headers: withTraceHeaders(message.headers, ctx),
+          })),
+        });
+      } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+
+    async subscribe({
+      topic,
+      groupId,
+      handle,
+      fromBeginning = true,
+    }: SubscribeOptions): Promise<Subscription> {
+      const consumer = kafka.consumer({ groupId });
+      consumers.add(consumer);
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning });
+      await consumer.run({
+        autoCommit: false,
+        eachMessage: async ({ topic: from, partition, message }) => {
+          const received: BusMessage = {
+            key: message.key?.toString() ?? '',
+            value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
+            headers: headersToRecord(message.headers),
+          };
+          try {
+            await inConsumerSpan(from, groupId, received.headers, 'kafka', () => handle(received));
+          } catch (err) {
+            // Not committed: kafkajs retries, then restarts the consumer at the same offset.
+            logger.error(
+              { err, topic: from, partition, offset: message.offset, group: groupId },
+              'event handler failed',
+            );
+            throw err;
+          }
+          // At-least-once: the offset moves only after the handler succeeded.
+          await consumer.commitOffsets([
+            { topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() },
+          ]);
+        },
+      });
+      return {
+        async stop() {
+          if (!consumers.delete(consumer)) return;
+          await consumer.disconnect();
+        },
+      };
+    },
+
+    async ensureTopics(topics, partitions = 3) {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: topics.map((topic) => ({ topic, numPartitions: partitions })),
+        });
+      } finally {
+        await admin.disconnect();
+      }
+    },
+
+    async deleteTopics(topics) {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        await admin.deleteTopics({ topics });
+      } finally {
+        await admin.disconnect();
+      }
+    },
+
+    async close() {
+      await Promise.all([...consumers].map((consumer) => consumer.disconnect()));
+      consumers.clear();
+      const connected = producer;
+      producer = undefined;
+      if (connected) await (await connected.catch(() => undefined))?.disconnect();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { isId, newId, ulid } from './ids';
+
+describe('ids', () => {
+  it('is prefix, underscore and a 26-char Crockford base32 ULID', () => {
+    const id = newId('txn');
+    expect(id).toMatch(/^txn_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(isId(id, 'txn')).toBe(true);
+    expect(isId(id, 'qt')).toBe(false);
+  });
+
+  it('sorts by creation order, also within one millisecond', () => {
+    const ids = Array.from({ length: 2000 }, () => newId('evt'));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('rejects a malformed prefix', () => {
+    expect(() => newId('Bad_')).toThrow(/invalid id prefix/);
+  });
+
+  it('encodes the creation time in the first 10 characters', () => {
+    // Later than any id made so far, so the monotonic guard keeps this exact time.
+    const at = Date.now() + 3_600_000;
+    const decoded = [...ulid(at).slice(0, 10)].reduce(
+      (acc, ch) => acc * 32 + '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(ch),
+      0,
+    );
+    expect(decoded).toBe(at);
+  });
+});

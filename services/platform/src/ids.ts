@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+
+// ULID: 48-bit millisecond timestamp + 80 random bits, Crockford base32, 26 chars.
+// Ids made in the same millisecond by this process increase monotonically, so ids sort by
+// creation order.
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const RANDOM_BITS = 80n;
+const RANDOM_MAX = (1n << RANDOM_BITS) - 1n;
+
+let lastTime = -1;
+let lastRandom = 0n;
+
+function encode(value: bigint, length: number): string {
+  let out = '';
+  let rest = value;
+  for (let i = 0; i < length; i++) {
+    out = CROCKFORD[Number(rest & 31n)] + out;
+    rest >>= 5n;
+  }
+  return out;
+}
+
+/** A new ULID; `now` is injectable for tests. */
+export function ulid(now: number = Date.now()): string {
+  let random: bigint;
+  if (now <= lastTime && lastRandom < RANDOM_MAX) {
+    random = lastRandom + 1n;
+    now = lastTime;
+  } else {
+    random = BigInt(`0x${randomBytes(10).toString('hex')}`);
+  }
+  lastTime = now;
+  lastRandom = random;
+  return encode(BigInt(now), 10) + encode(random, 16);
+}
+
+const PREFIX = /^[a-z][a-z0-9]*$/;
+
+/** `newId('txn')` → `txn_01JD...`: a prefix naming the kind of thing, then a ULID. */
+export function newId(prefix: string): string {
+  if (!PREFIX.test(prefix)) throw new Error(`invalid id prefix: ${prefix}`);
+  return `${prefix}_${ulid()}`;
+}
+
+/** Whether `id` is a well-formed id with the given prefix. */
+export function isId(id: string, prefix: string): boolean {
+  return id.startsWith(`${prefix}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(id.slice(prefix.length + 1));
+}

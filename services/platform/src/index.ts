@@ -1,0 +1,17 @@
+export * from './config';
+export * from './context';
+export * from './db/migrate';
+export * from './db/pool';
+export * from './errors';
+export * from './events/bus';
+export * from './events/kafka';
+export * from './events/memory';
+export * from './grpc/client';
+export * from './grpc/health';
+export * from './grpc/server';
+export { codeName } from './grpc/server-interceptors';
+export * from './ids';
+export * from './logger';
+export * from './redis';
+export * from './shutdown';
+export { shutdownTelemetry, startTelemetry, type TelemetryOptions } from './telemetry/start';

@@ -1,0 +1,108 @@
+import { silentLogger } from './logger';
+import { onShutdown } from './shutdown';
+
+const logger = silentLogger();
+
+describe('onShutdown', () => {
+  it('runs the steps in order, each after the previous one finished, then exits 0', async () => {
+    const order: string[] = [];
+    const exit = jest.fn();
+    const trigger = onShutdown({
+      logger,
+      graceMs: 1_000,
+      signals: [],
+      exit,
+      steps: [
+        { name: 'readiness', run: () => order.push('readiness') },
+        {
+          name: 'grpc',
+          run: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            order.push('grpc');
+          },
+        },
+        { name: 'pools', run: async () => order.push('pools') },
+        { name: 'telemetry', run: () => order.push('telemetry') },
+      ],
+    });
+    const result = await trigger();
+    expect(order).toEqual(['readiness', 'grpc', 'pools', 'telemetry']);
+    expect(result).toEqual({ code: 0, failed: [], timedOut: false });
+    expect(exit).toHaveBeenCalledWith(0);
+  });
+
+  it('keeps going after a failed step and exits 1', async () => {
+    const order: string[] = [];
+    const exit = jest.fn();
+    const trigger = onShutdown({
+      logger,
+      graceMs: 1_000,
+      signals: [],
+      exit,
+      steps: [
+        { name: 'consumers', run: () => Promise.reject(new Error('broker gone')) },
+        { name: 'pools', run: () => order.push('pools') },
+      ],
+    });
+    const result = await trigger();
+    expect(order).toEqual(['pools']);
+    expect(result).toEqual({ code: 1, failed: ['consumers'], timedOut: false });
+    expect(exit).toHaveBeenCalledWith(1);
+  });
+
+  it('stops at the deadline shared by all steps', async () => {
+    const order: string[] = [];
+    const exit = jest.fn();
+    const started = Date.now();
+    const trigger = onShutdown({
+      logger,
+      graceMs: 100,
+      signals: [],
+      exit,
+      steps: [
+        {
+          name: 'first',
+          run: () => new Promise((resolve) => setTimeout(resolve, 60)).then(() => order.push('first')),
+        },
+        { name: 'hangs', run: () => new Promise(() => {}) },
+        { name: 'never', run: () => order.push('never') },
+      ],
+    });
+    const result = await trigger();
+    const took = Date.now() - started;
+    expect(order).toEqual(['first']);
+    expect(result).toEqual({ code: 1, failed: ['hangs'], timedOut: true });
+    expect(took).toBeGreaterThanOrEqual(95);
+    expect(took).toBeLessThan(1_000);
+    expect(exit).toHaveBeenCalledWith(1);
+  });
+
+  it('runs once however often it is triggered', async () => {
+    const run = jest.fn();
+    const exit = jest.fn();
+    const trigger = onShutdown({ logger, graceMs: 100, signals: [], exit, steps: [{ name: 'only', run }] });
+    await Promise.all([trigger(), trigger()]);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(exit).toHaveBeenCalledTimes(1);
+  });
+
+  it('shuts down on the first signal and exits at once on the second', async () => {
+    const exit = jest.fn();
+    let release: () => void = () => {};
+    const trigger = onShutdown({
+      logger,
+      graceMs: 5_000,
+      signals: ['SIGUSR2'],
+      exit,
+      steps: [{ name: 'slow', run: () => new Promise<void>((resolve) => (release = resolve)) }],
+    });
+    process.emit('SIGUSR2', 'SIGUSR2');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(exit).not.toHaveBeenCalled();
+    process.emit('SIGUSR2', 'SIGUSR2');
+    expect(exit).toHaveBeenCalledWith(1);
+    release();
+    await trigger();
+    expect(process.listenerCount('SIGUSR2')).toBe(0);
+  });
+});

@@ -1,0 +1,57 @@
+import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+export type TelemetryOptions = {
+  serviceName: string;
+  /**
+   * Replace the exporters chosen from OTEL_* (tests pass a SimpleSpanProcessor over an
+   * InMemorySpanExporter). When absent, traces go to OTLP (http/protobuf by default).
+   */
+  spanProcessors?: SpanProcessor[];
+  env?: NodeJS.ProcessEnv;
+};
+
+let sdk: NodeSDK | undefined;
+
+/**
+ * Starts the OpenTelemetry Node SDK once per process. Call it before the service's modules load
+ * (preload.ts) so the http, pg and ioredis instrumentations can patch them. Exporters follow the
+ * standard OTEL_* variables; OTEL_SDK_DISABLED=true makes this a no-op.
+ */
+export function startTelemetry(opts: TelemetryOptions): void {
+  if (sdk) return;
+  const env = opts.env ?? process.env;
+  // Loaded here, not at import: services and unit tests that never start telemetry don't pay for
+  // the SDK, and the preload stays synchronous so instrumentations patch before the app loads.
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { HttpInstrumentation } =
+    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { PgInstrumentation } =
+    require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { IORedisInstrumentation } =
+    require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
+
+  sdk = new NodeSDK({
+    serviceName: env['OTEL_SERVICE_NAME'] || opts.serviceName,
+    ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors as never } : {}),
+    // The services emit traces only: no metric or log export unless OTEL_*_EXPORTER asks for it.
+    ...(env['OTEL_METRICS_EXPORTER'] ? {} : { metricReaders: [] }),
+    ...(env['OTEL_LOGS_EXPORTER'] ? {} : { logRecordProcessors: [] }),
+    instrumentations: [
+      new HttpInstrumentation({
+        // Probes and scrapes would drown the traces that matter.
+        ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|livez|metrics)\b/.test(req.url ?? ''),
+      }),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+}
+
+/** Flushes pending spans and stops the SDK; the last shutdown step. */
+export async function shutdownTelemetry(): Promise<void> {
+  const running = sdk;
+  sdk = undefined;
+  await running?.shutdown();
+}

@@ -1,0 +1,46 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { create } from '@bufbuild/protobuf';
+import type { ConnectRouter } from '@connectrpc/connect';
+import {
+  DecodeResponseSchema,
+  DecoderService,
+  ListSchemesResponseSchema,
+} from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { Code, requestContext, serviceError } from '../src';
+
+/** What the fake handlers saw, for assertions. */
+export type Observed = { requestIds: (string | undefined)[] };
+
+/**
+ * A tiny DecoderService for the tests: ListSchemes returns one scheme; Decode's qr_string picks
+ * a behaviour (bad → coded error, crash → plain Error, slow:<ms> → waits, hang → until aborted).
+ */
+export function registerFakeDecoder(observed: Observed) {
+  return (router: ConnectRouter) => {
+    router.service(DecoderService, {
+      listSchemes() {
+        observed.requestIds.push(requestContext.get()?.requestId);
+        return create(ListSchemesResponseSchema, {
+          schemes: [
+            { id: 'BR.PIX', name: 'Pix', country: 'BR', currency: 'BRL', rail: 'pix', qrTypes: ['static'] },
+          ],
+        });
+      },
+      async decode(req, ctx) {
+        observed.requestIds.push(requestContext.get()?.requestId);
+        if (req.qrString === 'bad') {
+          throw serviceError('QrDecodeError', 'CRC mismatch: expected 1D3D, got 0000', {
+            code: Code.InvalidArgument,
+            field: 'qr_string',
+            metadata: { expected_crc: '1D3D' },
+          });
+        }
+        if (req.qrString === 'crash') throw new Error('connection to postgres://admin:hunter2@db failed');
+        if (req.qrString.startsWith('slow:'))
+          await delay(Number(req.qrString.slice(5)), undefined, { signal: ctx.signal });
+        if (req.qrString === 'hang') await delay(60_000, undefined, { signal: ctx.signal });
+        return create(DecodeResponseSchema, {});
+      },
+    });
+  };
+}

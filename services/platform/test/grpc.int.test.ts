@@ -1,0 +1,177 @@
+import type { DescMessage, MessageInitShape } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import * as grpcJs from '@grpc/grpc-js';
+import {
+  Health,
+  HealthCheckRequestSchema,
+  HealthCheckResponseSchema,
+  HealthListRequestSchema,
+  HealthListResponseSchema,
+  HealthCheckResponse_ServingStatus as ServingStatus,
+} from '@qr-payout/proto/grpc/health/v1/health_pb';
+import {
+  DecodeRequestSchema,
+  DecodeResponseSchema,
+  DecoderService,
+  ListSchemesRequestSchema,
+  ListSchemesResponseSchema,
+} from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import {
+  Code,
+  ConnectError,
+  closeGrpcClients,
+  createGrpcClient,
+  createGrpcServer,
+  type GrpcServer,
+  readErrorDetail,
+  requestContext,
+  silentLogger,
+} from '../src';
+import { type Observed, registerFakeDecoder } from './fake-decoder';
+
+const DECODER = 'payout.decoder.v1.DecoderService';
+
+function unary<I extends DescMessage, O extends DescMessage>(path: string, input: I, output: O) {
+  return {
+    path,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (message: MessageInitShape<I>) => Buffer.from(toBinary(input, create(input, message))),
+    requestDeserialize: (bytes: Buffer) => fromBinary(input, bytes),
+    responseSerialize: (message: MessageInitShape<O>) =>
+      Buffer.from(toBinary(output, create(output, message))),
+    responseDeserialize: (bytes: Buffer) => fromBinary(output, bytes),
+  };
+}
+
+// A plain @grpc/grpc-js client built from the protobuf-es descriptors: proves the wire format.
+const RawClient = grpcJs.makeGenericClientConstructor(
+  {
+    Check: unary('/grpc.health.v1.Health/Check', HealthCheckRequestSchema, HealthCheckResponseSchema),
+    List: unary('/grpc.health.v1.Health/List', HealthListRequestSchema, HealthListResponseSchema),
+    ListSchemes: unary(`/${DECODER}/ListSchemes`, ListSchemesRequestSchema, ListSchemesResponseSchema),
+    Decode: unary(`/${DECODER}/Decode`, DecodeRequestSchema, DecodeResponseSchema),
+  },
+  'Raw',
+);
+
+type RawCall = (
+  req: unknown,
+  md: grpcJs.Metadata,
+  opts: grpcJs.CallOptions,
+  cb: grpcJs.requestCallback<unknown>,
+) => void;
+
+function rawCall<T>(client: grpcJs.Client, method: string, req: unknown, deadlineMs = 2_000): Promise<T> {
+  const fn = (client as unknown as Record<string, RawCall>)[method]!.bind(client);
+  return new Promise((resolve, reject) =>
+    fn(req, new grpcJs.Metadata(), { deadline: Date.now() + deadlineMs }, (err, res) =>
+      err ? reject(err) : resolve(res as T),
+    ),
+  );
+}
+
+describe('gRPC server and client', () => {
+  const observed: Observed = { requestIds: [] };
+  let server: GrpcServer;
+  let baseUrl: string;
+  let raw: grpcJs.Client;
+
+  beforeAll(async () => {
+    server = createGrpcServer({
+      serviceName: 'decoder',
+      logger: silentLogger(),
+      register: registerFakeDecoder(observed),
+    });
+    const port = await server.listen(0, '127.0.0.1');
+    baseUrl = `http://127.0.0.1:${port}`;
+    raw = new RawClient(`127.0.0.1:${port}`, grpcJs.credentials.createInsecure());
+  });
+
+  afterAll(async () => {
+    raw.close();
+    await closeGrpcClients();
+    await server.close({ graceMs: 1_000 });
+  });
+
+  it('serves health Check and List to createGrpcClient', async () => {
+    const health = createGrpcClient(Health, { baseUrl, timeoutMs: 2_000 });
+    expect((await health.check({ service: '' })).status).toBe(ServingStatus.SERVING);
+    expect((await health.check({ service: DECODER })).status).toBe(ServingStatus.SERVING);
+    const list = await health.list({});
+    expect(Object.keys(list.statuses).sort()).toEqual(['', 'grpc.health.v1.Health', DECODER]);
+    await expect(health.check({ service: 'nope.v1.Nope' })).rejects.toMatchObject({ code: Code.NotFound });
+  });
+
+  it('serves a unary RPC to createGrpcClient and carries x-request-id', async () => {
+    const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+    const res = await requestContext.run({ requestId: 'req_from_gateway' }, () => decoder.listSchemes({}));
+    expect(res.schemes.map((s) => s.id)).toEqual(['BR.PIX']);
+    expect(observed.requestIds.at(-1)).toBe('req_from_gateway');
+  });
+
+  it('speaks the gRPC wire format to a plain @grpc/grpc-js client', async () => {
+    const check = await rawCall<{ status: number }>(raw, 'Check', { service: DECODER });
+    expect(check.status).toBe(ServingStatus.SERVING);
+    const list = await rawCall<{ statuses: Record<string, { status: number }> }>(raw, 'List', {});
+    expect(list.statuses['']?.status).toBe(ServingStatus.SERVING);
+    const schemes = await rawCall<{ schemes: { id: string; currency: string }[] }>(raw, 'ListSchemes', {});
+    expect(schemes.schemes).toMatchObject([{ id: 'BR.PIX', currency: 'BRL' }]);
+    // With no x-request-id the server makes one up for its logs and handlers.
+    expect(observed.requestIds.at(-1)).toMatch(/^req_[0-9A-Z]{26}$/);
+  });
+
+  it('delivers a serviceError with its ErrorDetail to the client', async () => {
+    const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+    const err = await decoder.decode({ qrString: 'bad' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectError);
+    expect(readErrorDetail(err)).toEqual({
+      tag: 'QrDecodeError',
+      message: 'CRC mismatch: expected 1D3D, got 0000',
+      field: 'qr_string',
+      metadata: { expected_crc: '1D3D' },
+      code: Code.InvalidArgument,
+    });
+  });
+
+  it('turns an unexpected error into Internal with nothing internal in it', async () => {
+    const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+    const err = ConnectError.from(await decoder.decode({ qrString: 'crash' }).catch((e: unknown) => e));
+    expect(err.code).toBe(Code.Internal);
+    expect(err.rawMessage).toBe('internal error');
+    expect(readErrorDetail(err)).toBeUndefined();
+  });
+
+  it('maps an exceeded deadline to DEADLINE_EXCEEDED, per call and by the client default', async () => {
+    const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+    const started = Date.now();
+    await expect(decoder.decode({ qrString: 'hang' }, { timeoutMs: 100 })).rejects.toMatchObject({
+      code: Code.DeadlineExceeded,
+    });
+    const shortDefault = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 150 });
+    await expect(shortDefault.decode({ qrString: 'hang' })).rejects.toMatchObject({
+      code: Code.DeadlineExceeded,
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const rawErr = await rawCall(raw, 'Decode', { qrString: 'hang' }, 100).catch(
+      (e: grpcJs.ServiceError) => e,
+    );
+    expect((rawErr as grpcJs.ServiceError).code).toBe(grpcJs.status.DEADLINE_EXCEEDED);
+  });
+
+  it('streams health changes over Watch', async () => {
+    const health = createGrpcClient(Health, { baseUrl, timeoutMs: 5_000 });
+    const abort = new AbortController();
+    const seen: ServingStatus[] = [];
+    const service = 'watch.v1.Probe';
+    server.health.setStatus(service, 'SERVING');
+    // A watch is long-lived: no deadline (timeoutMs 0).
+    for await (const res of health.watch({ service }, { signal: abort.signal, timeoutMs: 0 })) {
+      seen.push(res.status);
+      if (seen.length === 1) server.health.setStatus(service, 'NOT_SERVING');
+      else break;
+    }
+    abort.abort();
+    expect(seen).toEqual([ServingStatus.SERVING, ServingStatus.NOT_SERVING]);
+  });
+});

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import { createPgPool, MigrationError, migrate, withTransaction } from '../src';
+
+const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/postgres';
+
+describe('migrate (real PostgreSQL)', () => {
+  const schema = `platform_test_${randomBytes(6).toString('hex')}`;
+  let pool: pg.Pool;
+  let dir: string;
+
+  beforeAll(async () => {
+    pool = createPgPool({ connectionString: DATABASE_URL, schema, max: 4, applicationName: 'platform-test' });
+    dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+    await writeFile(
+      path.join(dir, '0001_create_widgets.sql'),
+      'CREATE TABLE widgets (id text PRIMARY KEY, size int NOT NULL);',
+    );
+    await writeFile(
+      path.join(dir, '0002_add_colour.sql'),
+      "ALTER TABLE widgets ADD COLUMN colour text NOT NULL DEFAULT 'blue';",
+    );
+    await writeFile(path.join(dir, 'README.md'), 'not a migration');
+  });
+
+  afterAll(async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the schema and applies the files in order, then nothing on a second run', async () => {
+    const first = await migrate(pool, { schema, dir });
+    expect(first.applied).toEqual(['0001_create_widgets.sql', '0002_add_colour.sql']);
+    const { rows } = await pool.query(
+      `SELECT version, name FROM "${schema}".schema_migrations ORDER BY version`,
+    );
+    expect(rows).toEqual([
+      { version: '0001', name: '0001_create_widgets.sql' },
+      { version: '0002', name: '0002_add_colour.sql' },
+    ]);
+    // The pool's sessions resolve unqualified names in the schema.
+    await pool.query('INSERT INTO widgets (id, size) VALUES ($1, $2)', ['w1', 3]);
+    expect((await pool.query('SELECT colour FROM widgets WHERE id = $1', ['w1'])).rows).toEqual([
+      { colour: 'blue' },
+    ]);
+
+    const second = await migrate(pool, { schema, dir });
+    expect(second.applied).toEqual([]);
+  });
+
+  it('applies only the new file when one is added', async () => {
+    await writeFile(path.join(dir, '0003_index_size.sql'), 'CREATE INDEX widgets_size ON widgets (size);');
+    expect((await migrate(pool, { schema, dir })).applied).toEqual(['0003_index_size.sql']);
+  });
+
+  it('refuses to run when an applied file changed', async () => {
+    const file = path.join(dir, '0002_add_colour.sql');
+    await writeFile(file, "ALTER TABLE widgets ADD COLUMN colour text NOT NULL DEFAULT 'red';");
+    await expect(migrate(pool, { schema, dir })).rejects.toThrow(MigrationError);
+    await expect(migrate(pool, { schema, dir })).rejects.toThrow(/0002_add_colour\.sql was changed/);
+    await writeFile(file, "ALTER TABLE widgets ADD COLUMN colour text NOT NULL DEFAULT 'blue';");
+  });
+
+  it('rolls back a failing file and records nothing for it', async () => {
+    const bad = path.join(dir, '0004_broken.sql');
+    await writeFile(bad, 'CREATE TABLE gadgets (id text); SELECT no_such_column FROM widgets;');
+    await expect(migrate(pool, { schema, dir })).rejects.toThrow(/0004_broken\.sql failed/);
+    const exists = await pool.query('SELECT to_regclass($1) AS t', [`"${schema}".gadgets`]);
+    expect(exists.rows[0].t).toBeNull();
+    await rm(bad);
+  });
+
+  it('is safe when replicas migrate at the same time', async () => {
+    const raceSchema = `platform_race_${randomBytes(6).toString('hex')}`;
+    const racePool = createPgPool({ connectionString: DATABASE_URL, schema: raceSchema, max: 6 });
+    try {
+      const results = await Promise.all(
+        [1, 2, 3, 4].map(() => migrate(racePool, { schema: raceSchema, dir })),
+      );
+      const applied = results.flatMap((r) => r.applied).sort();
+      expect(applied).toEqual(['0001_create_widgets.sql', '0002_add_colour.sql', '0003_index_size.sql']);
+      const count = await racePool.query(`SELECT count(*)::int AS n FROM "${raceSchema}".schema_migrations`);
+      expect(count.rows[0].n).toBe(3);
+    } finally {
+      await racePool.query(`DROP SCHEMA IF EXISTS "${raceSchema}" CASCADE`);
+      await racePool.end();
+    }
+  });
+});
+
+describe('withTransaction', () => {
+  const schema = `platform_tx_${randomBytes(6).toString('hex')}`;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    pool = createPgPool({ connectionString: DATABASE_URL, schema, max: 2 });
+    await pool.query(`CREATE SCHEMA "${schema}"`);
+    await pool.query('CREATE TABLE notes (body text)');
+  });
+
+  afterAll(async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+  });
+
+  it('commits on success and rolls back on throw', async () => {
+    await withTransaction(pool, (client) => client.query("INSERT INTO notes VALUES ('kept')"));
+    await expect(
+      withTransaction(pool, async (client) => {
+        await client.query("INSERT INTO notes VALUES ('dropped')");
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect((await pool.query('SELECT body FROM notes')).rows).toEqual([{ body: 'kept' }]);
+  });
+});

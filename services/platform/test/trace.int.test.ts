@@ -1,0 +1,100 @@
+import { Writable } from 'node:stream';
+import { SpanKind, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import {
+  closeGrpcClients,
+  createGrpcClient,
+  createGrpcServer,
+  createLogger,
+  createMemoryBus,
+  type GrpcServer,
+  shutdownTelemetry,
+  startTelemetry,
+} from '../src';
+import { registerFakeDecoder } from './fake-decoder';
+
+const exporter = new InMemorySpanExporter();
+const lines: Record<string, unknown>[] = [];
+let server: GrpcServer;
+let baseUrl: string;
+
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+beforeAll(async () => {
+  startTelemetry({ serviceName: 'platform-test', spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  server = createGrpcServer({
+    serviceName: 'decoder',
+    logger: createLogger({ service: 'decoder', destination }),
+    register: registerFakeDecoder({ requestIds: [] }),
+  });
+  baseUrl = `http://127.0.0.1:${await server.listen(0, '127.0.0.1')}`;
+});
+
+afterAll(async () => {
+  await closeGrpcClients();
+  await server.close({ graceMs: 1_000 });
+  await shutdownTelemetry();
+});
+
+beforeEach(() => exporter.reset());
+
+it('carries one trace across the gRPC hop: server span is the child of the client span', async () => {
+  const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+  const tracer = trace.getTracer('test');
+  const root = await tracer.startActiveSpan('POST /v1/qr/decode', async (span) => {
+    await decoder.listSchemes({});
+    span.end();
+    return span.spanContext();
+  });
+
+  const spans = exporter.getFinishedSpans();
+  const client = spans.find((s) => s.kind === SpanKind.CLIENT && s.name.endsWith('/ListSchemes'));
+  const served = spans.find((s) => s.kind === SpanKind.SERVER && s.name.endsWith('/ListSchemes'));
+  expect(client).toBeDefined();
+  expect(served).toBeDefined();
+  expect(client!.spanContext().traceId).toBe(root.traceId);
+  expect(served!.spanContext().traceId).toBe(root.traceId);
+  expect(parentOf(client!)).toBe(root.spanId);
+  expect(parentOf(served!)).toBe(client!.spanContext().spanId);
+  expect(served!.attributes['rpc.service']).toBe('payout.decoder.v1.DecoderService');
+  expect(served!.attributes['rpc.grpc.status_code']).toBe(0);
+
+  // The server's log line for the call carries the same trace.
+  const line = lines.find((l) => l['msg'] === 'grpc call' && String(l['rpc']).endsWith('/ListSchemes'));
+  expect(line?.['trace_id']).toBe(root.traceId);
+  expect(line?.['span_id']).toBe(served!.spanContext().spanId);
+});
+
+it('records the status code of a failed call on both spans', async () => {
+  const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+  await decoder.decode({ qrString: 'bad' }).catch(() => {});
+  const spans = exporter.getFinishedSpans().filter((s) => s.name.endsWith('/Decode'));
+  expect(spans.map((s) => s.attributes['rpc.grpc.status_code'])).toEqual([3, 3]);
+});
+
+it('carries the trace through an event bus message to the consumer span', async () => {
+  const bus = createMemoryBus();
+  const received: Record<string, string>[] = [];
+  await bus.subscribe({ topic: 'txn', groupId: 'g', handle: async (m) => void received.push(m.headers) });
+  const root = await trace.getTracer('test').startActiveSpan('settle', async (span) => {
+    await bus.publish('txn', [{ key: 'txn_1', value: new Uint8Array([1]), headers: {} }]);
+    span.end();
+    return span.spanContext();
+  });
+  await bus.idle();
+  await bus.close();
+  expect(received[0]?.['traceparent']).toMatch(new RegExp(`^00-${root.traceId}-[0-9a-f]{16}-01$`));
+  const spans = exporter.getFinishedSpans();
+  const producer = spans.find((s) => s.kind === SpanKind.PRODUCER);
+  const consumer = spans.find((s) => s.kind === SpanKind.CONSUMER);
+  expect(producer?.spanContext().traceId).toBe(root.traceId);
+  expect(consumer?.spanContext().traceId).toBe(root.traceId);
+  expect(parentOf(consumer!)).toBe(producer!.spanContext().spanId);
+});

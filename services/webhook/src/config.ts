@@ -1,0 +1,76 @@
+import {
+  bool,
+  type ConfigReader,
+  type Env,
+  int,
+  list,
+  loadConfig,
+  num,
+  oneOf,
+  str,
+  url,
+} from '@qr-payout/platform';
+import { previousSealingKeys, sealingKey } from './crypto/sealing-keys';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+// DB_SCHEMA is spliced into SET search_path, so only plain lower-case identifiers pass.
+function schemaName(name: string, fallback: string): ConfigReader<string> {
+  return {
+    name,
+    secret: false,
+    read(env) {
+      const raw = env[name]?.trim() || fallback;
+      if (SCHEMA_NAME.test(raw)) return { ok: true, value: raw };
+      return {
+        ok: false,
+        problem: `${name} must be a lower-case SQL identifier (got ${JSON.stringify(raw)})`,
+      };
+    },
+  };
+}
+
+/** What `main.ts migrate` needs: the database only, so the migration Job holds no secrets. */
+export function loadDatabaseConfig(env: Env) {
+  return loadConfig(
+    {
+      databaseUrl: url('DATABASE_URL'),
+      dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
+      dbSchema: schemaName('DB_SCHEMA', 'webhook'),
+      logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
+    },
+    env,
+  );
+}
+
+/** The webhook service's typed, frozen config; fails fast naming every bad variable. */
+export function loadWebhookConfig(env: Env) {
+  return loadConfig(
+    {
+      grpcPort: int('GRPC_PORT', { default: 50054, min: 0, max: 65535 }),
+      host: str('HOST', { default: '0.0.0.0' }),
+      databaseUrl: url('DATABASE_URL'),
+      dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
+      dbSchema: schemaName('DB_SCHEMA', 'webhook'),
+      migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
+      logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
+      // Seals signing secrets and custom header values at rest (src/crypto/sealed-box.ts).
+      secretsKey: sealingKey('WEBHOOK_SECRETS_KEY'),
+      previousSecretsKeys: previousSealingKeys('WEBHOOK_SECRETS_PREVIOUS_KEYS'),
+      // design §5: http and loopback/private/link-local targets only for the sandbox and tests.
+      allowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', { default: false }),
+      // design §5: multiplies every retry delay (used by the delivery worker).
+      retryScale: num('WEBHOOK_RETRY_SCALE', { default: 1, min: 0 }),
+      kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
+      // Under the pod's termination grace period (30 s by default in Kubernetes).
+      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
+      grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),
+    },
+    env,
+  );
+}
+
+export type WebhookConfig = ReturnType<typeof loadWebhookConfig>;
+export type DatabaseConfig = ReturnType<typeof loadDatabaseConfig>;

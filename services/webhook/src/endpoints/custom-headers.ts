@@ -1,0 +1,59 @@
+// Custom request headers of a registered endpoint (spec §5 "Custom request headers", §8):
+// at most 20, at most 8 KiB in total (name and value bytes), reserved names refused whatever
+// their case, names that are HTTP tokens, values without CR, LF or other control characters.
+// Problems never quote a header value: values are secrets (bearer tokens, API keys).
+
+export const MAX_CUSTOM_HEADERS = 20;
+export const MAX_CUSTOM_HEADER_BYTES = 8 * 1024;
+export const RESERVED_HEADER_NAMES = ['host', 'content-length', 'content-type', 'service-signature'];
+
+// RFC 9110 §5.6.2 token.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// RFC 9110 §5.5 field-value restricted to visible ASCII, space and tab; no CR, LF, NUL, DEL.
+const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
+
+export type CustomHeader = { name: string; value: string };
+export type HeadersProblem = { field: string; problem: string };
+
+/** The first problem with `headers`, or undefined when they are acceptable. */
+export function checkCustomHeaders(headers: readonly CustomHeader[]): HeadersProblem | undefined {
+  if (headers.length > MAX_CUSTOM_HEADERS) {
+    return { field: 'headers', problem: `at most ${MAX_CUSTOM_HEADERS} custom headers are allowed` };
+  }
+  const seen = new Set<string>();
+  let totalBytes = 0;
+  for (const [index, { name, value }] of headers.entries()) {
+    const lower = name.toLowerCase();
+    if (name === '') return { field: `headers[${index}].name`, problem: 'header name is required' };
+    if (!TOKEN.test(name)) {
+      return { field: `headers[${index}].name`, problem: 'header name must be an HTTP token' };
+    }
+    if (RESERVED_HEADER_NAMES.includes(lower)) {
+      return { field: `headers[${index}].name`, problem: `header ${name} is reserved and cannot be set` };
+    }
+    if (seen.has(lower)) {
+      return { field: `headers[${index}].name`, problem: `header ${name} is given more than once` };
+    }
+    seen.add(lower);
+    if (!FIELD_VALUE.test(value)) {
+      return {
+        field: `headers[${index}].value`,
+        problem: `value of header ${name} must be printable ASCII without CR or LF`,
+      };
+    }
+    if (value !== value.trim()) {
+      return {
+        field: `headers[${index}].value`,
+        problem: `value of header ${name} must not start or end with whitespace`,
+      };
+    }
+    totalBytes += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(value, 'utf8');
+  }
+  if (totalBytes > MAX_CUSTOM_HEADER_BYTES) {
+    return {
+      field: 'headers',
+      problem: `custom headers must total at most ${MAX_CUSTOM_HEADER_BYTES} bytes`,
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { closeGrpcClients } from '@qr-payout/platform';
+import {
+  type AdminClient,
+  createAdminClient,
+  createTenantViaApi,
+  createTenantViaCli,
+  type TestTenant,
+} from './admin';
+import { createRunDatabase } from './database';
+import { freePort } from './ports';
+import { type ManagedProcess, spawnTsProcess } from './processes';
+import { grpcServing, httpOk, waitUntilReady } from './readiness';
+
+export type ServiceName = 'decoder' | 'fx' | 'payout' | 'webhook';
+
+const SERVICE_SCRIPTS: Record<ServiceName, string> = {
+  decoder: 'services/decoder/src/main.ts',
+  fx: 'services/fx/src/main.ts',
+  payout: 'services/payout/src/main.ts',
+  webhook: 'services/webhook/src/main.ts',
+};
+const GATEWAY_SCRIPT = 'gateway/src/main.ts';
+
+export interface SystemOptions {
+  /** Default warn: quiet children, as the bench needs. */
+  logLevel?: string;
+  /** Export traces of every process over OTLP/HTTP to this URL (e.g. http://127.0.0.1:4318/v1/traces). */
+  otlpTracesUrl?: string;
+  /** Extra env for the main gateway (e.g. SCHEMES_CACHE_TTL_MS). */
+  gatewayEnv?: NodeJS.ProcessEnv;
+  /** Per readiness wait; children compile TypeScript at start, so give them time on 2 cores. */
+  readyTimeoutMs?: number;
+}
+
+export interface GatewayHandle {
+  url: string;
+  adminUrl: string;
+  process: ManagedProcess;
+}
+
+export interface ServiceHandle {
+  url: string;
+  process: ManagedProcess;
+}
+
+export interface System {
+  gatewayUrl: string;
+  adminUrl: string;
+  adminToken: string;
+  databaseUrl: string;
+  serviceUrls: Record<ServiceName, string>;
+  processes: ManagedProcess[];
+  logDir: string;
+  admin: AdminClient;
+  /** A tenant made through the admin API (rate limit 0 = the gateway's default). */
+  createTenant(name: string, rateLimitPerMinute?: number): Promise<TestTenant>;
+  /** A tenant made by running `payoutctl tenant create` as its own process. */
+  createTenantWithCli(name: string, rateLimitPerMinute?: number): Promise<TestTenant>;
+  /**
+   * Another decoder/fx/payout/webhook process on the same database (e.g. one a test may kill); a
+   * GRPC_PORT in `extraEnv` puts it on that port (e.g. one a gateway already points at).
+   */
+  startService(name: ServiceName, extraEnv?: NodeJS.ProcessEnv): Promise<ServiceHandle>;
+  /** Another gateway on the same database; `extraEnv` overrides anything (e.g. DECODER_URL). */
+  startGateway(extraEnv?: NodeJS.ProcessEnv): Promise<GatewayHandle>;
+  stop(): Promise<void>;
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value)
+    throw new Error(`${name} is not set: the e2e suite runs against real infrastructure (npm run test:e2e)`);
+  return value;
+}
+
+/** Only what a child needs from our environment; nothing of the test runner's leaks into it. */
+function baseEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  return env;
+}
+
+function telemetryEnv(serviceName: string, otlpTracesUrl: string | undefined): NodeJS.ProcessEnv {
+  if (!otlpTracesUrl) return { OTEL_SDK_DISABLED: 'true', OTEL_SERVICE_NAME: serviceName };
+  return {
+    OTEL_SDK_DISABLED: 'false',
+    OTEL_SERVICE_NAME: serviceName,
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_LOGS_EXPORTER: 'none',
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpTracesUrl,
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+    // Export within a fraction of a second, so the test does not wait for the default 5 s batch.
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+    OTEL_TRACES_SAMPLER: 'always_on',
+  };
+}
+
+/**
+ * The whole system, every deployable as its own process, against the PostgreSQL, Redis and Kafka
+ * of DATABASE_URL, REDIS_URL and KAFKA_BROKERS, on a fresh database that stop() drops.
+ */
+export async function startSystem(opts: SystemOptions = {}): Promise<System> {
+  const serverDatabaseUrl = requiredEnv('DATABASE_URL');
+  const redisUrl = requiredEnv('REDIS_URL');
+  const kafkaBrokers = requiredEnv('KAFKA_BROKERS');
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
+  const logDir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-e2e-'));
+  const adminToken = randomBytes(24).toString('base64url');
+  const database = await createRunDatabase(serverDatabaseUrl);
+  const processes: ManagedProcess[] = [];
+  let spawned = 0;
+
+  const sharedEnv: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    DB_POOL_MAX: '4',
+    REDIS_URL: redisUrl,
+    // Per-run Redis keys: the per-address auth-failure budget of 127.0.0.1 is then not shared with
+    // other runs or other suites on the same Redis (keys expire on their own after the window).
+    RATE_LIMIT_KEY_PREFIX: `e2e:${randomBytes(4).toString('hex')}:`,
+    KAFKA_BROKERS: kafkaBrokers,
+    LOG_LEVEL: opts.logLevel ?? 'warn',
+    MIGRATE_ON_START: 'true',
+    PAYOUT_ADMIN_TOKEN: adminToken,
+    WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  };
+
+  const launchService = async (name: ServiceName, extraEnv: NodeJS.ProcessEnv = {}) => {
+    const port = extraEnv.GRPC_PORT ? Number(extraEnv.GRPC_PORT) : await freePort();
+    const proc = spawnTsProcess({
+      name: `${name}-${++spawned}`,
+      script: SERVICE_SCRIPTS[name],
+      env: { ...sharedEnv, ...telemetryEnv(name, opts.otlpTracesUrl), GRPC_PORT: String(port), ...extraEnv },
+      logDir,
+    });
+    processes.push(proc);
+    const url = `http://127.0.0.1:${port}`;
+    return {
+      url,
+      process: proc,
+      ready: () => waitUntilReady(proc, 'gRPC SERVING', grpcServing(url), readyTimeoutMs),
+    };
+  };
+
+  const launchGateway = async (
+    serviceUrls: Record<ServiceName, string>,
+    extraEnv: NodeJS.ProcessEnv = {},
+  ) => {
+    const [port, adminPort] = [await freePort(), await freePort()];
+    const proc = spawnTsProcess({
+      name: `gateway-${++spawned}`,
+      script: GATEWAY_SCRIPT,
+      env: {
+        ...sharedEnv,
+        ...telemetryEnv('gateway', opts.otlpTracesUrl),
+        PORT: String(port),
+        ADMIN_PORT: String(adminPort),
+        DECODER_URL: serviceUrls.decoder,
+        FX_URL: serviceUrls.fx,
+        PAYOUT_URL: serviceUrls.payout,
+        WEBHOOK_URL: serviceUrls.webhook,
+        PUBLIC_DOCS_URL: `http://127.0.0.1:${port}/docs`,
+        ...extraEnv,
+      },
+      logDir,
+    });
+    processes.push(proc);
+    const url = `http://127.0.0.1:${port}`;
+    const handle: GatewayHandle = { url, adminUrl: `http://127.0.0.1:${adminPort}`, process: proc };
+    return {
+      handle,
+      ready: () => waitUntilReady(proc, 'GET /readyz 200', httpOk(`${url}/readyz`), readyTimeoutMs),
+    };
+  };
+
+  const stop = async (keepLogs = Boolean(process.env.E2E_KEEP_LOGS)) => {
+    await closeGrpcClients();
+    await Promise.all(processes.map((proc) => proc.stop()));
+    await database.drop();
+    if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
+  };
+
+  try {
+    const names = Object.keys(SERVICE_SCRIPTS) as ServiceName[];
+    const services = await Promise.all(names.map((name) => launchService(name)));
+    const serviceUrls = Object.fromEntries(names.map((name, i) => [name, services[i]!.url])) as Record<
+      ServiceName,
+      string
+    >;
+    const gateway = await launchGateway(serviceUrls, opts.gatewayEnv);
+    await Promise.all([...services.map((s) => s.ready()), gateway.ready()]);
+    const admin = createAdminClient(gateway.handle.adminUrl, adminToken);
+
+    return {
+      gatewayUrl: gateway.handle.url,
+      adminUrl: gateway.handle.adminUrl,
+      adminToken,
+      databaseUrl: database.url,
+      serviceUrls,
+      processes,
+      logDir,
+      admin,
+      createTenant: (name, rateLimitPerMinute) => createTenantViaApi(admin, name, rateLimitPerMinute),
+      createTenantWithCli: (name, rateLimitPerMinute) =>
+        createTenantViaCli(gateway.handle.adminUrl, adminToken, name, rateLimitPerMinute),
+      async startService(name, extraEnv) {
+        const launched = await launchService(name, extraEnv);
+        await launched.ready();
+        return { url: launched.url, process: launched.process };
+      },
+      async startGateway(extraEnv) {
+        const launched = await launchGateway(serviceUrls, extraEnv);
+        await launched.ready();
+        return launched.handle;
+      },
+      stop: () => stop(),
+    };
+  } catch (err) {
+    await stop(true).catch(() => {});
+    if (err instanceof Error) err.message += `\n(child logs kept in ${logDir})`;
+    throw err;
+  }
+}

@@ -1,0 +1,23 @@
+import { type ApiResponse, UUID } from './http';
+
+/** Spec §7.1: exactly these fields (RateLimitError adds `retryAfter`, spec §7.2). */
+const ERROR_FIELDS = ['_tag', 'docs_url', 'message', 'request_id', 'type'];
+
+/**
+ * Asserts a response is the spec's error body for `tag` with `status`: `_tag` and `type` equal to
+ * the tag, a non-empty message, `docs_url` pointing at the tag's anchor of the gateway's error
+ * catalogue, and `request_id` a UUID equal to the `x-request-id` header (spec §7, §8).
+ */
+export function expectErrorBody(res: ApiResponse, status: number, tag: string, docsBaseUrl: string): void {
+  expect({ status: res.status, body: res.json ?? res.text }).toMatchObject({ status, body: { _tag: tag } });
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = res.json!;
+  const expectedFields = tag === 'RateLimitError' ? [...ERROR_FIELDS, 'retryAfter'].sort() : ERROR_FIELDS;
+  expect(Object.keys(body).sort()).toEqual(expectedFields);
+  expect(body.type).toBe(tag);
+  expect(typeof body.message).toBe('string');
+  expect((body.message as string).trim().length).toBeGreaterThan(0);
+  expect(body.docs_url).toBe(`${docsBaseUrl}/errors#${tag}`);
+  expect(body.request_id).toMatch(UUID);
+  expect(res.headers.get('x-request-id')).toBe(body.request_id);
+}
