@@ -270,3 +270,12 @@ describe('error bodies (spec §7)', () => {
     for (const tag of tags) expect(page.text).toContain(`id="${tag}"`);
   });
 });
+
+describe('shutdown', () => {
+  // Last in the file: it stops the system (afterAll's stop is then a no-op).
+  test('every process exits 0 on SIGTERM within the deadline', async () => {
+    const exits = await system.stop();
+    expect(exits.length).toBeGreaterThanOrEqual(5);
+    expect(exits.filter((p) => p.exit !== 0)).toEqual([]);
+  });
+});

@@ -36,7 +36,9 @@ export class GatewayConfigError extends Error {}
 export function loadGatewayConfig(env: Env): GatewayConfig {
   const config = loadConfig(shape, env);
   if (config.rateLimitBackend === 'redis' && !config.redisUrl) {
-    throw new GatewayConfigError('invalid configuration: REDIS_URL is required unless RATE_LIMIT_BACKEND=memory');
+    throw new GatewayConfigError(
+      'invalid configuration: REDIS_URL is required unless RATE_LIMIT_BACKEND=memory',
+    );
   }
   return config;
 }

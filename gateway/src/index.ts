@@ -10,10 +10,10 @@ import { createReadiness } from './readiness/readiness';
 import { createSchemeCatalogue } from './schemes/catalogue';
 import { createTenantService, type TenantService } from './tenants/service';
 
-export { buildPublicApp } from './http/app';
-export { buildOpenApiDocument } from './openapi/document';
 export { loadGatewayConfig } from './config';
+export { buildPublicApp } from './http/app';
 export { migrateGateway } from './migrations';
+export { buildOpenApiDocument } from './openapi/document';
 
 export interface StartGatewayOverrides {
   logger?: Logger;

@@ -1,9 +1,19 @@
 import { Writable } from 'node:stream';
-import { startDecoder, type RunningDecoder } from '@qr-payout/decoder';
+import { type RunningDecoder, startDecoder } from '@qr-payout/decoder';
 import { createLogger } from '@qr-payout/platform';
 import type pg from 'pg';
 import { type RunningGateway, startGateway } from '../src/index';
-import { gatewayEnv, randomSuffix, request, schemaPool, seedTenant, UUID } from './support';
+import { keyPrefix } from '../src/tenants/keys';
+import { markApiKeyRevoked } from '../src/tenants/store';
+import {
+  gatewayEnv,
+  type HttpResponse,
+  randomSuffix,
+  request,
+  schemaPool,
+  seedTenant,
+  UUID,
+} from './support';
 
 // The whole gateway as startGateway builds it: real PostgreSQL (migrated on start, own schema),
 // real Redis (own key prefix), the real decoder over gRPC, free ports.
@@ -28,7 +38,11 @@ beforeAll(async () => {
     }),
   });
   gateway = await startGateway(
-    gatewayEnv({ schema, redisPrefix: `test:gw:${randomSuffix()}:`, decoderUrl: `http://127.0.0.1:${decoder.grpcPort}` }),
+    gatewayEnv({
+      schema,
+      redisPrefix: `test:gw:${randomSuffix()}:`,
+      decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
+    }),
     { logger },
   );
   base = `http://127.0.0.1:${gateway.port}`;
@@ -50,7 +64,9 @@ describe('gateway (startGateway)', () => {
     const body = res.json();
     expect(body.request_id).toBe(res.headers.get('x-request-id'));
     expect(body.request_id).toMatch(UUID);
-    expect(new Set(body.schemes.map((s: { country: string }) => s.country))).toEqual(new Set(['AR', 'BR', 'BO', 'CO', 'PE']));
+    expect(new Set(body.schemes.map((s: { country: string }) => s.country))).toEqual(
+      new Set(['AR', 'BR', 'BO', 'CO', 'PE']),
+    );
     expect(res.headers.get('x-ratelimit-limit')).toBe('100');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('99');
     expect(res.headers.get('ratelimit-policy')).toBe('"default";q=100;w=60');
@@ -63,7 +79,7 @@ describe('gateway (startGateway)', () => {
   it("applies the tenant's rate-limit override and answers 429 with retryAfter beyond it", async () => {
     const { apiKey } = await seedTenant(pool, { rateLimitPerMinute: 3 });
     const statuses = [];
-    let last;
+    let last: HttpResponse | undefined;
     for (let i = 0; i < 4; i++) {
       last = await request(base, '/v1/schemes', { headers: { 'x-api-key': apiKey } });
       statuses.push(last.status);
@@ -77,9 +93,16 @@ describe('gateway (startGateway)', () => {
   });
 
   it('401 for an unknown key and for a revoked one', async () => {
-    const unknown = await request(base, '/v1/schemes', { headers: { 'x-api-key': 'qrp_unknown0_000000000000000000000000000000' } });
+    const unknown = await request(base, '/v1/schemes', {
+      headers: { 'x-api-key': 'qrp_unknown0_000000000000000000000000000000' },
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.json().message).toMatch(/Invalid API key/);
+    const { apiKey } = await seedTenant(pool);
+    await markApiKeyRevoked(pool, keyPrefix(apiKey));
+    const revoked = await request(base, '/v1/schemes', { headers: { 'x-api-key': apiKey } });
+    expect(revoked.status).toBe(401);
+    expect(revoked.json().message).toMatch(/Invalid API key/);
   });
 
   it('maps the unimplemented Decode call to a bare 500 (expected until the decoder implements it)', async () => {
@@ -99,7 +122,9 @@ describe('gateway (startGateway)', () => {
     const admin = await request(`http://127.0.0.1:${gateway.adminPort}`, '/healthz');
     expect(admin.status).toBe(200);
     // The admin API is never on the public port.
-    expect((await request(base, '/payout.admin.v1.AdminService/ListTenants', { method: 'POST' })).status).toBe(404);
+    expect(
+      (await request(base, '/payout.admin.v1.AdminService/ListTenants', { method: 'POST' })).status,
+    ).toBe(404);
   });
 
   it('goes unready first when shutting down', async () => {

@@ -64,7 +64,9 @@ describe('Redis sliding-window limiter', () => {
     try {
       const limiters = clients.map((c) => createRedisRateLimiter({ redis: c, keyPrefix: prefix }));
       const results = await Promise.all(
-        Array.from({ length: 150 }, (_, i) => (limiters[i % limiters.length] as (typeof limiters)[0]).consume('burst', 100, 60_000)),
+        Array.from({ length: 150 }, (_, i) =>
+          (limiters[i % limiters.length] as (typeof limiters)[0]).consume('burst', 100, 60_000),
+        ),
       );
       expect(results.filter((r) => r.allowed)).toHaveLength(100);
       expect(results.filter((r) => !r.allowed).every((r) => r.retryAfterMs >= 1)).toBe(true);

@@ -15,7 +15,11 @@ export function randomSuffix(): string {
 }
 
 /** The env of a gateway on free ports, in a schema and Redis namespace of its own. */
-export function gatewayEnv(opts: { schema: string; redisPrefix: string; decoderUrl: string }): NodeJS.ProcessEnv {
+export function gatewayEnv(opts: {
+  schema: string;
+  redisPrefix: string;
+  decoderUrl: string;
+}): NodeJS.ProcessEnv {
   return {
     PORT: '0',
     ADMIN_PORT: '0',
@@ -39,7 +43,11 @@ export async function seedTenant(
   opts: { rateLimitPerMinute?: number | null } = {},
 ): Promise<{ tenantId: string; apiKey: string }> {
   const tenantId = `ten_test_${randomSuffix()}`;
-  await insertTenant(pool, { id: tenantId, name: 'integration test', rateLimitPerMinute: opts.rateLimitPerMinute ?? null });
+  await insertTenant(pool, {
+    id: tenantId,
+    name: 'integration test',
+    rateLimitPerMinute: opts.rateLimitPerMinute ?? null,
+  });
   const key = generateApiKey();
   await insertApiKey(pool, { prefix: key.prefix, keyHash: hashApiKey(key.key), tenantId });
   return { tenantId, apiKey: key.key };
@@ -49,6 +57,7 @@ export function schemaPool(schema: string): pg.Pool {
   return createPgPool({ connectionString: DATABASE_URL, schema, max: 2 });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
 export type HttpResponse = { status: number; headers: Headers; text: string; json(): any };
 
 export async function request(
@@ -56,7 +65,11 @@ export async function request(
   path: string,
   init: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<HttpResponse> {
-  const res = await fetch(baseUrl + path, { method: init.method ?? 'GET', headers: init.headers ?? {}, body: init.body });
+  const res = await fetch(baseUrl + path, {
+    method: init.method ?? 'GET',
+    headers: init.headers ?? {},
+    body: init.body,
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
 }

@@ -9,6 +9,7 @@ import { loadSandboxCredentials, type SandboxCredentials } from './credentials';
 import { startEmbeddedDatabases } from './embedded-postgres';
 import { freePort } from './free-port';
 import { ensureSandboxTenant, SANDBOX_TENANT_ID } from './sandbox-tenant';
+import { gatewayEnv, sharedServiceEnv } from './service-env';
 
 // design §8: every service in one process on embedded defaults. The services still talk gRPC to
 // each other on 127.0.0.1; only the infrastructure is embedded: PGlite instead of PostgreSQL, an
@@ -19,9 +20,6 @@ const SCHEMAS = ['gateway', 'fx', 'payout', 'webhook'] as const;
 
 /** The repository's `.data/`, wherever the process was started from. */
 export const DEFAULT_DATA_DIR = path.resolve(__dirname, '..', '..', '.data');
-
-// The whole retry schedule (about 5.7 days at scale 1, spec §6.4) in under a minute.
-const SANDBOX_RETRY_SCALE = '0.0001';
 
 export type RunningSandbox = SandboxCredentials & {
   /** Public API, e.g. http://localhost:8080. */
@@ -91,22 +89,7 @@ export async function startSandbox(
     const bus = createMemoryBus({ logger: opts.logger });
     cleanup.add(() => bus.close());
 
-    // What every service gets. Nothing else of `env` is passed on but these and the OTEL_* and
-    // FX_* knobs, so a shell with production variables (DATABASE_URL, DB_SCHEMA, KAFKA_BROKERS)
-    // cannot point the sandbox at real infrastructure.
-    const shared: NodeJS.ProcessEnv = {
-      ...pickPassThrough(env),
-      HOST: '127.0.0.1',
-      GRPC_PORT: '0',
-      LOG_LEVEL: env.LOG_LEVEL || 'warn',
-      MIGRATE_ON_START: 'true',
-      DB_POOL_MAX: env.DB_POOL_MAX || '3',
-      PAYOUT_ADMIN_TOKEN: credentials.adminToken,
-      WEBHOOK_SECRETS_KEY: credentials.webhookSecretsKey,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_SCALE: env.WEBHOOK_RETRY_SCALE || SANDBOX_RETRY_SCALE,
-      OTEL_SDK_DISABLED: env.OTEL_EXPORTER_OTLP_ENDPOINT ? env.OTEL_SDK_DISABLED : 'true',
-    };
+    const shared = sharedServiceEnv(env, credentials);
     const withDatabase = (schema: (typeof SCHEMAS)[number]) => ({
       ...shared,
       DATABASE_URL: databases.urlFor(schema),
@@ -122,18 +105,20 @@ export async function startSandbox(
     cleanup.add(() => closeAll(services));
     const grpcUrl = (p: number) => `http://127.0.0.1:${p}`;
 
-    const gateway = await startGateway({
-      ...withDatabase('gateway'),
-      HOST: host,
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      RATE_LIMIT_BACKEND: 'memory',
-      DECODER_URL: grpcUrl(decoder.grpcPort),
-      FX_URL: grpcUrl(fx.grpcPort),
-      PAYOUT_URL: grpcUrl(payout.grpcPort),
-      WEBHOOK_URL: grpcUrl(webhook.grpcPort),
-      PUBLIC_DOCS_URL: env.PUBLIC_DOCS_URL || `http://localhost:${port}/docs`,
-    });
+    const gateway = await startGateway(
+      gatewayEnv(env, shared, {
+        host,
+        port,
+        adminPort,
+        databaseUrl: databases.urlFor('gateway'),
+        serviceUrls: {
+          decoder: grpcUrl(decoder.grpcPort),
+          fx: grpcUrl(fx.grpcPort),
+          payout: grpcUrl(payout.grpcPort),
+          webhook: grpcUrl(webhook.grpcPort),
+        },
+      }),
+    );
     cleanup.add(async () => {
       await gateway.close();
       await closeGrpcClients();
@@ -195,11 +180,4 @@ async function closeAll(closables: Closable[]): Promise<void> {
   const results = await Promise.allSettled(closables.map((c) => c.close()));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
-}
-
-const PASS_THROUGH =
-  /^(PATH|HOME|TMPDIR|TZ|LANG|NODE_ENV|OTEL_.+|FX_.+|SCHEMES_CACHE_TTL_MS|RATE_LIMIT_DEFAULT)$/;
-
-function pickPassThrough(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => PASS_THROUGH.test(name)));
 }

@@ -2,7 +2,6 @@
 // Usage: node scripts/lib/probe.js pg|redis|kafka <url-or-brokers> [timeoutSeconds]
 // Exits 0 once the service answers (pg: select 1, redis: PING, kafka: admin listTopics), 1 on timeout.
 // Plain CommonJS so it runs on any node without tsx; the clients come from the repo's node_modules.
-'use strict';
 
 const [kind, target, timeoutArg] = process.argv.slice(2);
 const deadline = Date.now() + Number(timeoutArg ?? 60) * 1000;
@@ -20,7 +19,12 @@ async function probePg(url) {
 
 async function probeRedis(url) {
   const Redis = require('ioredis');
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: null,
+  });
   // Failures surface through connect()/ping(); the error event would only print noise.
   redis.on('error', () => {});
   try {

@@ -47,6 +47,12 @@ export interface ServiceHandle {
   process: ManagedProcess;
 }
 
+export interface ProcessExit {
+  name: string;
+  /** Exit code, or the signal name when the process was killed. */
+  exit: number | string;
+}
+
 export interface System {
   gatewayUrl: string;
   adminUrl: string;
@@ -67,7 +73,8 @@ export interface System {
   startService(name: ServiceName, extraEnv?: NodeJS.ProcessEnv): Promise<ServiceHandle>;
   /** Another gateway on the same database; `extraEnv` overrides anything (e.g. DECODER_URL). */
   startGateway(extraEnv?: NodeJS.ProcessEnv): Promise<GatewayHandle>;
-  stop(): Promise<void>;
+  /** Stops every process (SIGTERM, SIGKILL after 15 s) and drops the database; safe to call twice. */
+  stop(): Promise<ProcessExit[]>;
 }
 
 function requiredEnv(name: string): string {
@@ -182,11 +189,14 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     };
   };
 
-  const stop = async (keepLogs = Boolean(process.env.E2E_KEEP_LOGS)) => {
+  const stop = async (keepLogs = Boolean(process.env.E2E_KEEP_LOGS)): Promise<ProcessExit[]> => {
     await closeGrpcClients();
-    await Promise.all(processes.map((proc) => proc.stop()));
+    const exits = await Promise.all(
+      processes.map(async (proc) => ({ name: proc.name, exit: await proc.stop() })),
+    );
     await database.drop();
     if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
+    return exits;
   };
 
   try {

@@ -3,7 +3,9 @@ import { apiErrorFromService } from './from-service';
 
 describe('apiErrorFromService', () => {
   it('keeps the safe message of a coded error whose tag the registry knows', () => {
-    const mapped = apiErrorFromService(serviceError('QrDecodeError', 'CRC mismatch', { code: Code.InvalidArgument }));
+    const mapped = apiErrorFromService(
+      serviceError('QrDecodeError', 'CRC mismatch', { code: Code.InvalidArgument }),
+    );
     expect(mapped).toMatchObject({ tag: 'QrDecodeError', status: 422, message: 'CRC mismatch' });
   });
 
@@ -17,7 +19,9 @@ describe('apiErrorFromService', () => {
   });
 
   it('leaves anything else to the 500 rule (unknown tags, other codes, plain errors)', () => {
-    expect(apiErrorFromService(serviceError('SomethingNew', 'x', { code: Code.FailedPrecondition }))).toBeUndefined();
+    expect(
+      apiErrorFromService(serviceError('SomethingNew', 'x', { code: Code.FailedPrecondition })),
+    ).toBeUndefined();
     expect(apiErrorFromService(new ConnectError('not implemented', Code.Unimplemented))).toBeUndefined();
     expect(apiErrorFromService(new Error('boom'))).toBeUndefined();
   });

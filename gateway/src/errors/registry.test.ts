@@ -41,10 +41,18 @@ describe('error registry', () => {
   });
 
   it('uses the default message when none is given and adds retryAfter only when set', () => {
-    const body = renderErrorBody({ tag: 'RateLimitError', requestId: 'r', publicDocsUrl: 'http://x/docs', retryAfterSeconds: 7 });
+    const body = renderErrorBody({
+      tag: 'RateLimitError',
+      requestId: 'r',
+      publicDocsUrl: 'http://x/docs',
+      retryAfterSeconds: 7,
+    });
     expect(body.message).toBe(ERROR_REGISTRY.RateLimitError.defaultMessage);
     expect(body.retryAfter).toBe(7);
-    expect('retryAfter' in renderErrorBody({ tag: 'InternalError', requestId: 'r', publicDocsUrl: 'http://x/docs' })).toBe(false);
+    expect(
+      'retryAfter' in
+        renderErrorBody({ tag: 'InternalError', requestId: 'r', publicDocsUrl: 'http://x/docs' }),
+    ).toBe(false);
   });
 
   it('recognizes only its own tags, not inherited object keys', () => {

@@ -39,7 +39,8 @@ export const ERROR_REGISTRY = {
   AuthError: {
     status: 401,
     title: 'Missing or invalid API key',
-    description: 'The x-api-key header is missing, empty, or carries a key that is unknown or revoked (spec §5).',
+    description:
+      'The x-api-key header is missing, empty, or carries a key that is unknown or revoked (spec §5).',
     action: 'Send the API key the operator gave you in the x-api-key header.',
     defaultMessage: 'Invalid API key.',
   },
@@ -95,7 +96,8 @@ export const ERROR_REGISTRY = {
   QrDecodeError: {
     status: 422,
     title: 'QR code cannot be decoded',
-    description: 'The QR text is not a supported payment QR: bad CRC, bad TLV structure or unknown scheme. The message says which.',
+    description:
+      'The QR text is not a supported payment QR: bad CRC, bad TLV structure or unknown scheme. The message says which.',
     action: 'Scan the code again; if it keeps failing the merchant code is not supported.',
     defaultMessage: 'The QR code could not be decoded.',
   },
@@ -124,7 +126,8 @@ export const ERROR_REGISTRY = {
   InternalError: {
     status: 500,
     title: 'Unexpected error',
-    description: 'Something failed on our side. Nothing about the cause is shown; the request id lets support find it.',
+    description:
+      'Something failed on our side. Nothing about the cause is shown; the request id lets support find it.',
     action: 'Retry later; if it persists, contact support with the request_id.',
     defaultMessage: 'An unexpected error occurred.',
   },
@@ -132,7 +135,8 @@ export const ERROR_REGISTRY = {
     status: 503,
     title: 'Temporarily unavailable',
     description: 'A service the request needs is down or did not answer in time. Nothing was changed.',
-    action: 'Retry after the Retry-After header; payment operations are safe to retry with the same Idempotency-Key.',
+    action:
+      'Retry after the Retry-After header; payment operations are safe to retry with the same Idempotency-Key.',
     defaultMessage: 'The service is temporarily unavailable; retry shortly.',
   },
 } as const satisfies Record<string, ErrorEntry>;

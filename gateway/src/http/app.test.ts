@@ -27,7 +27,9 @@ function fakeTenants(limit = 100): PublicAppDeps['tenants'] & { calls: number } 
     calls: 0,
     async authenticate(rawKey: string): Promise<AuthenticatedKey | null> {
       fake.calls++;
-      return rawKey === GOOD_KEY ? { tenantId: 'ten_test', keyPrefix: 'qrp_AbCdEfGh', rateLimitPerMinute: limit } : null;
+      return rawKey === GOOD_KEY
+        ? { tenantId: 'ten_test', keyPrefix: 'qrp_AbCdEfGh', rateLimitPerMinute: limit }
+        : null;
     },
   };
   return fake;
@@ -40,7 +42,10 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
     schemes: { getJson: async () => JSON.stringify(SCHEMES) },
     decoder: {
       decode: async () => {
-        throw new ConnectError('decoder: SELECT * FROM secrets failed at /srv/decoder.ts:12', Code.Unimplemented);
+        throw new ConnectError(
+          'decoder: SELECT * FROM secrets failed at /srv/decoder.ts:12',
+          Code.Unimplemented,
+        );
       },
     },
     payout: {
@@ -59,6 +64,7 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
 // Real requests over a socket on port 0: fastify.inject needs light-my-request, which loads the
 // ESM-only `cookie` package that jest cannot require without --experimental-vm-modules.
 type InjectOptions = { method?: string; url: string; headers?: Record<string, string>; payload?: string };
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
 type InjectResponse = { statusCode: number; headers: Record<string, string>; body: string; json(): any };
 
 async function inject(app: FastifyInstance, opts: InjectOptions): Promise<InjectResponse> {
@@ -70,7 +76,12 @@ async function inject(app: FastifyInstance, opts: InjectOptions): Promise<Inject
     ...(opts.payload !== undefined ? { body: opts.payload } : {}),
   });
   const body = await res.text();
-  return { statusCode: res.status, headers: Object.fromEntries(res.headers), body, json: () => JSON.parse(body) };
+  return {
+    statusCode: res.status,
+    headers: Object.fromEntries(res.headers),
+    body,
+    json: () => JSON.parse(body),
+  };
 }
 
 function expectErrorBody(res: InjectResponse, status: number, tag: string) {
@@ -96,7 +107,8 @@ describe('public app', () => {
 
   describe('authentication (spec §5)', () => {
     it('401 with a "missing" message when x-api-key is absent or empty', async () => {
-      for (const headers of [{}, { 'x-api-key': '' }, { 'x-api-key': '   ' }]) {
+      const cases: Record<string, string>[] = [{}, { 'x-api-key': '' }, { 'x-api-key': '   ' }];
+      for (const headers of cases) {
         const res = await inject(app, { method: 'GET', url: '/v1/schemes', headers });
         expectErrorBody(res, 401, 'AuthError');
         expect(res.json().message).toBe(MISSING_KEY_MESSAGE);
@@ -108,11 +120,19 @@ describe('public app', () => {
       const tenants = fakeTenants();
       await app.close();
       app = build({ tenants, authFailureLimit: 100 });
-      const wrong = await inject(app, { method: 'GET', url: '/v1/schemes', headers: { 'x-api-key': 'qrp_nope' } });
+      const wrong = await inject(app, {
+        method: 'GET',
+        url: '/v1/schemes',
+        headers: { 'x-api-key': 'qrp_nope' },
+      });
       expectErrorBody(wrong, 401, 'AuthError');
       expect(wrong.json().message).toBe(INVALID_KEY_MESSAGE);
       expect(tenants.calls).toBe(1);
-      const oversized = await inject(app, { method: 'GET', url: '/v1/schemes', headers: { 'x-api-key': 'k'.repeat(257) } });
+      const oversized = await inject(app, {
+        method: 'GET',
+        url: '/v1/schemes',
+        headers: { 'x-api-key': 'k'.repeat(257) },
+      });
       expectErrorBody(oversized, 401, 'AuthError');
       expect(oversized.json().message).toBe(INVALID_KEY_MESSAGE);
       expect(tenants.calls).toBe(1);
@@ -123,7 +143,9 @@ describe('public app', () => {
       await app.close();
       app = build({ tenants, authFailureLimit: 3 });
       for (let i = 0; i < 3; i++) {
-        expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': `wrong-${i}` } })).statusCode).toBe(401);
+        expect(
+          (await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': `wrong-${i}` } })).statusCode,
+        ).toBe(401);
       }
       const blocked = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': 'wrong-4' } });
       expectErrorBody(blocked, 429, 'RateLimitError');
@@ -139,10 +161,17 @@ describe('public app', () => {
     });
 
     it('keeps serving a key already in use from an address that gets blocked', async () => {
-      expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode).toBe(200);
-      for (let i = 0; i < 4; i++) await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': `wrong-${i}` } });
-      expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': 'wrong-x' } })).statusCode).toBe(429);
-      expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode).toBe(200);
+      expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode).toBe(
+        200,
+      );
+      for (let i = 0; i < 4; i++)
+        await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': `wrong-${i}` } });
+      expect(
+        (await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': 'wrong-x' } })).statusCode,
+      ).toBe(429);
+      expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode).toBe(
+        200,
+      );
     });
   });
 
@@ -163,7 +192,10 @@ describe('public app', () => {
 
     it('gives every request its own id', async () => {
       const a = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } });
-      const b = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY, 'x-request-id': 'client-chosen' } });
+      const b = await inject(app, {
+        url: '/v1/schemes',
+        headers: { 'x-api-key': GOOD_KEY, 'x-request-id': 'client-chosen' },
+      });
       expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
       expect(b.headers['x-request-id']).toMatch(UUID);
     });
@@ -172,7 +204,9 @@ describe('public app', () => {
       await app.close();
       app = build({ tenants: fakeTenants(2) });
       for (let i = 0; i < 2; i++) {
-        expect((await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode).toBe(200);
+        expect(
+          (await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } })).statusCode,
+        ).toBe(200);
       }
       const res = await inject(app, { url: '/v1/schemes', headers: { 'x-api-key': GOOD_KEY } });
       expectErrorBody(res, 429, 'RateLimitError');
@@ -215,7 +249,11 @@ describe('public app', () => {
     });
 
     it('415 UnsupportedMediaType for a body that is not JSON', async () => {
-      expectErrorBody(await post('qr_string=abc', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UnsupportedMediaType');
+      expectErrorBody(
+        await post('qr_string=abc', { 'content-type': 'application/x-www-form-urlencoded' }),
+        415,
+        'UnsupportedMediaType',
+      );
       expectErrorBody(await post('hello', { 'content-type': 'text/plain' }), 415, 'UnsupportedMediaType');
     });
 
@@ -227,7 +265,10 @@ describe('public app', () => {
     });
 
     it('400 ValidationError for __proto__ and constructor.prototype keys', async () => {
-      for (const payload of ['{"qr_string":"a","__proto__":{"admin":true}}', '{"qr_string":"a","constructor":{"prototype":{"x":1}}}']) {
+      for (const payload of [
+        '{"qr_string":"a","__proto__":{"admin":true}}',
+        '{"qr_string":"a","constructor":{"prototype":{"x":1}}}',
+      ]) {
         const res = await post(payload);
         expectErrorBody(res, 400, 'ValidationError');
         expect(res.json().message).toMatch(/forbidden key/);
@@ -254,7 +295,12 @@ describe('public app', () => {
     });
 
     it('authenticates before reading the body', async () => {
-      const res = await inject(app, { method: 'POST', url: '/v1/resolve', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+      const res = await inject(app, {
+        method: 'POST',
+        url: '/v1/resolve',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'x',
+      });
       expectErrorBody(res, 401, 'AuthError');
     });
 
@@ -269,7 +315,9 @@ describe('public app', () => {
       app = build({
         decoder: {
           decode: async () => {
-            throw serviceError('QrDecodeError', 'CRC mismatch: expected 1D3D, got 0000', { code: Code.InvalidArgument });
+            throw serviceError('QrDecodeError', 'CRC mismatch: expected 1D3D, got 0000', {
+              code: Code.InvalidArgument,
+            });
           },
         },
       });

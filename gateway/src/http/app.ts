@@ -93,7 +93,11 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    sendApiError(reply, apiError('NotFoundError', `No route ${request.method} ${path.slice(0, 200)}.`), publicDocsUrl);
+    sendApiError(
+      reply,
+      apiError('NotFoundError', `No route ${request.method} ${path.slice(0, 200)}.`),
+      publicDocsUrl,
+    );
   });
 
   const authenticate = createAuthHook({

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../errors/api-error';
-import { type ConsumeResult, RATE_LIMIT_WINDOW_MS, type RateLimiter } from '../ratelimit/limiter';
 import { rateLimitHeaders, retryAfterSeconds } from '../ratelimit/headers';
+import { type ConsumeResult, RATE_LIMIT_WINDOW_MS, type RateLimiter } from '../ratelimit/limiter';
 import { createBoundedTtlCache } from '../tenants/auth-cache';
 import { hashApiKey } from '../tenants/keys';
 import type { AuthenticatedKey, TenantService } from '../tenants/service';
@@ -73,14 +73,22 @@ export function createAuthHook(deps: AuthHookDeps) {
     if (!auth) return refuseFailure(request.ip);
     if (!recentlyVerified.get(keyHash)) recentlyVerified.set(keyHash, true, RATE_LIMIT_WINDOW_MS);
 
-    const result = await deps.limiter.consume(`key:${auth.keyPrefix}`, auth.rateLimitPerMinute, RATE_LIMIT_WINDOW_MS);
+    const result = await deps.limiter.consume(
+      `key:${auth.keyPrefix}`,
+      auth.rateLimitPerMinute,
+      RATE_LIMIT_WINDOW_MS,
+    );
     reply.headers(rateLimitHeaders(result, RATE_LIMIT_WINDOW_MS));
     if (!result.allowed) {
       const seconds = retryAfterSeconds(result);
-      throw apiError('RateLimitError', `Rate limit exceeded: ${result.limit} requests per minute for this key.`, {
-        retryAfterSeconds: seconds,
-        headers: { 'retry-after': String(seconds) },
-      });
+      throw apiError(
+        'RateLimitError',
+        `Rate limit exceeded: ${result.limit} requests per minute for this key.`,
+        {
+          retryAfterSeconds: seconds,
+          headers: { 'retry-after': String(seconds) },
+        },
+      );
     }
     request.auth = auth;
   };

@@ -29,7 +29,11 @@ export function toApiError(err: unknown, request: FastifyRequest, logger: Logger
     }
     return fromService;
   }
-  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+  if (
+    typeof fastifyError.statusCode === 'number' &&
+    fastifyError.statusCode >= 400 &&
+    fastifyError.statusCode < 500
+  ) {
     // Any other client-side framework error: a request we cannot read.
     return apiError('ValidationError', 'The request could not be read.');
   }

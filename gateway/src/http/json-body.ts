@@ -11,16 +11,20 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_req, body, done) => {
-    let parsed: unknown;
-    try {
-      parsed = parseJsonBody(body as string);
-    } catch (err) {
-      done(err as Error, undefined);
-      return;
-    }
-    done(null, parsed);
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_req, body, done) => {
+      let parsed: unknown;
+      try {
+        parsed = parseJsonBody(body as string);
+      } catch (err) {
+        done(err as Error, undefined);
+        return;
+      }
+      done(null, parsed);
+    },
+  );
 }
 
 export function parseJsonBody(text: string): unknown {
@@ -29,7 +33,10 @@ export function parseJsonBody(text: string): unknown {
     return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) {
-      throw apiError('ValidationError', 'The request body contains a forbidden key (__proto__ or constructor.prototype).');
+      throw apiError(
+        'ValidationError',
+        'The request body contains a forbidden key (__proto__ or constructor.prototype).',
+      );
     }
     throw apiError('ValidationError', 'The request body is not valid JSON.');
   }

@@ -24,12 +24,17 @@ export function minorUnitDigits(currency: string): number {
 /** A JSON amount as integer minor units; ValidationError when it has too many decimals. */
 export function toMinorUnits(amount: number, currency: string, field: string): bigint {
   const digits = minorUnitDigits(currency);
-  const text = amount.toFixed(Math.min(20, digits + 6));
-  const [whole, fraction = ''] = text.split('.');
-  if (/[1-9]/.test(fraction.slice(digits))) {
-    throw apiError('ValidationError', `${field} has more than ${digits} decimal places for ${currency}`);
-  }
-  return BigInt(`${whole}${fraction.slice(0, digits)}`);
+  // The shortest decimal that reads back as this number: what the client wrote in its JSON.
+  const text = String(amount);
+  const tooPrecise = () =>
+    apiError('ValidationError', `${field} has more than ${digits} decimal places for ${currency}`);
+  if (!Number.isFinite(amount) || amount < 0)
+    throw apiError('ValidationError', `${field} must be a positive number`);
+  if (/e-/i.test(text)) throw tooPrecise();
+  if (/e\+/i.test(text)) return BigInt(amount) * 10n ** BigInt(digits);
+  const [whole = '0', fraction = ''] = text.split('.');
+  if (fraction.length > digits) throw tooPrecise();
+  return BigInt(whole + fraction.padEnd(digits, '0'));
 }
 
 /** Integer minor units as the JSON number the API shows. */

@@ -21,7 +21,10 @@ export const SCHEME_SCHEMA = {
   type: 'object',
   required: ['id', 'name', 'country', 'currency', 'rail', 'required_payer_fields', 'qr_types', 'description'],
   properties: {
-    id: { type: 'string', description: 'Stable scheme identifier, as `scheme` in an instruction (for example BR.PIX).' },
+    id: {
+      type: 'string',
+      description: 'Stable scheme identifier, as `scheme` in an instruction (for example BR.PIX).',
+    },
     name: { type: 'string' },
     country: { type: 'string', description: 'ISO 3166-1 alpha-2.' },
     currency: { type: 'string', description: 'ISO 4217 payment currency.' },
@@ -63,7 +66,8 @@ export const RESOLVE_REQUEST_SCHEMA = {
     wallet_currency: {
       type: 'string',
       pattern: '^[A-Z]{3}$',
-      description: 'ISO 4217 currency the payer pays in; an FX quote is made when it differs from the payment currency.',
+      description:
+        'ISO 4217 currency the payer pays in; an FX quote is made when it differs from the payment currency.',
     },
     amount: {
       type: 'number',

@@ -8,10 +8,7 @@ export function formatValidationMessage(errors: FastifySchemaValidationError[], 
   const first = errors[0];
   if (!first) return `The ${dataVar} is not valid.`;
   const params = first.params as Record<string, unknown>;
-  const path = first.instancePath
-    .split('/')
-    .filter(Boolean)
-    .join('.');
+  const path = first.instancePath.split('/').filter(Boolean).join('.');
   if (first.keyword === 'required') {
     const missing = String(params['missingProperty']);
     return `${path ? `${path}.` : ''}${missing} is required`;

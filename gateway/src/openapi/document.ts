@@ -12,7 +12,9 @@ import {
 // The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes
 // validate with. test/openapi.int.test.ts checks real responses against it, status by status.
 
-const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
 
 const RATE_LIMIT_HEADERS = {
   'x-ratelimit-limit': ref('headers', 'XRateLimitLimit'),
@@ -105,7 +107,10 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
           responses: {
             '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true),
             ...BODY_ERRORS,
-            '422': errorResponse(`The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired'])}.`, RATE_LIMIT_HEADERS),
+            '422': errorResponse(
+              `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired'])}.`,
+              RATE_LIMIT_HEADERS,
+            ),
             ...AUTHENTICATED_ERRORS,
           },
         },
@@ -187,28 +192,70 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         Health: HEALTH_RESPONSE_SCHEMA,
       },
       headers: {
-        XRequestId: { description: 'UUID of this request, also request_id in bodies.', schema: { type: 'string', format: 'uuid' } },
-        XRateLimitLimit: { description: 'Requests allowed per 60-second window for the key.', schema: { type: 'integer' } },
-        XRateLimitRemaining: { description: 'Requests left in the current window.', schema: { type: 'integer' } },
-        XRateLimitReset: { description: 'Unix time (seconds) when the oldest counted request leaves the window.', schema: { type: 'integer' } },
-        RateLimitPolicy: { description: 'IETF draft structured field, for example `"default";q=100;w=60`.', schema: { type: 'string' } },
-        RateLimit: { description: 'IETF draft structured field, for example `"default";r=99;t=60`.', schema: { type: 'string' } },
-        RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+        XRequestId: {
+          description: 'UUID of this request, also request_id in bodies.',
+          schema: { type: 'string', format: 'uuid' },
+        },
+        XRateLimitLimit: {
+          description: 'Requests allowed per 60-second window for the key.',
+          schema: { type: 'integer' },
+        },
+        XRateLimitRemaining: {
+          description: 'Requests left in the current window.',
+          schema: { type: 'integer' },
+        },
+        XRateLimitReset: {
+          description: 'Unix time (seconds) when the oldest counted request leaves the window.',
+          schema: { type: 'integer' },
+        },
+        RateLimitPolicy: {
+          description: 'IETF draft structured field, for example `"default";q=100;w=60`.',
+          schema: { type: 'string' },
+        },
+        RateLimit: {
+          description: 'IETF draft structured field, for example `"default";r=99;t=60`.',
+          schema: { type: 'string' },
+        },
+        RetryAfter: {
+          description: 'Seconds to wait before retrying.',
+          schema: { type: 'integer', minimum: 1 },
+        },
       },
       responses: {
-        BadRequest: errorResponse(`${describeTags(['ValidationError'])}: malformed JSON, a forbidden key, or a field not of the documented shape (the message names it).`, RATE_LIMIT_HEADERS),
-        Unauthorized: errorResponse(`${describeTags(['AuthError'])}: ${ERROR_REGISTRY.AuthError.description}`),
-        NotFound: errorResponse(`${describeTags(['NotFoundError'])}: ${ERROR_REGISTRY.NotFoundError.description}`),
-        PayloadTooLarge: errorResponse(`${describeTags(['PayloadTooLarge'])}: body over 64 KiB.`, RATE_LIMIT_HEADERS),
-        UnsupportedMediaType: errorResponse(`${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`, RATE_LIMIT_HEADERS),
-        TooManyRequests: errorResponse(`${describeTags(['RateLimitError'])}: ${ERROR_REGISTRY.RateLimitError.description}`, {
-          ...RATE_LIMIT_HEADERS,
-          'Retry-After': ref('headers', 'RetryAfter'),
-        }),
-        InternalError: errorResponse(`${describeTags(['InternalError'])}: ${ERROR_REGISTRY.InternalError.description}`),
-        ServiceUnavailable: errorResponse(`${describeTags(['ServiceUnavailable'])}: ${ERROR_REGISTRY.ServiceUnavailable.description}`, {
-          'Retry-After': ref('headers', 'RetryAfter'),
-        }),
+        BadRequest: errorResponse(
+          `${describeTags(['ValidationError'])}: malformed JSON, a forbidden key, or a field not of the documented shape (the message names it).`,
+          RATE_LIMIT_HEADERS,
+        ),
+        Unauthorized: errorResponse(
+          `${describeTags(['AuthError'])}: ${ERROR_REGISTRY.AuthError.description}`,
+        ),
+        NotFound: errorResponse(
+          `${describeTags(['NotFoundError'])}: ${ERROR_REGISTRY.NotFoundError.description}`,
+        ),
+        PayloadTooLarge: errorResponse(
+          `${describeTags(['PayloadTooLarge'])}: body over 64 KiB.`,
+          RATE_LIMIT_HEADERS,
+        ),
+        UnsupportedMediaType: errorResponse(
+          `${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`,
+          RATE_LIMIT_HEADERS,
+        ),
+        TooManyRequests: errorResponse(
+          `${describeTags(['RateLimitError'])}: ${ERROR_REGISTRY.RateLimitError.description}`,
+          {
+            ...RATE_LIMIT_HEADERS,
+            'Retry-After': ref('headers', 'RetryAfter'),
+          },
+        ),
+        InternalError: errorResponse(
+          `${describeTags(['InternalError'])}: ${ERROR_REGISTRY.InternalError.description}`,
+        ),
+        ServiceUnavailable: errorResponse(
+          `${describeTags(['ServiceUnavailable'])}: ${ERROR_REGISTRY.ServiceUnavailable.description}`,
+          {
+            'Retry-After': ref('headers', 'RetryAfter'),
+          },
+        ),
       },
     },
   };

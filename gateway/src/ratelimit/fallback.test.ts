@@ -21,7 +21,7 @@ describe('fallback rate limiter', () => {
     const healthy = createMemoryRateLimiter();
     const primary: RateLimiter = {
       consume: async (...args) => {
-        if (down) throw new Error('Stream isn\'t writeable and enableOfflineQueue options is false');
+        if (down) throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
         return healthy.consume(...args);
       },
     };

@@ -3,7 +3,14 @@ import { rateLimitHeaders, retryAfterSeconds } from './headers';
 describe('rate-limit headers', () => {
   it('sends x-ratelimit-* with reset in Unix seconds and the IETF structured fields', () => {
     const headers = rateLimitHeaders(
-      { allowed: true, limit: 100, remaining: 42, resetAtMs: 1_700_000_060_500, retryAfterMs: 0, nowMs: 1_700_000_010_000 },
+      {
+        allowed: true,
+        limit: 100,
+        remaining: 42,
+        resetAtMs: 1_700_000_060_500,
+        retryAfterMs: 0,
+        nowMs: 1_700_000_010_000,
+      },
       60_000,
     );
     expect(headers).toEqual({

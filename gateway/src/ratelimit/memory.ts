@@ -10,7 +10,9 @@ export interface MemoryRateLimiterOptions {
  * The sliding-window log in process memory: the sandbox's limiter and the fallback while Redis is
  * unreachable. Same semantics as the Redis script (see limiter.ts).
  */
-export function createMemoryRateLimiter(opts: MemoryRateLimiterOptions = {}): RateLimiter & { readonly size: number } {
+export function createMemoryRateLimiter(
+  opts: MemoryRateLimiterOptions = {},
+): RateLimiter & { readonly size: number } {
   const maxKeys = opts.maxKeys ?? 100_000;
   const now = opts.now ?? Date.now;
   // Admitted request times per key, ascending; Map order is insertion order (oldest key first).

@@ -3,7 +3,10 @@ import type { Readiness } from '../http/routes/health';
 import { pingDatabase } from './store';
 
 /** Not ready while shutting down (checked first, no I/O) or when the database does not answer in time. */
-export function createReadiness(deps: { pool: Pool; timeoutMs?: number }): Readiness & { beginShutdown(): void } {
+export function createReadiness(deps: {
+  pool: Pool;
+  timeoutMs?: number;
+}): Readiness & { beginShutdown(): void } {
   const timeoutMs = deps.timeoutMs ?? 1_000;
   let shuttingDown = false;
   return {

@@ -74,7 +74,10 @@ export function createSchemeCatalogue(deps: {
       if (now() >= freshUntil && !inFlight) {
         freshUntil = now() + retryMs;
         fetchSchemes().catch((err: unknown) =>
-          deps.logger.warn({ err: { message: (err as Error)?.message } }, 'scheme catalogue refresh failed; serving the cached list'),
+          deps.logger.warn(
+            { err: { message: (err as Error)?.message } },
+            'scheme catalogue refresh failed; serving the cached list',
+          ),
         );
       }
       return cached;

@@ -44,6 +44,7 @@ describe('createLogger', () => {
         },
         creditor: { account: '0001-234', account_type: 'PIX_KEY' },
         password: 'pw',
+        cause: 'connect to postgres://svc:pg-pass@db:5432/app failed',
         accountNumber: '999',
         webhook: { signature: 't=1,v1=ff' },
         err,
@@ -72,6 +73,7 @@ describe('createLogger', () => {
       },
       creditor: { account: REDACTED, account_type: 'PIX_KEY' },
       err: { message: 'boom', authorization: REDACTED },
+      cause: `connect to postgres://svc:${REDACTED}@db:5432/app failed`,
     });
   });
 

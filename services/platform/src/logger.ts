@@ -31,7 +31,12 @@ export function isSensitiveKey(key: string): boolean {
 const MAX_DEPTH = 12;
 
 /** A copy of `value` with the value of every sensitive key replaced, at any depth. */
+// The password of a URL such as postgres://user:password@host, wherever a string holds one.
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]+@/gi;
+
 export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
+  if (typeof value === 'string')
+    return value.includes('://') ? value.replace(URL_PASSWORD, `$1${REDACTED}@`) : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth > MAX_DEPTH) return '[Truncated]';
   if (seen.has(value)) return '[Circular]';

@@ -22,6 +22,8 @@ export function createRedis(url: string, opts: RedisOptions): Redis {
     connectionName: opts.name,
     ...(opts.keyPrefix ? { keyPrefix: opts.keyPrefix } : {}),
     maxRetriesPerRequest: opts.maxRetriesPerRequest ?? 2,
+    // How long disconnect() waits for the socket to close before destroying it (ioredis: 2 s).
+    disconnectTimeout: 500,
     retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), MAX_BACKOFF_MS),
   });
   // Without a listener ioredis emits 'error' as an unhandled event and takes the process down.

@@ -90,6 +90,7 @@ describe('gRPC call logs', () => {
     expect(typeof calls[0]!['duration_ms']).toBe('number');
     expect(calls[1]).toMatchObject({ code: 'internal', level: 'error', request_id: 'req_log_2' });
     const cause = lines.find((line) => line['msg'] === 'unhandled error in handler');
+    expect(JSON.stringify(lines)).not.toContain('hunter2');
     expect(cause).toMatchObject({
       level: 'error',
       err: { message: expect.stringContaining('connection to postgres') },

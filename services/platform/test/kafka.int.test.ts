@@ -51,13 +51,15 @@ describe('Kafka event bus (real Kafka)', () => {
     });
   });
 
+  const topic = `platform-test-${run}`;
+
   afterAll(async () => {
+    await bus.deleteTopics([topic]).catch(() => {});
     await bus.close();
     await shutdownTelemetry();
   });
 
   it('round trips key, value, headers and the trace context; commits after handle', async () => {
-    const topic = `platform-test-${run}`;
     await bus.ensureTopics([topic], 1);
     const received: BusMessage[] = [];
     let failedOnce = false;
@@ -116,6 +118,5 @@ describe('Kafka event bus (real Kafka)', () => {
     await waitFor(again, 1);
     await second.stop();
     expect(again.map((m) => m.key)).toEqual(['txn_02']);
-    await bus.deleteTopics([topic]);
   });
 });

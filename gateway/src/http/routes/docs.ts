@@ -28,7 +28,8 @@ export function registerDocsRoutes(app: FastifyInstance, deps: { openApiJson: st
       return DOCS_INIT_SCRIPT;
     }
     const asset = await assets.get(name);
-    if (!asset) throw apiError('NotFoundError', `No documentation asset named ${JSON.stringify(name.slice(0, 100))}.`);
+    if (!asset)
+      throw apiError('NotFoundError', `No documentation asset named ${JSON.stringify(name.slice(0, 100))}.`);
     reply.type(asset.contentType).header('cache-control', 'public, max-age=3600');
     return asset.body;
   });

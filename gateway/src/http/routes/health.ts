@@ -11,7 +11,8 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { readiness: Re
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {
     const reason = await deps.readiness.notReadyReason();
-    if (reason) throw apiError('ServiceUnavailable', `Not ready: ${reason}.`, { headers: { 'retry-after': '1' } });
+    if (reason)
+      throw apiError('ServiceUnavailable', `Not ready: ${reason}.`, { headers: { 'retry-after': '1' } });
     return { status: 'ok' };
   });
 }

@@ -32,13 +32,18 @@ export function registerResolveRoute(app: FastifyInstance, deps: ResolveRouteDep
       if (!decoded) throw new Error('decoder returned no instruction');
       const qrAmount = decoded.amount?.amountMinor;
       const requested =
-        request.body.amount === undefined ? undefined : toMinorUnits(request.body.amount, decoded.currency, 'amount');
+        request.body.amount === undefined
+          ? undefined
+          : toMinorUnits(request.body.amount, decoded.currency, 'amount');
       if (qrAmount === undefined && requested === undefined) throw apiError('AmountRequired');
-      if (qrAmount !== undefined && requested !== undefined && qrAmount !== requested) throw apiError('AmountMismatch');
+      if (qrAmount !== undefined && requested !== undefined && qrAmount !== requested)
+        throw apiError('AmountMismatch');
       const amountMinor = (qrAmount ?? requested) as bigint;
-      const { instruction } = await deps.payout.createInstruction(
-        { tenantId, decoded, amount: { currency: decoded.currency, amountMinor } },
-      );
+      const { instruction } = await deps.payout.createInstruction({
+        tenantId,
+        decoded,
+        amount: { currency: decoded.currency, amountMinor },
+      });
       if (!instruction) throw new Error('payout returned no instruction');
       return { instruction: toPublicInstruction(instruction), request_id: request.id };
     },

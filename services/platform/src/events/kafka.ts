@@ -6,6 +6,7 @@ import {
   type KafkaConfig,
   type LogEntry,
   logLevel,
+  Partitioners,
   type Producer,
 } from 'kafkajs';
 import type { Logger } from '../logger';
@@ -66,7 +67,12 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     producer ??= (async () => {
       // Idempotent: a retried send is written once. It needs acks=-1 and at most 5 in flight;
       // one keeps per-key order across retries.
-      const created = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+      // The Java-compatible murmur2 partitioner, named explicitly (kafkajs warns otherwise).
+      const created = kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
       await created.connect();
       return created;
     })().catch((err: unknown) => {

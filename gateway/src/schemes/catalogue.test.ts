@@ -1,0 +1,97 @@
+import { create } from '@bufbuild/protobuf';
+import { silentLogger } from '@qr-payout/platform';
+import { ListSchemesResponseSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { createSchemeCatalogue, type SchemeSource } from './catalogue';
+
+function source() {
+  const state = { calls: 0, fail: false, name: 'Pix' };
+  const decoder: SchemeSource = {
+    listSchemes: (async () => {
+      state.calls++;
+      if (state.fail) throw new Error('decoder down');
+      return create(ListSchemesResponseSchema, {
+        schemes: [
+          {
+            id: 'BR.PIX',
+            name: state.name,
+            country: 'BR',
+            currency: 'BRL',
+            rail: 'pix',
+            qrTypes: ['static'],
+            requiredPayerFields: [{ field: 'payer_tax_id', description: 'CPF' }],
+          },
+        ],
+      });
+    }) as unknown as SchemeSource['listSchemes'],
+  };
+  return { decoder, state };
+}
+
+describe('scheme catalogue cache', () => {
+  it('renders snake_case schemes and calls the decoder once per TTL', async () => {
+    const { decoder, state } = source();
+    let clock = 0;
+    const catalogue = createSchemeCatalogue({
+      decoder,
+      logger: silentLogger(),
+      ttlMs: 1000,
+      now: () => clock,
+    });
+    const [a, b] = await Promise.all([catalogue.getJson(), catalogue.getJson()]);
+    expect(JSON.parse(a)).toEqual([
+      {
+        id: 'BR.PIX',
+        name: 'Pix',
+        country: 'BR',
+        currency: 'BRL',
+        rail: 'pix',
+        required_payer_fields: [{ field: 'payer_tax_id', description: 'CPF' }],
+        qr_types: ['static'],
+        description: '',
+      },
+    ]);
+    expect(b).toBe(a);
+    clock = 999;
+    await catalogue.getJson();
+    expect(state.calls).toBe(1);
+  });
+
+  it('after the TTL serves the cached list at once and refreshes it in the background', async () => {
+    const { decoder, state } = source();
+    let clock = 0;
+    const catalogue = createSchemeCatalogue({
+      decoder,
+      logger: silentLogger(),
+      ttlMs: 1000,
+      now: () => clock,
+    });
+    await catalogue.getJson();
+    state.name = 'Pix 2';
+    clock = 1000;
+    expect(JSON.parse(await catalogue.getJson())[0].name).toBe('Pix');
+    await new Promise((r) => setImmediate(r));
+    expect(JSON.parse(await catalogue.getJson())[0].name).toBe('Pix 2');
+    expect(state.calls).toBe(2);
+  });
+
+  it('keeps the old list when a refresh fails and fails only while it has none', async () => {
+    const { decoder, state } = source();
+    let clock = 0;
+    const catalogue = createSchemeCatalogue({
+      decoder,
+      logger: silentLogger(),
+      ttlMs: 1000,
+      retryMs: 100,
+      now: () => clock,
+    });
+    state.fail = true;
+    await expect(catalogue.getJson()).rejects.toThrow('decoder down');
+    state.fail = false;
+    const first = await catalogue.getJson();
+    state.fail = true;
+    clock = 5000;
+    expect(await catalogue.getJson()).toBe(first);
+    await new Promise((r) => setImmediate(r));
+    expect(await catalogue.getJson()).toBe(first);
+  });
+});

@@ -1,0 +1,246 @@
+import { type RunningDecoder, startDecoder } from '@qr-payout/decoder';
+import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { buildPublicApp } from '../src/http/app';
+import { type RunningGateway, startGateway } from '../src/index';
+import { createMemoryRateLimiter } from '../src/ratelimit/memory';
+import { createTenantService } from '../src/tenants/service';
+import {
+  gatewayEnv,
+  type HttpResponse,
+  randomSuffix,
+  request,
+  schemaPool,
+  seedTenant,
+  UUID,
+} from './support';
+
+// Conformance: every route's real responses, success and error, are checked against the OpenAPI
+// document the gateway serves: the status must be documented for that operation, the body must
+// validate against the documented schema (ajv, JSON Schema 2020-12), and documented headers must
+// be present. At the end every documented (operation, status) must have been seen.
+//
+// Most responses come from the gateway as startGateway builds it (real PostgreSQL, Redis, decoder).
+// Outcomes the running services cannot produce yet (a resolved instruction, a decode error, a
+// decoder outage) come from the same app wired to stub clients.
+
+type Operation = {
+  responses: Record<
+    string,
+    { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }
+  >;
+};
+type Doc = { paths: Record<string, Record<string, Operation>> };
+
+const schema = `gw_oas_${randomSuffix()}`;
+let decoder: RunningDecoder;
+let gateway: RunningGateway;
+let stubApp: FastifyInstance;
+let pool: pg.Pool;
+let base: string;
+let stubBase: string;
+let doc: Doc;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+const seen = new Set<string>();
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function resolveRef<T>(value: T & { $ref?: string }): T {
+  if (!value.$ref) return value;
+  const target = value.$ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>(
+      (node, part) => (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')],
+      doc,
+    );
+  return target as T;
+}
+
+function conform(method: string, path: string, res: HttpResponse): void {
+  const operation = doc.paths[path]?.[method];
+  if (!operation) throw new Error(`${method.toUpperCase()} ${path} is not in the document`);
+  const status = String(res.status);
+  const documented = operation.responses[status];
+  if (!documented)
+    throw new Error(`${method.toUpperCase()} ${path} answered ${status}, which is not documented`);
+  seen.add(`${method} ${path} ${status}`);
+  const response = resolveRef(documented);
+  for (const header of Object.keys(response.headers ?? {})) {
+    expect([`${method} ${path} ${status}`, header, res.headers.has(header)]).toEqual([
+      `${method} ${path} ${status}`,
+      header,
+      true,
+    ]);
+  }
+  expect(res.headers.get('x-request-id')).toMatch(UUID);
+  if (!response.content) return;
+  const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  expect(Object.keys(response.content)).toContain(mediaType);
+  if (mediaType !== 'application/json') return;
+  const pointer = `/paths/${escapePointer(path)}/${method}/responses/${status}`;
+  const schemaRef = documented.$ref
+    ? `${documented.$ref.slice(1)}/content/application~1json/schema`
+    : `${pointer}/content/application~1json/schema`;
+  const validate =
+    ajv.getSchema(`openapi.json#${schemaRef}`) ?? ajv.compile({ $ref: `openapi.json#${schemaRef}` });
+  const valid = validate(res.json());
+  if (!valid)
+    throw new Error(
+      `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)} in ${res.text.slice(0, 300)}`,
+    );
+}
+
+const json = (apiKey: string | undefined, body: string, contentType = 'application/json') => ({
+  method: 'POST',
+  headers: { ...(apiKey ? { 'x-api-key': apiKey } : {}), 'content-type': contentType },
+  body,
+});
+
+beforeAll(async () => {
+  decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
+  gateway = await startGateway(
+    gatewayEnv({
+      schema,
+      redisPrefix: `test:gw-oas:${randomSuffix()}:`,
+      decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
+    }),
+    { logger: silentLogger() },
+  );
+  base = `http://127.0.0.1:${gateway.port}`;
+  pool = schemaPool(schema);
+  doc = (await request(base, '/v1/openapi.json')).json();
+  ajv.addSchema(doc as object, 'openapi.json');
+
+  let schemeCalls = 0;
+  stubApp = buildPublicApp({
+    tenants: createTenantService({
+      pool,
+      webhook: { rotateSigningSecret: async () => ({}) } as never,
+      logger: silentLogger(),
+      defaultRateLimit: 100,
+    }),
+    limiter: createMemoryRateLimiter(),
+    schemes: {
+      // First a decoder outage (503), then an unexpected failure (500).
+      getJson: async () => {
+        schemeCalls++;
+        if (schemeCalls === 1) throw new ConnectError('connect ECONNREFUSED', Code.Unavailable);
+        throw new Error('unexpected');
+      },
+    },
+    decoder: {
+      decode: (async (req: { qrString: string }) => {
+        if (req.qrString === 'bad')
+          throw serviceError('QrDecodeError', 'CRC mismatch', { code: Code.InvalidArgument });
+        if (req.qrString === 'down') throw new ConnectError('unavailable', Code.Unavailable);
+        return {
+          decoded: {
+            schemeId: 'BR.PIX',
+            country: 'BR',
+            currency: 'BRL',
+            amount: { currency: 'BRL', amountMinor: 1234n },
+            creditor: { name: 'Padaria', account: '+5511999999999' },
+            confidence: 0.97,
+          },
+        };
+      }) as never,
+    },
+    payout: {
+      createInstruction: (async (req: { decoded: unknown; amount: unknown }) => ({
+        instruction: { id: 'ins_01JD0000000000000000000000', decoded: req.decoded, amount: req.amount },
+      })) as never,
+    },
+    readiness: { notReadyReason: async () => undefined },
+    logger: silentLogger(),
+    publicDocsUrl: 'http://localhost:8080/docs',
+    authFailureLimit: 100,
+  });
+  await stubApp.listen({ port: 0, host: '127.0.0.1' });
+  stubBase = `http://127.0.0.1:${(stubApp.server.address() as { port: number }).port}`;
+});
+
+afterAll(async () => {
+  await stubApp?.close();
+  await gateway?.close();
+  await decoder?.close();
+  await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool?.end();
+});
+
+describe('OpenAPI document conformance', () => {
+  it('is an OpenAPI 3.1 document whose schemas compile', () => {
+    expect((doc as unknown as { openapi: string }).openapi).toBe('3.1.0');
+    expect(ajv.getSchema('openapi.json')).toBeDefined();
+  });
+
+  it('GET /v1/schemes', async () => {
+    const { apiKey } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    conform('get', '/v1/schemes', await request(base, '/v1/schemes', { headers: { 'x-api-key': apiKey } }));
+    conform('get', '/v1/schemes', await request(base, '/v1/schemes', { headers: { 'x-api-key': apiKey } })); // 429
+    conform('get', '/v1/schemes', await request(base, '/v1/schemes')); // 401
+    const { apiKey: other } = await seedTenant(pool);
+    conform(
+      'get',
+      '/v1/schemes',
+      await request(stubBase, '/v1/schemes', { headers: { 'x-api-key': other } }),
+    ); // 503
+    conform(
+      'get',
+      '/v1/schemes',
+      await request(stubBase, '/v1/schemes', { headers: { 'x-api-key': other } }),
+    ); // 500
+  });
+
+  it('POST /v1/resolve', async () => {
+    const { apiKey } = await seedTenant(pool);
+    const statuses: number[] = [];
+    const check = async (b: string, init: Parameters<typeof request>[2]) => {
+      const res = await request(b, '/v1/resolve', init);
+      statuses.push(res.status);
+      conform('post', '/v1/resolve', res);
+    };
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok' })));
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok', amount: 12.34 })));
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok', amount: 99 }))); // AmountMismatch
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'bad' })));
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'down' })));
+    await check(base, json(apiKey, JSON.stringify({ qr_string: '000201' }))); // real decoder: Unimplemented
+    await check(base, json(apiKey, JSON.stringify({ qr_string: '' })));
+    await check(base, json(apiKey, '{"qr_string":'));
+    await check(base, json(apiKey, '{"__proto__":{"x":1},"qr_string":"a"}'));
+    await check(base, json(apiKey, JSON.stringify({ qr_string: 'x'.repeat(70_000) })));
+    await check(base, json(apiKey, 'qr_string=x', 'text/plain'));
+    await check(base, json(undefined, JSON.stringify({ qr_string: 'x' })));
+    await check(base, json('wrong-key-for-conformance', JSON.stringify({ qr_string: 'x' })));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(base, json(limited, JSON.stringify({ qr_string: '' })));
+    await check(base, json(limited, JSON.stringify({ qr_string: '' })));
+    expect(statuses).toEqual([200, 200, 422, 422, 503, 500, 400, 400, 400, 413, 415, 401, 401, 400, 429]);
+  });
+
+  it('public documentation and probes', async () => {
+    conform('get', '/v1/openapi.json', await request(base, '/v1/openapi.json'));
+    conform('get', '/docs', await request(base, '/docs'));
+    conform('get', '/docs/errors', await request(base, '/docs/errors'));
+    conform('get', '/docs/assets/{name}', await request(base, '/docs/assets/swagger-ui.css'));
+    conform('get', '/docs/assets/{name}', await request(base, '/docs/assets/nothing.js'));
+    conform('get', '/healthz', await request(base, '/healthz'));
+    conform('get', '/readyz', await request(base, '/readyz'));
+  });
+
+  it('every documented status was produced (after shutdown starts, /readyz is 503)', async () => {
+    gateway.beginShutdown();
+    conform('get', '/readyz', await request(base, '/readyz'));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) =>
+        Object.keys(op.responses).map((status) => `${method} ${path} ${status}`),
+      ),
+    );
+    expect(documented.filter((d) => !seen.has(d))).toEqual([]);
+  });
+});

@@ -1,0 +1,62 @@
+import type { SandboxCredentials } from './credentials';
+
+// The env each in-process service is started with (design §8). Only these values and a few
+// harmless knobs of the caller's env are passed on, so a shell with production variables
+// (DATABASE_URL, DB_SCHEMA, KAFKA_BROKERS, REDIS_URL) cannot point the sandbox at real infrastructure.
+
+// The whole webhook retry schedule (about 5.7 days at scale 1, spec §6.4) in under a minute.
+export const SANDBOX_RETRY_SCALE = '0.0001';
+export const SANDBOX_DB_POOL_MAX = '3';
+export const SANDBOX_LOG_LEVEL = 'warn';
+
+const PASS_THROUGH =
+  /^(PATH|HOME|TMPDIR|TZ|LANG|NODE_ENV|OTEL_\w+|FX_\w+|SCHEMES_CACHE_TTL_MS|RATE_LIMIT_DEFAULT)$/;
+
+/** What every service shares: credentials, embedded defaults, loopback gRPC on free ports. */
+export function sharedServiceEnv(env: NodeJS.ProcessEnv, credentials: SandboxCredentials): NodeJS.ProcessEnv {
+  const passed = Object.fromEntries(Object.entries(env).filter(([name]) => PASS_THROUGH.test(name)));
+  return {
+    ...passed,
+    HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    LOG_LEVEL: env.LOG_LEVEL || SANDBOX_LOG_LEVEL,
+    MIGRATE_ON_START: 'true',
+    DB_POOL_MAX: env.DB_POOL_MAX || SANDBOX_DB_POOL_MAX,
+    PAYOUT_ADMIN_TOKEN: credentials.adminToken,
+    WEBHOOK_SECRETS_KEY: credentials.webhookSecretsKey,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_SCALE: env.WEBHOOK_RETRY_SCALE || SANDBOX_RETRY_SCALE,
+    // Telemetry only when the developer points it at a collector.
+    OTEL_SDK_DISABLED: env.OTEL_EXPORTER_OTLP_ENDPOINT ? env.OTEL_SDK_DISABLED || 'false' : 'true',
+  };
+}
+
+export type GatewayPlacement = {
+  host: string;
+  port: number;
+  adminPort: number;
+  databaseUrl: string;
+  serviceUrls: { decoder: string; fx: string; payout: string; webhook: string };
+};
+
+/** The gateway's env: the shared one plus its ports, database and the services' gRPC URLs. */
+export function gatewayEnv(
+  env: NodeJS.ProcessEnv,
+  shared: NodeJS.ProcessEnv,
+  placement: GatewayPlacement,
+): NodeJS.ProcessEnv {
+  return {
+    ...shared,
+    DATABASE_URL: placement.databaseUrl,
+    HOST: placement.host,
+    PORT: String(placement.port),
+    ADMIN_PORT: String(placement.adminPort),
+    // In memory instead of Redis (design §8).
+    RATE_LIMIT_BACKEND: 'memory',
+    DECODER_URL: placement.serviceUrls.decoder,
+    FX_URL: placement.serviceUrls.fx,
+    PAYOUT_URL: placement.serviceUrls.payout,
+    WEBHOOK_URL: placement.serviceUrls.webhook,
+    PUBLIC_DOCS_URL: env.PUBLIC_DOCS_URL || `http://localhost:${placement.port}/docs`,
+  };
+}
