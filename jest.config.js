@@ -1,6 +1,8 @@
 // One jest config, three levels (see docs/testing.md): unit tests need nothing external,
 // integration and e2e tests need the real PostgreSQL, Redis and Kafka that scripts/with-infra starts.
-const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } } }] };
+const transform = {
+  '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } } }],
+};
 const common = {
   transform,
   testEnvironment: 'node',

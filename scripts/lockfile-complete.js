@@ -6,22 +6,22 @@
 // `optional: true`; npm skips it on install because its fetch is optional.
 // Run after any `npm install` that rewrites the lock: `node scripts/lockfile-complete.js`.
 // `--check` exits 1 when entries are missing (used by the lint stage).
-"use strict";
-const fs = require("node:fs");
-const path = require("node:path");
 
-const lockPath = path.join(__dirname, "..", "package-lock.json");
-const lock = JSON.parse(fs.readFileSync(lockPath, "utf8"));
+const fs = require('node:fs');
+const path = require('node:path');
+
+const lockPath = path.join(__dirname, '..', 'package-lock.json');
+const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 const packages = lock.packages;
 
 /** Where npm would look for `name` when required from the package at `from` (a lock key). */
 function resolves(from, name) {
   let dir = from;
   for (;;) {
-    if (packages[`${dir ? `${dir}/` : ""}node_modules/${name}`]) return true;
+    if (packages[`${dir ? `${dir}/` : ''}node_modules/${name}`]) return true;
     if (!dir) return false;
-    const cut = dir.lastIndexOf("/node_modules/");
-    dir = cut === -1 ? "" : dir.slice(0, cut);
+    const cut = dir.lastIndexOf('/node_modules/');
+    dir = cut === -1 ? '' : dir.slice(0, cut);
   }
 }
 
@@ -41,16 +41,20 @@ for (const [key, entry] of Object.entries(packages)) {
   }
 }
 
-if (process.argv.includes("--check")) {
+if (process.argv.includes('--check')) {
   if (added.length > 0) {
-    console.error(`package-lock.json lacks ${added.length} optional platform entries; run: node scripts/lockfile-complete.js`);
+    console.error(
+      `package-lock.json lacks ${added.length} optional platform entries; run: node scripts/lockfile-complete.js`,
+    );
     process.exit(1);
   }
   process.exit(0);
 }
 if (added.length > 0) {
   // Keep npm's key order (sorted) so the diff stays small.
-  lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)));
+  lock.packages = Object.fromEntries(
+    Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+  );
   fs.writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 }
 console.log(`lockfile-complete: ${added.length} entries added`);
