@@ -1,5 +1,7 @@
 // `npm run bench -- <name>`: runs one benchmark and prints its table with a same-run baseline.
+import { runDecodeBench } from './decode';
 import { runGatewayBench } from './gateway';
+import { runResolveBench } from './resolve';
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -11,6 +13,19 @@ function positiveInt(name: string, fallback: number): number {
 }
 
 const benches: Record<string, () => Promise<boolean>> = {
+  decode: () =>
+    runDecodeBench({
+      durationMs: positiveInt('BENCH_DURATION', 2) * 1000,
+      warmupMs: positiveInt('BENCH_WARMUP', 1) * 1000,
+      rounds: positiveInt('BENCH_ROUNDS', 5),
+    }),
+  resolve: () =>
+    runResolveBench({
+      durationSeconds: positiveInt('BENCH_DURATION', 15),
+      warmupSeconds: positiveInt('BENCH_WARMUP', 3),
+      connections: positiveInt('BENCH_CONNECTIONS', 32),
+      rounds: positiveInt('BENCH_ROUNDS', 2),
+    }),
   gateway: () =>
     runGatewayBench({
       durationSeconds: positiveInt('BENCH_DURATION', 15),

@@ -137,12 +137,28 @@ describe('429 RateLimitError (spec §7.2, §8)', () => {
 });
 
 describe('tenant isolation (spec §2.6, §5.5)', () => {
-  test("another tenant's transaction id is not found", async () => {
-    // No transaction can be created through the API yet (execute and pay come in a later issue), so
-    // this proves only that an id outside the caller's tenant answers 404 NotFoundError.
-    const other = await system.createTenant(uniqueName('isolation'));
+  test("a tenant never sees another tenant's webhook endpoints, and another's ids are 404", async () => {
+    const a = await system.createTenant(uniqueName('isolation-a'));
+    const b = await system.createTenant(uniqueName('isolation-b'));
+    const created = await system.admin.createWebhookEndpoint({
+      endpoint: { tenantId: a.tenantId, url: 'https://hooks.example.com/a', eventTypes: ['*'] },
+    });
+    const endpointId = created.endpoint?.id ?? '';
+    expect(endpointId).toMatch(/^whe_/);
+
+    // Through the gateway, over gRPC to the webhook service, scoped by the key's tenant.
+    const listFor = async (apiKey: string) => {
+      const res = await call(system.gatewayUrl, '/v1/webhook-endpoints', { apiKey });
+      expect(res.status).toBe(200);
+      return (res.json?.webhook_endpoints as { id: string; url: string }[]).map((e) => e.id);
+    };
+    expect(await listFor(a.apiKey)).toEqual([endpointId]);
+    expect(await listFor(b.apiKey)).toEqual([]);
+
+    // No transaction can be created through the API before execute exists (issue 4): an id outside
+    // the caller's tenant answers exactly like an unknown one.
     const res = await call(system.gatewayUrl, `/v1/transactions/txn_${randomBytes(13).toString('hex')}`, {
-      apiKey: other.apiKey,
+      apiKey: b.apiKey,
     });
     expectErrorBody(res, 404, 'NotFoundError', docsBase());
   });

@@ -60,7 +60,12 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 export async function runGatewayBench(opts: GatewayBenchOptions): Promise<boolean> {
   console.log(`starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...`);
-  const system = await startSystem({ logLevel: 'warn' });
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const system = await startSystem({
+    logLevel: 'warn',
+    // The gateway writes a V8 CPU profile there when it stops (bench/README.md: profiling).
+    ...(profileDir ? { gatewayEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}` } } : {}),
+  });
   let bare: { url: string; child: ChildProcess } | undefined;
   try {
     const tenant = await system.createTenant(`bench-${randomBytes(4).toString('hex')}`, BENCH_RATE_LIMIT);

@@ -2,6 +2,10 @@ import autocannon from 'autocannon';
 
 export interface LoadOptions {
   url: string;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
+  /** Sent as is with every request (POST benches). */
+  body?: string;
   headers?: Record<string, string>;
   connections: number;
   durationSeconds: number;
@@ -25,7 +29,14 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
   let count = 0;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url: opts.url, headers: opts.headers, connections: opts.connections, duration: opts.durationSeconds },
+      {
+        url: opts.url,
+        method: opts.method ?? 'GET',
+        ...(opts.body !== undefined ? { body: opts.body } : {}),
+        headers: opts.headers,
+        connections: opts.connections,
+        duration: opts.durationSeconds,
+      },
       (err, result) => {
         if (err) return reject(err);
         resolve({

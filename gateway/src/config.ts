@@ -24,6 +24,7 @@ const shape = {
   adminToken: str('PAYOUT_ADMIN_TOKEN', { secret: true }),
   publicDocsUrl: url('PUBLIC_DOCS_URL', { default: 'http://localhost:8080/docs' }),
   schemesCacheTtlMs: int('SCHEMES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),
+  currenciesCacheTtlMs: int('FX_CURRENCIES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),
   migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
   logLevel: oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'], { default: 'info' }),
   shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0, max: 600_000 }),

@@ -35,6 +35,10 @@ function createRateLimitRedis(url: string, config: GatewayConfig, logger: Logger
   const redis = new Redis(url, {
     connectionName: 'gateway-ratelimit',
     enableOfflineQueue: false,
+    // Every request runs one script; the scripts of requests arriving in the same event-loop turn
+    // go out in one write (each still atomic on its own). A write per script was ~30% of the
+    // gateway's CPU under load (bench/README.md).
+    enableAutoPipelining: true,
     commandTimeout: config.redisCommandTimeoutMs,
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5_000),

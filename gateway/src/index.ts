@@ -4,6 +4,7 @@ import { createLogger, type Env, type Logger } from '@qr-payout/platform';
 import { buildAdminServer } from './admin/server';
 import { loadGatewayConfig, parseTrustProxy } from './config';
 import { createGatewayDeps } from './deps';
+import { createCurrencyCatalogue } from './fx/currencies';
 import { buildPublicApp } from './http/app';
 import { migrateGateway } from './migrations';
 import { createReadiness } from './readiness/readiness';
@@ -73,7 +74,10 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
       limiter: deps.limiter,
       schemes: createSchemeCatalogue({ decoder: deps.decoder, logger, ttlMs: config.schemesCacheTtlMs }),
       decoder: deps.decoder,
+      fx: deps.fx,
+      currencies: createCurrencyCatalogue({ fx: deps.fx, logger, ttlMs: config.currenciesCacheTtlMs }),
       payout: deps.payout,
+      webhook: deps.webhook,
       readiness,
       logger,
       publicDocsUrl: config.publicDocsUrl,

@@ -24,8 +24,8 @@ import {
 // be present. At the end every documented (operation, status) must have been seen.
 //
 // Most responses come from the gateway as startGateway builds it (real PostgreSQL, Redis, decoder).
-// Outcomes the running services cannot produce yet (a resolved instruction, a decode error, a
-// decoder outage) come from the same app wired to stub clients.
+// Outcomes the running services cannot produce yet (a resolved instruction with and without an FX
+// quote, a decode error, a decoder outage) come from the same app wired to stub clients.
 
 type Operation = {
   responses: Record<
@@ -95,6 +95,11 @@ function conform(method: string, path: string, res: HttpResponse): void {
     );
 }
 
+// Transaction ids the stub payout answers: found, down (503), failing (500); any other is 404.
+const STUB_TXN = 'txn_01JD0000000000000000000001';
+const STUB_TXN_DOWN = 'txn_01JD0000000000000000000002';
+const STUB_TXN_BOOM = 'txn_01JD0000000000000000000003';
+
 const json = (apiKey: string | undefined, body: string, contentType = 'application/json') => ({
   method: 'POST',
   headers: { ...(apiKey ? { 'x-api-key': apiKey } : {}), 'content-type': contentType },
@@ -117,6 +122,7 @@ beforeAll(async () => {
   ajv.addSchema(doc as object, 'openapi.json');
 
   let schemeCalls = 0;
+  let endpointCalls = 0;
   stubApp = buildPublicApp({
     tenants: createTenantService({
       pool,
@@ -138,6 +144,7 @@ beforeAll(async () => {
         if (req.qrString === 'bad')
           throw serviceError('QrDecodeError', 'CRC mismatch', { code: Code.InvalidArgument });
         if (req.qrString === 'down') throw new ConnectError('unavailable', Code.Unavailable);
+        if (req.qrString === 'boom') throw new Error('unexpected');
         return {
           decoded: {
             schemeId: 'BR.PIX',
@@ -150,10 +157,74 @@ beforeAll(async () => {
         };
       }) as never,
     },
-    payout: {
-      createInstruction: (async (req: { decoded: unknown; amount: unknown }) => ({
-        instruction: { id: 'ins_01JD0000000000000000000000', decoded: req.decoded, amount: req.amount },
+    fx: {
+      createQuote: (async (req: { tenantId: string; sourceCurrency: string; target: unknown }) => ({
+        quote: {
+          id: 'quo_01JD0000000000000000000000',
+          tenantId: req.tenantId,
+          rate: '5.4228',
+          source: { currency: req.sourceCurrency, amountMinor: 228n },
+          target: req.target,
+          fee: { currency: req.sourceCurrency, amountMinor: 0n },
+          expiresAt: { seconds: BigInt(Math.floor(Date.now() / 1000) + 60), nanos: 0 },
+        },
       })) as never,
+    },
+    currencies: { isQuotable: async (code: string) => ['BRL', 'USD'].includes(code) },
+    payout: {
+      getTransaction: (async (req: { transactionId: string }) => {
+        if (req.transactionId === STUB_TXN_DOWN) throw new ConnectError('unavailable', Code.Unavailable);
+        if (req.transactionId === STUB_TXN_BOOM) throw new Error('unexpected');
+        if (req.transactionId !== STUB_TXN)
+          throw serviceError('NotFoundError', 'transaction not found', { code: Code.NotFound });
+        const at = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 123_000_000 };
+        return {
+          transaction: {
+            id: STUB_TXN,
+            instructionId: 'ins_01JD0000000000000000000000',
+            status: 3, // COMPLETED
+            rail: 'pix',
+            createdAt: at,
+            updatedAt: at,
+            result: { reference: 'E1234567820261123120000000000001', settledAt: at },
+          },
+        };
+      }) as never,
+      createInstruction: (async (req: {
+        decoded: unknown;
+        amount: unknown;
+        quote?: { source: unknown; fee: unknown };
+      }) => ({
+        instruction: {
+          id: 'ins_01JD0000000000000000000000',
+          decoded: req.decoded,
+          amount: req.amount,
+          payAmount: req.quote ? req.quote.source : req.amount,
+          quote: req.quote,
+        },
+      })) as never,
+    },
+    webhook: {
+      // First one endpoint, then an outage (503), then an unexpected failure (500).
+      listEndpoints: (async () => {
+        endpointCalls++;
+        if (endpointCalls === 2) throw new ConnectError('unavailable', Code.Unavailable);
+        if (endpointCalls === 3) throw new Error('unexpected');
+        return {
+          endpoints: [
+            {
+              id: 'whe_01JD0000000000000000000000',
+              url: 'https://hooks.example.com/payouts',
+              eventTypes: ['*'],
+              headerNames: ['x-partner'],
+              retryStrategy: 1,
+              enabled: true,
+              disabledReason: '',
+              createdAt: { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 },
+            },
+          ],
+        };
+      }) as never,
     },
     readiness: { notReadyReason: async () => undefined },
     logger: silentLogger(),
@@ -206,10 +277,14 @@ describe('OpenAPI document conformance', () => {
     };
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok' })));
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok', amount: 12.34 })));
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok', wallet_currency: 'USD' }))); // quote
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok', wallet_currency: 'BRL' }))); // null quote
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok', wallet_currency: 'XYZ' }))); // unknown
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok', amount: 99 }))); // AmountMismatch
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'bad' })));
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'down' })));
-    await check(base, json(apiKey, JSON.stringify({ qr_string: '000201' }))); // real decoder: Unimplemented
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'boom' })));
+    await check(base, json(apiKey, JSON.stringify({ qr_string: '000201' }))); // real decoder: QrDecodeError
     await check(base, json(apiKey, JSON.stringify({ qr_string: '' })));
     await check(base, json(apiKey, '{"qr_string":'));
     await check(base, json(apiKey, '{"__proto__":{"x":1},"qr_string":"a"}'));
@@ -220,7 +295,51 @@ describe('OpenAPI document conformance', () => {
     const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
     await check(base, json(limited, JSON.stringify({ qr_string: '' })));
     await check(base, json(limited, JSON.stringify({ qr_string: '' })));
-    expect(statuses).toEqual([200, 200, 422, 422, 503, 500, 400, 400, 400, 413, 415, 401, 401, 400, 429]);
+    expect(statuses).toEqual([
+      200, 200, 200, 200, 400, 422, 422, 503, 500, 422, 400, 400, 400, 413, 415, 401, 401, 400, 429,
+    ]);
+  });
+
+  it('GET /v1/transactions/{id}', async () => {
+    const path = '/v1/transactions/{id}';
+    const { apiKey } = await seedTenant(pool);
+    const get = (b: string, id: string, key: string | null = apiKey) =>
+      request(b, `/v1/transactions/${id}`, { headers: key ? { 'x-api-key': key } : {} });
+    const statuses: number[] = [];
+    const check = async (res: HttpResponse) => {
+      statuses.push(res.status);
+      conform('get', path, res);
+    };
+    await check(await get(stubBase, STUB_TXN));
+    await check(await get(stubBase, 'txn_01JD0000000000000000000009')); // unknown: 404
+    await check(await get(base, 'not-a-transaction-id')); // malformed: 404 without a call
+    await check(await get(stubBase, STUB_TXN_DOWN));
+    await check(await get(stubBase, STUB_TXN_BOOM));
+    await check(await get(base, STUB_TXN, null));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await get(base, 'txn_x', limited));
+    await check(await get(base, 'txn_x', limited));
+    expect(statuses).toEqual([200, 404, 404, 503, 500, 401, 404, 429]);
+  });
+
+  it('GET /v1/webhook-endpoints', async () => {
+    const path = '/v1/webhook-endpoints';
+    const { apiKey } = await seedTenant(pool);
+    const list = (b: string, key: string | null = apiKey) =>
+      request(b, path, { headers: key ? { 'x-api-key': key } : {} });
+    const statuses: number[] = [];
+    const check = async (res: HttpResponse) => {
+      statuses.push(res.status);
+      conform('get', path, res);
+    };
+    await check(await list(stubBase)); // 200
+    await check(await list(stubBase)); // 503
+    await check(await list(stubBase)); // 500
+    await check(await list(base, null));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await list(stubBase, limited));
+    await check(await list(stubBase, limited));
+    expect(statuses).toEqual([200, 503, 500, 401, 200, 429]);
   });
 
   it('public documentation and probes', async () => {

@@ -239,28 +239,23 @@ describe('npm start', () => {
     expect(await listed(otherKey)).toContain(endpointId);
     expect(await listed(banner.apiKey)).not.toContain(endpointId);
 
-    // An instruction resolved by the sandbox tenant does not exist for the other tenant.
+  });
+
+  it('resolves a Pix QR through decoder and payout over gRPC', async () => {
     const resolved = await call(`${banner.baseUrl}/v1/resolve`, {
       apiKey: banner.apiKey,
       body: JSON.stringify({ qr_string: PIX_QR }),
       contentType: 'application/json',
     });
     expect(resolved.status).toBe(200);
-    const instruction = resolved.json?.instruction as { id?: string } | undefined;
-    const instructionId = instruction?.id;
-    expect(instructionId).toMatch(/^ins_/);
-    const execute = await call(`${banner.baseUrl}/v1/execute`, {
-      apiKey: otherKey,
-      body: JSON.stringify({
-        instruction_id: instructionId,
-        payer_name: 'Ana Souza',
-        payer_account: '0001-12345678',
-        payer_tax_id: '12345678909',
-      }),
-      contentType: 'application/json',
-      headers: { 'idempotency-key': `sandbox-int-${Date.now()}` },
+    expect(resolved.json?.instruction).toMatchObject({
+      id: expect.stringMatching(/^ins_/),
+      amount: 1,
+      currency: 'BRL',
+      creditor: { name: 'Thales Ogliari', account: 'nubank@thalesog.com' },
+      scheme: 'BR.PIX',
+      country: 'BR',
     });
-    expectErrorBody(execute, 404, 'NotFoundError', banner.docsUrl);
   });
 
   it('answers 429 RateLimitError on the 101st request in a minute, with the headers and retryAfter', async () => {

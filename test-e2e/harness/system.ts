@@ -24,6 +24,7 @@ const SERVICE_SCRIPTS: Record<ServiceName, string> = {
   webhook: 'services/webhook/src/main.ts',
 };
 const GATEWAY_SCRIPT = 'gateway/src/main.ts';
+const PARTNER_SIM_SCRIPT = 'partner-sim/src/main.ts';
 
 export interface SystemOptions {
   /** Default warn: quiet children, as the bench needs. */
@@ -55,6 +56,8 @@ export interface ProcessExit {
 
 export interface System {
   gatewayUrl: string;
+  /** The partner simulator (design §4): dynamic Pix charges (`POST /pix/v2/cob`) and their locations. */
+  partnerSimUrl: string;
   adminUrl: string;
   adminToken: string;
   databaseUrl: string;
@@ -140,13 +143,21 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   };
+  // Per-service additions, filled once the partner simulator's address is known.
+  const serviceEnv: Partial<Record<ServiceName, NodeJS.ProcessEnv>> = {};
 
   const launchService = async (name: ServiceName, extraEnv: NodeJS.ProcessEnv = {}) => {
     const port = extraEnv.GRPC_PORT ? Number(extraEnv.GRPC_PORT) : await freePort();
     const proc = spawnTsProcess({
       name: `${name}-${++spawned}`,
       script: SERVICE_SCRIPTS[name],
-      env: { ...sharedEnv, ...telemetryEnv(name, opts.otlpTracesUrl), GRPC_PORT: String(port), ...extraEnv },
+      env: {
+        ...sharedEnv,
+        ...telemetryEnv(name, opts.otlpTracesUrl),
+        ...serviceEnv[name],
+        GRPC_PORT: String(port),
+        ...extraEnv,
+      },
       logDir,
     });
     processes.push(proc);
@@ -189,6 +200,25 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     };
   };
 
+  // The partner simulator first: the decoder fetches dynamic Pix payloads from it.
+  const launchPartnerSim = async () => {
+    const port = await freePort();
+    const proc = spawnTsProcess({
+      name: `partner-sim-${++spawned}`,
+      script: PARTNER_SIM_SCRIPT,
+      env: { ...sharedEnv, ...telemetryEnv('partner-sim', opts.otlpTracesUrl), PORT: String(port) },
+      logDir,
+    });
+    processes.push(proc);
+    const host = `127.0.0.1:${port}`;
+    const url = `http://${host}`;
+    return {
+      url,
+      host,
+      ready: () => waitUntilReady(proc, 'GET /healthz 200', httpOk(`${url}/healthz`), readyTimeoutMs),
+    };
+  };
+
   const stop = async (keepLogs = Boolean(process.env.E2E_KEEP_LOGS)): Promise<ProcessExit[]> => {
     await closeGrpcClients();
     const exits = await Promise.all(
@@ -200,6 +230,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   };
 
   try {
+    const partnerSim = await launchPartnerSim();
+    // Its dynamic Pix locations are plain http on loopback: allow-listed for the decoder only.
+    serviceEnv.decoder = { PIX_LOCATION_HTTP_HOSTS: partnerSim.host };
     const names = Object.keys(SERVICE_SCRIPTS) as ServiceName[];
     const services = await Promise.all(names.map((name) => launchService(name)));
     const serviceUrls = Object.fromEntries(names.map((name, i) => [name, services[i]!.url])) as Record<
@@ -207,11 +240,12 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       string
     >;
     const gateway = await launchGateway(serviceUrls, opts.gatewayEnv);
-    await Promise.all([...services.map((s) => s.ready()), gateway.ready()]);
+    await Promise.all([partnerSim.ready(), ...services.map((s) => s.ready()), gateway.ready()]);
     const admin = createAdminClient(gateway.handle.adminUrl, adminToken);
 
     return {
       gatewayUrl: gateway.handle.url,
+      partnerSimUrl: partnerSim.url,
       adminUrl: gateway.handle.adminUrl,
       adminToken,
       databaseUrl: database.url,

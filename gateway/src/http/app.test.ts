@@ -48,8 +48,22 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
         );
       },
     },
+    fx: {
+      createQuote: async () => {
+        throw new Error('not reached');
+      },
+    },
+    currencies: { isQuotable: async (code) => code === 'USD' },
     payout: {
       createInstruction: async () => {
+        throw new Error('not reached');
+      },
+      getTransaction: async () => {
+        throw new Error('not reached');
+      },
+    },
+    webhook: {
+      listEndpoints: async () => {
         throw new Error('not reached');
       },
     },

@@ -14,6 +14,8 @@ import { registerDocsRoutes } from './routes/docs';
 import { type Readiness, registerHealthRoutes } from './routes/health';
 import { type ResolveRouteDeps, registerResolveRoute } from './routes/resolve';
 import { registerSchemesRoute } from './routes/schemes';
+import { registerTransactionsRoute, type TransactionsRouteDeps } from './routes/transactions';
+import { registerWebhookEndpointsRoute, type WebhookEndpointsRouteDeps } from './routes/webhook-endpoints';
 import { formatValidationMessage } from './validation';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -23,7 +25,10 @@ export interface PublicAppDeps {
   limiter: RateLimiter;
   schemes: SchemeCatalogue;
   decoder: ResolveRouteDeps['decoder'];
-  payout: ResolveRouteDeps['payout'];
+  fx: ResolveRouteDeps['fx'];
+  currencies: ResolveRouteDeps['currencies'];
+  payout: ResolveRouteDeps['payout'] & TransactionsRouteDeps['payout'];
+  webhook: WebhookEndpointsRouteDeps['webhook'];
   readiness: Readiness;
   logger: Logger;
   publicDocsUrl: string;
@@ -107,7 +112,15 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   });
   const openApiJson = JSON.stringify(buildOpenApiDocument());
   registerSchemesRoute(app, { schemes: deps.schemes, authenticate });
-  registerResolveRoute(app, { decoder: deps.decoder, payout: deps.payout, authenticate });
+  registerResolveRoute(app, {
+    decoder: deps.decoder,
+    fx: deps.fx,
+    currencies: deps.currencies,
+    payout: deps.payout,
+    authenticate,
+  });
+  registerTransactionsRoute(app, { payout: deps.payout, authenticate });
+  registerWebhookEndpointsRoute(app, { webhook: deps.webhook, authenticate });
   registerDocsRoutes(app, { openApiJson });
   registerHealthRoutes(app, { readiness: deps.readiness });
   return app;

@@ -3,7 +3,7 @@ import { apiError } from '../errors/api-error';
 import { rateLimitHeaders, retryAfterSeconds } from '../ratelimit/headers';
 import { type ConsumeResult, RATE_LIMIT_WINDOW_MS, type RateLimiter } from '../ratelimit/limiter';
 import { createBoundedTtlCache } from '../tenants/auth-cache';
-import { hashApiKey } from '../tenants/keys';
+import { hashApiKeyHex } from '../tenants/keys';
 import type { AuthenticatedKey, TenantService } from '../tenants/service';
 
 export const API_KEY_HEADER = 'x-api-key';
@@ -67,9 +67,9 @@ export function createAuthHook(deps: AuthHookDeps) {
     if (header.kind === 'missing') throw apiError('AuthError', MISSING_KEY_MESSAGE);
     if (header.kind === 'invalid') return refuseFailure(request.ip);
 
-    const keyHash = hashApiKey(header.key).toString('hex');
+    const keyHash = hashApiKeyHex(header.key);
     if (blockedUntil.get(request.ip) && !recentlyVerified.get(keyHash)) return refuseFailure(request.ip);
-    const auth = await deps.tenants.authenticate(header.key);
+    const auth = await deps.tenants.authenticate(header.key, keyHash);
     if (!auth) return refuseFailure(request.ip);
     if (!recentlyVerified.get(keyHash)) recentlyVerified.set(keyHash, true, RATE_LIMIT_WINDOW_MS);
 

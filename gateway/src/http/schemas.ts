@@ -67,7 +67,7 @@ export const RESOLVE_REQUEST_SCHEMA = {
       type: 'string',
       pattern: '^[A-Z]{3}$',
       description:
-        'ISO 4217 currency the payer pays in; an FX quote is made when it differs from the payment currency.',
+        'ISO 4217 currency the payer pays in (upper case, one of the currencies fx quotes); an FX quote is made when it differs from the payment currency.',
     },
     amount: {
       type: 'number',
@@ -78,33 +78,197 @@ export const RESOLVE_REQUEST_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+const MONEY_DESCRIPTION =
+  "JSON number in major units with at most the currency's ISO 4217 minor-unit digits.";
+
+// The FX quote an instruction carries when the payer pays from another currency. The spec names no
+// quote fields (§2.1 points at §4, which says "not shown"): docs/api-conventions.md "FX quotes".
+export const QUOTE_SCHEMA = {
+  type: 'object',
+  required: [
+    'id',
+    'rate',
+    'source_amount',
+    'source_currency',
+    'target_amount',
+    'target_currency',
+    'fee',
+    'expires_at',
+  ],
+  properties: {
+    id: { type: 'string', pattern: '^quo_', description: 'Quote id; consumed once, at execute.' },
+    rate: {
+      type: 'string',
+      pattern: '^[0-9]+(\\.[0-9]+)?$',
+      description: 'Units of target_currency per one unit of source_currency, as an exact decimal string.',
+    },
+    source_amount: {
+      type: 'number',
+      description: `What the conversion costs in source_currency (the wallet currency). ${MONEY_DESCRIPTION}`,
+    },
+    source_currency: { type: 'string', description: 'ISO 4217: the wallet currency.' },
+    target_amount: {
+      type: 'number',
+      description: `What the merchant receives: the instruction amount. ${MONEY_DESCRIPTION}`,
+    },
+    target_currency: { type: 'string', description: 'ISO 4217: the payment currency.' },
+    fee: {
+      type: 'number',
+      description: `Fee charged on top of source_amount, in source_currency (0 when none). ${MONEY_DESCRIPTION}`,
+    },
+    expires_at: {
+      type: 'string',
+      format: 'date-time',
+      description: 'ISO 8601 UTC with milliseconds; execute after this answers 409 QuoteExpired.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+// Spec §2.1 fields, plus wallet_currency / wallet_amount / quote when the request carried
+// wallet_currency (spec §2.1 "the instruction carries the converted amount").
 export const INSTRUCTION_SCHEMA = {
   type: 'object',
   required: ['id', 'amount', 'currency', 'creditor', 'scheme', 'country', 'confidence'],
   properties: {
     id: { type: 'string', pattern: '^ins_', description: 'Use as instruction_id in POST /v1/execute.' },
-    amount: { type: 'number', description: 'Amount in the payment currency, at most its minor-unit digits.' },
-    currency: { type: 'string' },
+    amount: {
+      type: 'number',
+      description: `What the merchant receives, in the payment currency. ${MONEY_DESCRIPTION}`,
+    },
+    currency: { type: 'string', description: "ISO 4217 payment currency (the merchant country's)." },
     creditor: {
       type: 'object',
       required: ['name', 'account'],
       properties: { name: { type: 'string' }, account: { type: 'string' } },
+      additionalProperties: false,
     },
-    scheme: { type: 'string' },
-    country: { type: 'string' },
-    confidence: { type: 'number', minimum: 0, maximum: 1 },
+    scheme: { type: 'string', description: 'Scheme identifier, as listed by GET /v1/schemes.' },
+    country: { type: 'string', description: 'ISO 3166-1 alpha-2 country of the merchant.' },
+    confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Decode confidence in [0, 1].' },
+    wallet_currency: {
+      type: 'string',
+      description: 'Only when the request had wallet_currency: the currency the user pays in.',
+    },
+    wallet_amount: {
+      type: 'number',
+      description:
+        "Only when the request had wallet_currency: what the user pays in wallet_currency, the quote's " +
+        `source_amount plus its fee (equal to amount when wallet_currency is the payment currency). ${MONEY_DESCRIPTION}`,
+    },
+    quote: {
+      description:
+        'Only when the request had wallet_currency: the FX quote, or null when wallet_currency is the payment currency.',
+      oneOf: [QUOTE_SCHEMA, { type: 'null' }],
+    },
   },
+  additionalProperties: false,
 } as const;
 
 export const RESOLVE_RESPONSE_SCHEMA = {
   type: 'object',
   required: ['instruction', 'request_id'],
   properties: { instruction: INSTRUCTION_SCHEMA, request_id: REQUEST_ID_SCHEMA },
+  additionalProperties: false,
 } as const;
 
 export const HEALTH_RESPONSE_SCHEMA = {
   type: 'object',
   required: ['status'],
   properties: { status: { type: 'string', enum: ['ok', 'unavailable'] } },
+  additionalProperties: false,
+} as const;
+
+const ISO_TIMESTAMP = { type: 'string', format: 'date-time' } as const;
+
+/** Spec §2.2; camelCase as the spec writes it. `result` and `error` are always present, null until set. */
+export const TRANSACTION_SCHEMA = {
+  type: 'object',
+  required: ['id', 'instructionId', 'status', 'rail', 'createdAt', 'updatedAt', 'result', 'error'],
+  properties: {
+    id: { type: 'string', pattern: '^txn_[0-9A-HJKMNP-TV-Z]{26}$' },
+    instructionId: { type: 'string', pattern: '^ins_[0-9A-HJKMNP-TV-Z]{26}$' },
+    status: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
+    rail: { type: 'string', description: 'Name of the rail that carries the payout (for example `pix`).' },
+    createdAt: ISO_TIMESTAMP,
+    updatedAt: ISO_TIMESTAMP,
+    result: {
+      description: 'Set when the transaction completed.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['reference', 'settledAt'],
+          properties: {
+            reference: {
+              type: 'string',
+              description: "The rail's own reference (for Pix, the end-to-end id).",
+            },
+            settledAt: { oneOf: [ISO_TIMESTAMP, { type: 'null' }] },
+          },
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
+    error: {
+      description: 'Set when the transaction failed.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['reason', 'code', 'partnerStatus'],
+          properties: {
+            reason: { type: 'string' },
+            code: { type: 'string', description: 'ISO 20022 reason code (for example `AC03`).' },
+            partnerStatus: { type: 'string' },
+          },
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const TRANSACTION_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['transaction', 'request_id'],
+  properties: { transaction: TRANSACTION_SCHEMA, request_id: REQUEST_ID_SCHEMA },
+  additionalProperties: false,
+} as const;
+
+/** Spec §4.6: custom header names are shown, their values never. */
+export const WEBHOOK_ENDPOINT_SCHEMA = {
+  type: 'object',
+  required: [
+    'id',
+    'url',
+    'event_types',
+    'header_names',
+    'retry_strategy',
+    'enabled',
+    'disabled_reason',
+    'created_at',
+  ],
+  properties: {
+    id: { type: 'string', pattern: '^whe_' },
+    url: { type: 'string', format: 'uri' },
+    event_types: { type: 'array', items: { type: 'string' } },
+    header_names: { type: 'array', items: { type: 'string' } },
+    retry_strategy: { type: 'string', enum: ['standard', 'extended'] },
+    enabled: { type: 'boolean' },
+    disabled_reason: { oneOf: [{ type: 'string' }, { type: 'null' }] },
+    created_at: ISO_TIMESTAMP,
+  },
+  additionalProperties: false,
+} as const;
+
+export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['webhook_endpoints', 'request_id'],
+  properties: {
+    webhook_endpoints: { type: 'array', items: WEBHOOK_ENDPOINT_SCHEMA },
+    request_id: REQUEST_ID_SCHEMA,
+  },
   additionalProperties: false,
 } as const;

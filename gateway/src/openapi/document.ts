@@ -3,10 +3,15 @@ import {
   ERROR_BODY_SCHEMA,
   HEALTH_RESPONSE_SCHEMA,
   INSTRUCTION_SCHEMA,
+  QUOTE_SCHEMA,
   RESOLVE_REQUEST_SCHEMA,
   RESOLVE_RESPONSE_SCHEMA,
   SCHEME_SCHEMA,
   SCHEMES_RESPONSE_SCHEMA,
+  TRANSACTION_RESPONSE_SCHEMA,
+  TRANSACTION_SCHEMA,
+  WEBHOOK_ENDPOINT_SCHEMA,
+  WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
 } from '../http/schemas';
 
 // The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes
@@ -102,7 +107,14 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         post: {
           operationId: 'resolve',
           summary: 'Resolve a QR code into a payment instruction',
-          description: 'Decodes the QR text and stores a payment instruction (spec §4.1).',
+          description:
+            'Decodes the QR text and stores a payment instruction (spec §4.1). With `wallet_currency` ' +
+            'different from the payment currency, an FX quote is made and the instruction also carries ' +
+            '`wallet_currency`, `wallet_amount` (what the user pays) and `quote`; with `wallet_currency` equal ' +
+            'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
+            '`wallet_currency` the instruction has exactly the spec §2.1 fields. `amount` is only for QR codes ' +
+            'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
+            "from the QR's). A `wallet_currency` that is malformed or not quoted is 400 `ValidationError`.",
           requestBody: { required: true, content: jsonContent(ref('schemas', 'ResolveRequest')) },
           responses: {
             '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true),
@@ -111,6 +123,45 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired'])}.`,
               RATE_LIMIT_HEADERS,
             ),
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/transactions/{id}': {
+        get: {
+          operationId: 'getTransaction',
+          summary: 'Read a transaction',
+          description:
+            'The current state of one of your transactions (spec §4.4). An unknown id and another ' +
+            "tenant's id are both 404 `NotFoundError`, so ids cannot be probed.",
+          parameters: [
+            {
+              name: 'id',
+              in: 'path',
+              required: true,
+              schema: { type: 'string' },
+              description: 'Transaction id (`txn_`).',
+            },
+          ],
+          responses: {
+            '200': okResponse('The transaction.', ref('schemas', 'TransactionResponse'), true),
+            '404': errorResponse(
+              `${describeTags(['NotFoundError'])}: no such transaction for this key.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/webhook-endpoints': {
+        get: {
+          operationId: 'listWebhookEndpoints',
+          summary: "List the tenant's webhook endpoints",
+          description:
+            'Every webhook endpoint registered for your tenant (spec §4.6), with the names of its custom ' +
+            'headers (values are never shown). Endpoints are registered by the operator during onboarding.',
+          responses: {
+            '200': okResponse('The endpoints.', ref('schemas', 'WebhookEndpointsResponse'), true),
             ...AUTHENTICATED_ERRORS,
           },
         },
@@ -188,8 +239,13 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         SchemesResponse: SCHEMES_RESPONSE_SCHEMA,
         ResolveRequest: RESOLVE_REQUEST_SCHEMA,
         Instruction: INSTRUCTION_SCHEMA,
+        Quote: QUOTE_SCHEMA,
         ResolveResponse: RESOLVE_RESPONSE_SCHEMA,
         Health: HEALTH_RESPONSE_SCHEMA,
+        Transaction: TRANSACTION_SCHEMA,
+        TransactionResponse: TRANSACTION_RESPONSE_SCHEMA,
+        WebhookEndpoint: WEBHOOK_ENDPOINT_SCHEMA,
+        WebhookEndpointsResponse: WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
       },
       headers: {
         XRequestId: {

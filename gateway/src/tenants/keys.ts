@@ -64,3 +64,8 @@ export function keyPrefix(key: string): string {
 export function hashApiKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
+
+/** The key's SHA-256 as hex: the in-process cache key of a key (never the key itself). */
+export function hashApiKeyHex(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}

@@ -5,7 +5,14 @@ import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_
 import type { Pool } from 'pg';
 import { createBoundedTtlCache } from './auth-cache';
 import { apiKeyNotFound, invalidTenantInput, tenantNotFound } from './errors';
-import { GIVEN_KEY_MAX_LENGTH, generateApiKey, givenKeyProblem, hashApiKey, keyPrefix } from './keys';
+import {
+  GIVEN_KEY_MAX_LENGTH,
+  generateApiKey,
+  givenKeyProblem,
+  hashApiKey,
+  hashApiKeyHex,
+  keyPrefix,
+} from './keys';
 import * as store from './store';
 
 export type { ApiKeyRow as ApiKey, TenantRow as Tenant } from './store';
@@ -55,8 +62,10 @@ export interface TenantService {
   /**
    * The tenant of a raw `x-api-key`, or null when the key is unknown or revoked. Results are cached
    * in process (see createTenantService): a revocation takes effect within `authCacheTtlMs`.
+   * A caller that already hashed the key (the auth hook, hashApiKeyHex) passes the hash so the
+   * key is hashed once per request.
    */
-  authenticate(rawKey: string): Promise<AuthenticatedKey | null>;
+  authenticate(rawKey: string, keyHashHex?: string): Promise<AuthenticatedKey | null>;
   createTenant(input: CreateTenantInput, opts?: CallOptions): Promise<CreatedTenant>;
   getTenant(tenantId: string): Promise<store.TenantRow>;
   listTenants(): Promise<store.TenantRow[]>;
@@ -129,8 +138,8 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
   const unknown = createBoundedTtlCache<null>({ maxEntries });
   const inFlight = new Map<string, Promise<AuthenticatedKey | null>>();
 
-  async function lookUp(hash: Buffer, cacheKey: string): Promise<AuthenticatedKey | null> {
-    const owner = await store.findKeyOwnerByHash(pool, hash);
+  async function lookUp(cacheKey: string): Promise<AuthenticatedKey | null> {
+    const owner = await store.findKeyOwnerByHash(pool, Buffer.from(cacheKey, 'hex'));
     if (!owner || owner.revokedAt) {
       unknown.set(cacheKey, null, negativeTtlMs);
       return null;
@@ -144,17 +153,16 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     return result;
   }
 
-  async function authenticate(rawKey: string): Promise<AuthenticatedKey | null> {
+  async function authenticate(rawKey: string, keyHashHex?: string): Promise<AuthenticatedKey | null> {
     if (typeof rawKey !== 'string' || rawKey.length === 0 || rawKey.length > GIVEN_KEY_MAX_LENGTH)
       return null;
-    const hash = hashApiKey(rawKey);
-    const cacheKey = hash.toString('hex');
+    const cacheKey = keyHashHex ?? hashApiKeyHex(rawKey);
     const hit = known.get(cacheKey) ?? unknown.get(cacheKey);
     if (hit) return hit.value;
     // Concurrent requests with the same key share one query.
     let pending = inFlight.get(cacheKey);
     if (!pending) {
-      pending = lookUp(hash, cacheKey).finally(() => inFlight.delete(cacheKey));
+      pending = lookUp(cacheKey).finally(() => inFlight.delete(cacheKey));
       inFlight.set(cacheKey, pending);
     }
     return pending;

@@ -1,8 +1,12 @@
 import { loadDecoderConfig } from './config';
-import { createDeps } from './deps';
+import { createDeps, type DecoderDepsOverrides } from './deps';
 import { buildServer } from './server';
 
 export { loadDecoderConfig } from './config';
+export type { DecodedInstruction } from './decode/types';
+export type { DecoderDepsOverrides } from './deps';
+export { type EmvObject, encodeMerchantQr, encodeTlv } from './emv/encode';
+export type { DynamicPixFetcher, DynamicPixPayload } from './pix/dynamic/types';
 export { SCHEME_CATALOGUE, type SchemeEntry } from './schemes/catalogue';
 
 export type RunningDecoder = {
@@ -11,10 +15,16 @@ export type RunningDecoder = {
   close(): Promise<void>;
 };
 
-/** Loads config from `env`, builds the decoder and listens on GRPC_PORT (0 picks a free port). */
-export async function startDecoder(env: NodeJS.ProcessEnv): Promise<RunningDecoder> {
+/**
+ * Loads config from `env`, builds the decoder and listens on GRPC_PORT (0 picks a free port).
+ * `overrides.dynamicPixFetcher` replaces the dynamic Pix fetcher (tests).
+ */
+export async function startDecoder(
+  env: NodeJS.ProcessEnv,
+  overrides: DecoderDepsOverrides = {},
+): Promise<RunningDecoder> {
   const config = loadDecoderConfig(env);
-  const deps = createDeps(config);
+  const deps = createDeps(config, overrides);
   const server = buildServer(deps);
   let grpcPort: number;
   try {

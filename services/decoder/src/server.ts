@@ -1,5 +1,6 @@
 import { createGrpcServer, type GrpcServer } from '@qr-payout/platform';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { toDecodedQrMessage } from './decode/message';
 import type { DecoderDeps } from './deps';
 
 /** The decoder's gRPC server (DecoderService + grpc.health.v1.Health); the caller listens. */
@@ -8,8 +9,10 @@ export function buildServer(deps: DecoderDeps): GrpcServer {
     serviceName: 'decoder',
     logger: deps.logger,
     register(router) {
-      // Decode comes with the decoder issue; until then Connect answers UNIMPLEMENTED for it.
       router.service(DecoderService, {
+        decode: async ({ qrString }) => ({
+          decoded: toDecodedQrMessage(await deps.decoder.decode(qrString)),
+        }),
         listSchemes: () => ({ schemes: deps.schemes.listSchemes() }),
       });
     },

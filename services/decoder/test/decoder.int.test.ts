@@ -1,18 +1,70 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import * as grpc from '@grpc/grpc-js';
-import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform';
+import { closeGrpcClients, createGrpcClient, readErrorDetail } from '@qr-payout/platform';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import {
+  AccountType,
+  type DecodeRequest,
+  DecodeRequestSchema,
+  type DecodeResponse,
+  DecodeResponseSchema,
   DecoderService,
   type ListSchemesRequest,
   ListSchemesRequestSchema,
   type ListSchemesResponse,
   ListSchemesResponseSchema,
+  PointOfInitiation,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { type RunningDecoder, SCHEME_CATALOGUE, startDecoder } from '../src/index';
+import { encodeMerchantQr, type RunningDecoder, SCHEME_CATALOGUE, startDecoder } from '../src/index';
 
-const env = { GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
+// Dynamic Pix locations on this host go over plain http; nothing listens on port 9, so a fetch
+// there fails for real (no stand-in fetcher over gRPC).
+const env = {
+  GRPC_PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  PIX_LOCATION_HTTP_HOSTS: '127.0.0.1:9',
+  PIX_LOCATION_TIMEOUT_MS: '2000',
+};
+
+const STATIC_PIX = encodeMerchantQr([
+  { id: 1, value: '11' },
+  {
+    id: 26,
+    value: [
+      { id: 0, value: 'br.gov.bcb.pix' },
+      { id: 1, value: 'pagamentos@loja.com.br' },
+    ],
+  },
+  { id: 52, value: '0000' },
+  { id: 53, value: '986' },
+  { id: 54, value: '12.50' },
+  { id: 58, value: 'BR' },
+  { id: 59, value: 'LOJA DO TESTE' },
+  { id: 60, value: 'SAO PAULO' },
+  { id: 62, value: [{ id: 5, value: 'PEDIDO42' }] },
+]);
+
+const UNREACHABLE_DYNAMIC_PIX = encodeMerchantQr([
+  { id: 1, value: '12' },
+  {
+    id: 26,
+    value: [
+      { id: 0, value: 'br.gov.bcb.pix' },
+      { id: 25, value: '127.0.0.1:9/qr/v2/cobv1' },
+    ],
+  },
+  { id: 52, value: '0000' },
+  { id: 53, value: '986' },
+  { id: 58, value: 'BR' },
+  { id: 59, value: 'LOJA DO TESTE' },
+  { id: 60, value: 'SAO PAULO' },
+]);
+
+// A real Redeban Bre-B code (research vectors): key type 02 (mobile), 5000.00 COP.
+const BREB =
+  '00020101021126320014CO.COM.RBM.LLA0210313874406649250014CO.COM.RBM.RED0103RBM50310013CO.COM.RBM.CU0110000000000051220013CO.COM.RBM.CA0101052040000530317054075000.005802CO59010600106101062270710CC3D75AE64080200110363180270016CO.COM.RBM.CANAL0103APP81250015CO.COM.RBM.CIVA01020282260014CO.COM.RBM.IVA01040.0083270015CO.COM.RBM.BASE01040.0084250015CO.COM.RBM.CINC01020285260014CO.COM.RBM.INC01040.0090430016CO.COM.RBM.TRXID0119000002FSStDLs2ndrBr91460014CO.COM.RBM.SEC0124eXnV6BwgdGNLszxps5ijFyfR6304A413';
 
 describe('decoder over gRPC', () => {
   let decoder: RunningDecoder;
@@ -55,13 +107,57 @@ describe('decoder over gRPC', () => {
     ]);
   });
 
-  it('answers UNIMPLEMENTED for Decode, which a later issue brings', async () => {
+  it('decodes a static Pix code through the platform client', async () => {
     const client = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
-    const error = await client.decode({ qrString: '000201' }).then(
+    const { decoded } = await client.decode({ qrString: STATIC_PIX });
+    expect(decoded).toMatchObject({
+      schemeId: 'BR.PIX',
+      country: 'BR',
+      currency: 'BRL',
+      amount: { currency: 'BRL', amountMinor: 1250n },
+      rail: 'pix',
+      pointOfInitiation: PointOfInitiation.STATIC,
+      creditor: {
+        name: 'LOJA DO TESTE',
+        account: 'pagamentos@loja.com.br',
+        accountType: AccountType.EMAIL,
+        city: 'SAO PAULO',
+      },
+      references: { txid: 'PEDIDO42', pix_key_type: 'email' },
+      confidence: 1,
+    });
+    expect(decoded?.confidenceFactors.map((factor) => factor.name)).toEqual([
+      'crc_valid',
+      'mandatory_tags',
+      'identifiers_valid',
+      'known_identifier',
+      'country_currency_consistent',
+      'account_in_clear',
+    ]);
+  });
+
+  it('answers INVALID_ARGUMENT with a QrDecodeError detail naming expected and actual CRC', async () => {
+    const client = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+    const forged = `${STATIC_PIX.slice(0, -4)}0000`;
+    const error = await client.decode({ qrString: forged }).then(
       () => undefined,
-      (err: unknown) => ConnectError.from(err),
+      (err: unknown) => err,
     );
-    expect(error?.code).toBe(Code.Unimplemented);
+    expect(readErrorDetail(error)).toMatchObject({
+      code: Code.InvalidArgument,
+      tag: 'QrDecodeError',
+      field: 'qr_string',
+      metadata: { expected_crc: STATIC_PIX.slice(-4), actual_crc: '0000' },
+    });
+  });
+
+  it('answers QrDecodeError for a dynamic Pix code whose location cannot be fetched', async () => {
+    const client = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 5_000 });
+    const error = await client.decode({ qrString: UNREACHABLE_DYNAMIC_PIX }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(readErrorDetail(error)).toMatchObject({ code: Code.InvalidArgument, tag: 'QrDecodeError' });
   });
 
   it('speaks plain gRPC: a @grpc/grpc-js generic client with protobuf-es serializers lists the schemes', async () => {
@@ -96,6 +192,41 @@ describe('decoder over gRPC', () => {
       });
       expect(response.schemes.map((scheme) => scheme.id)).toEqual(SCHEME_CATALOGUE.map((entry) => entry.id));
       expect(response.schemes.every((scheme) => scheme.requiredPayerFields.length === 3)).toBe(true);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('Decode over plain gRPC', () => {
+  let decoder: RunningDecoder;
+
+  beforeAll(async () => {
+    decoder = await startDecoder(env);
+  });
+
+  afterAll(() => decoder.close());
+
+  it('a @grpc/grpc-js client gets a DecodedQr for a Bre-B code', async () => {
+    const client = new grpc.Client(`127.0.0.1:${decoder.grpcPort}`, grpc.credentials.createInsecure());
+    try {
+      const response = await new Promise<DecodeResponse>((resolve, reject) => {
+        client.makeUnaryRequest(
+          `/${DecoderService.typeName}/Decode`,
+          (message: DecodeRequest) => Buffer.from(toBinary(DecodeRequestSchema, message)),
+          (bytes: Buffer) => fromBinary(DecodeResponseSchema, bytes),
+          create(DecodeRequestSchema, { qrString: BREB }),
+          { deadline: new Date(Date.now() + 2_000) },
+          (err, value) => (err || !value ? reject(err ?? new Error('no response')) : resolve(value)),
+        );
+      });
+      expect(response.decoded).toMatchObject({
+        schemeId: 'CO.BREB',
+        currency: 'COP',
+        amount: { amountMinor: 500000n },
+        creditor: { account: '3138744066', accountType: AccountType.PHONE },
+        channel: 'APP',
+      });
     } finally {
       client.close();
     }

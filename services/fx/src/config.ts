@@ -32,6 +32,10 @@ export function loadFxConfig(env: Env) {
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
       logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
       rates: rateTable('FX_RATES'),
+      // Below 10000 bps: the quoted rate must stay positive.
+      spreadBps: int('FX_SPREAD_BPS', { default: 50, min: 0, max: 9_999 }),
+      feeBps: int('FX_FEE_BPS', { default: 0, min: 0, max: 10_000 }),
+      quoteTtlMs: int('FX_QUOTE_TTL_MS', { default: 60_000, min: 1 }),
       // Under the pod's termination grace period (30 s by default in Kubernetes).
       shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
       grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),

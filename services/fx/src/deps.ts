@@ -2,7 +2,11 @@ import path from 'node:path';
 import { createLogger, createPgPool, type Logger, migrate } from '@qr-payout/platform';
 import type pg from 'pg';
 import type { FxConfig } from './config';
+import { createQuoteService, type QuoteService } from './quotes/service';
+import { createQuoteStore } from './quotes/store';
+import { minorUnitsByCode } from './rates/rate-table';
 import { createRateService, type RateService } from './rates/service';
+import { createTableRateProvider } from './rates/table-provider';
 
 /** The SQL migrations of schema fx (applied by `main.ts migrate` or MIGRATE_ON_START). */
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
@@ -12,6 +16,7 @@ export type FxDeps = {
   readonly logger: Logger;
   readonly pool: pg.Pool;
   readonly rates: RateService;
+  readonly quotes: QuoteService;
   /** Applies the pending migrations of the configured schema. */
   migrate(): Promise<void>;
   /** Ends the pool. */
@@ -33,6 +38,12 @@ export function createDeps(config: FxConfig): FxDeps {
     logger,
     pool,
     rates: createRateService({ rates: config.rates }),
+    quotes: createQuoteService({
+      store: createQuoteStore(pool),
+      rates: createTableRateProvider(config.rates),
+      minorUnits: minorUnitsByCode(config.rates),
+      pricing: { spreadBps: config.spreadBps, feeBps: config.feeBps, ttlMs: config.quoteTtlMs },
+    }),
     migrate: async () => {
       await migrate(pool, { schema: config.dbSchema, dir: MIGRATIONS_DIR, logger });
     },

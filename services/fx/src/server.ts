@@ -8,10 +8,18 @@ export function buildServer(deps: FxDeps): GrpcServer {
     serviceName: 'fx',
     logger: deps.logger,
     register(router) {
-      // CreateQuote, GetQuote and ConfirmQuote come with the quotes issue; until then Connect
-      // answers UNIMPLEMENTED for them.
       router.service(FxService, {
         listCurrencies: () => ({ currencies: deps.rates.listCurrencies() }),
+        createQuote: async (req, ctx) => ({
+          quote: await deps.quotes.createQuote(
+            { tenantId: req.tenantId, sourceCurrency: req.sourceCurrency, target: req.target },
+            ctx.signal,
+          ),
+        }),
+        getQuote: async (req) => ({ quote: await deps.quotes.getQuote(req.tenantId, req.quoteId) }),
+        confirmQuote: async (req) => ({
+          quote: await deps.quotes.confirmQuote(req.tenantId, req.quoteId, req.consumerId),
+        }),
       });
     },
   });

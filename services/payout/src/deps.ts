@@ -9,6 +9,8 @@ import {
 } from '@qr-payout/platform';
 import type pg from 'pg';
 import type { PayoutConfig } from './config';
+import { createInstructionService, type InstructionService } from './instructions/service';
+import { createInstructionStore } from './instructions/store';
 import { createTransactionService, type TransactionService } from './transactions/service';
 import { createTransactionStore } from './transactions/store';
 
@@ -21,6 +23,7 @@ export type PayoutDeps = {
   readonly pool: pg.Pool;
   /** Where the outbox relay publishes transaction events (Kafka, or the sandbox's memory bus). */
   readonly bus: EventBus;
+  readonly instructions: InstructionService;
   readonly transactions: TransactionService;
   /** Applies the pending migrations of the configured schema. */
   migrate(): Promise<void>;
@@ -51,6 +54,7 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
     logger,
     pool,
     bus,
+    instructions: createInstructionService({ store: createInstructionStore(pool) }),
     transactions: createTransactionService({ store: createTransactionStore(pool) }),
     migrate: async () => {
       await migrate(pool, { schema: config.dbSchema, dir: MIGRATIONS_DIR, logger });

@@ -8,9 +8,15 @@ export function buildServer(deps: PayoutDeps): GrpcServer {
     serviceName: 'payout',
     logger: deps.logger,
     register(router) {
-      // CreateInstruction, GetInstruction, ExecuteInstruction and ApplyPartnerCallback come with
-      // later issues; until then Connect answers UNIMPLEMENTED for them.
+      // ExecuteInstruction and ApplyPartnerCallback come with later issues; until then Connect
+      // answers UNIMPLEMENTED for them.
       router.service(PayoutService, {
+        createInstruction: async (req) => ({
+          instruction: await deps.instructions.createInstruction(req),
+        }),
+        getInstruction: async (req) => ({
+          instruction: await deps.instructions.getInstruction(req.tenantId, req.instructionId),
+        }),
         getTransaction: async (req) => ({
           transaction: await deps.transactions.getTransaction(req.tenantId, req.transactionId),
         }),

@@ -27,6 +27,11 @@ export const DEFAULT_RATE_TABLE: RateTable = [
   { code: 'USD', minorUnits: 2, perUsd: '1' },
 ];
 
+/** ISO 4217 minor-unit digits by currency code, for the currencies of the table. */
+export function minorUnitsByCode(table: RateTable): ReadonlyMap<string, number> {
+  return new Map(table.map((entry) => [entry.code, entry.minorUnits]));
+}
+
 const CODE = /^[A-Z]{3}$/;
 const MINOR_UNITS = new Set([0, 2, 3]);
 const POSITIVE_DECIMAL = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,12})?$/;

@@ -16,11 +16,16 @@ let sdk: NodeSDK | undefined;
 /**
  * Starts the OpenTelemetry Node SDK once per process. Call it before the service's modules load
  * (preload.ts) so the http, pg and ioredis instrumentations can patch them. Exporters follow the
- * standard OTEL_* variables; OTEL_SDK_DISABLED=true makes this a no-op.
+ * standard OTEL_* variables; OTEL_SDK_DISABLED=true makes this a no-op that patches nothing.
+ * Returns whether the SDK runs.
  */
-export function startTelemetry(opts: TelemetryOptions): void {
-  if (sdk) return;
+export function startTelemetry(opts: TelemetryOptions): boolean {
+  if (sdk) return true;
   const env = opts.env ?? process.env;
+  // Checked before anything is created: the instrumentations patch http, pg and ioredis as soon as
+  // they are constructed, even under a disabled SDK, and that patching cost ~17% of the gateway's
+  // CPU on every request with tracing off.
+  if (isTelemetryDisabled(env)) return false;
   // Loaded here, not at import: services and unit tests that never start telemetry don't pay for
   // the SDK, and the preload stays synchronous so instrumentations patch before the app loads.
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
@@ -47,6 +52,12 @@ export function startTelemetry(opts: TelemetryOptions): void {
     ],
   });
   sdk.start();
+  return true;
+}
+
+/** OTEL_SDK_DISABLED as the OpenTelemetry spec reads it: `true`, case-insensitive, disables. */
+export function isTelemetryDisabled(env: NodeJS.ProcessEnv): boolean {
+  return (env['OTEL_SDK_DISABLED'] ?? '').trim().toLowerCase() === 'true';
 }
 
 /** Flushes pending spans and stops the SDK; the last shutdown step. */

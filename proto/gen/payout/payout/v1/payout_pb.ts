@@ -62,7 +62,7 @@ export type Instruction = Message<"payout.payout.v1.Instruction"> & {
   quote?: Quote | undefined;
 
   /**
-   * What the payer pays: the quote's source amount, or `amount` when there is no quote.
+   * What the payer pays: the quote's source amount plus its fee, or `amount` when there is no quote.
    *
    * @generated from field: payout.common.v1.Money pay_amount = 6;
    */

@@ -1,0 +1,93 @@
+// Resolve benchmark (bench/README.md "resolve"): POST /v1/resolve through the whole system (gateway
+// → decoder → [fx] → payout → PostgreSQL), against the same run's authenticated GET /v1/schemes,
+// measured alternately.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
+import { MERCHANT_QRS } from '../../test-e2e/support/merchant-qrs';
+import { type LoadOptions, type LoadResult, runLoad } from '../gateway/load';
+import {
+  figuresOf,
+  formatTable,
+  type ResolveSummary,
+  type ResolveTarget,
+  summarize,
+  TARGETS,
+  writeResults,
+} from './report';
+
+export interface ResolveBenchOptions {
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  rounds: number;
+}
+
+// The admin API's maximum: nothing is refused at these rates, but the limiter still runs.
+const BENCH_RATE_LIMIT = 1_000_000;
+
+// A static Pix QR with an amount: the decode is pure (no dynamic payload fetch).
+const PIX = MERCHANT_QRS.find((qr) => qr.country === 'BR' && qr.amount !== undefined);
+
+async function expectOk(load: LoadOptions): Promise<void> {
+  const res = await fetch(load.url, {
+    method: load.method ?? 'GET',
+    headers: load.headers,
+    ...(load.body !== undefined ? { body: load.body } : {}),
+  });
+  const text = await res.text();
+  if (res.status !== 200)
+    throw new Error(`${load.method ?? 'GET'} ${load.url} answered ${res.status}: ${text}`);
+}
+
+export async function runResolveBench(opts: ResolveBenchOptions): Promise<boolean> {
+  if (!PIX) throw new Error('no static Pix QR with an amount in test-e2e/support/merchant-qrs.ts');
+  console.log('starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...');
+  const system = await startSystem({ logLevel: 'warn' });
+  try {
+    const tenant = await system.createTenant(
+      `bench-resolve-${randomBytes(4).toString('hex')}`,
+      BENCH_RATE_LIMIT,
+    );
+    const headers = { 'x-api-key': tenant.apiKey };
+    const post = (body: object): Omit<LoadOptions, 'connections' | 'durationSeconds'> => ({
+      url: `${system.gatewayUrl}/v1/resolve`,
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
+    const loads: Record<ResolveTarget, Omit<LoadOptions, 'connections' | 'durationSeconds'>> = {
+      schemes: { url: `${system.gatewayUrl}/v1/schemes`, headers },
+      resolve: post({ qr_string: PIX.qrString }),
+      'resolve-fx': post({ qr_string: PIX.qrString, wallet_currency: 'USD' }),
+    };
+    for (const target of TARGETS) await expectOk({ ...loads[target], connections: 1, durationSeconds: 0 });
+
+    console.log(
+      `c=${opts.connections}, ${opts.warmupSeconds} s warm-up + ${opts.durationSeconds} s per run, ` +
+        `${opts.rounds} rounds alternating ${TARGETS.join(' → ')}`,
+    );
+    const runs: Record<ResolveTarget, LoadResult[]> = { schemes: [], resolve: [], 'resolve-fx': [] };
+    const rows: ResolveSummary['rows'] = [];
+    for (let round = 1; round <= opts.rounds; round++) {
+      for (const target of TARGETS) {
+        const load = { ...loads[target], connections: opts.connections };
+        await runLoad({ ...load, durationSeconds: opts.warmupSeconds });
+        const run = await runLoad({ ...load, durationSeconds: opts.durationSeconds });
+        runs[target].push(run);
+        const figures = figuresOf([run]);
+        rows.push({ target, round, ...figures });
+        console.log(
+          `  round ${round} ${target}: ${figures.reqPerSec.toFixed(0)} req/s, p99 ${figures.p99Ms.toFixed(2)} ms`,
+        );
+      }
+    }
+    const summary = summarize(rows, runs);
+    console.log(`\n${formatTable(summary)}`);
+    const file = writeResults(REPO_ROOT, { ...opts, qr: PIX.label }, summary);
+    console.log(`\nresults written to ${path.relative(REPO_ROOT, file)}`);
+    return summary.pass.all;
+  } finally {
+    await system.stop();
+  }
+}

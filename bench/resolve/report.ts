@@ -1,0 +1,121 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type LoadResult, percentile } from '../gateway/load';
+
+/** schemes: the same-run baseline (authenticated GET /v1/schemes, no service call). */
+export const TARGETS = ['schemes', 'resolve', 'resolve-fx'] as const;
+export type ResolveTarget = (typeof TARGETS)[number];
+
+export const GOALS = { resolveP99BelowMs: 15 };
+
+export interface Figures {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  autocannonP99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface ResolveSummary {
+  rows: Array<Figures & { target: ResolveTarget; round: number }>;
+  totals: Record<ResolveTarget, Figures>;
+  /** Throughput of each resolve variant over the baseline's. */
+  ratios: Record<Exclude<ResolveTarget, 'schemes'>, number>;
+  goals: typeof GOALS;
+  pass: { resolveP99: boolean; resolveFxP99: boolean; clean: boolean; all: boolean };
+}
+
+export function figuresOf(runs: LoadResult[]): Figures {
+  const all = new Float64Array(runs.reduce((n, run) => n + run.latenciesMs.length, 0));
+  let offset = 0;
+  for (const run of runs) {
+    all.set(run.latenciesMs, offset);
+    offset += run.latenciesMs.length;
+  }
+  const seconds = runs.reduce((s, run) => s + run.durationSeconds, 0);
+  return {
+    reqPerSec: runs.reduce((n, run) => n + run.responses, 0) / seconds,
+    p50Ms: percentile(all, 0.5),
+    p99Ms: percentile(all, 0.99),
+    autocannonP99Ms: Math.max(...runs.map((run) => run.autocannonP99Ms)),
+    errors: runs.reduce((n, run) => n + run.errors, 0),
+    non2xx: runs.reduce((n, run) => n + run.non2xx, 0),
+  };
+}
+
+export function summarize(
+  rows: ResolveSummary['rows'],
+  runs: Record<ResolveTarget, LoadResult[]>,
+): ResolveSummary {
+  const totals = {
+    schemes: figuresOf(runs.schemes),
+    resolve: figuresOf(runs.resolve),
+    'resolve-fx': figuresOf(runs['resolve-fx']),
+  };
+  const pass = {
+    resolveP99: totals.resolve.p99Ms < GOALS.resolveP99BelowMs,
+    resolveFxP99: totals['resolve-fx'].p99Ms < GOALS.resolveP99BelowMs,
+    // Refused or failed requests would make the figures meaningless.
+    clean: TARGETS.every((t) => totals[t].errors + totals[t].non2xx === 0),
+    all: false,
+  };
+  pass.all = pass.resolveP99 && pass.resolveFxP99 && pass.clean;
+  return {
+    rows,
+    totals,
+    ratios: {
+      resolve: totals.resolve.reqPerSec / totals.schemes.reqPerSec,
+      'resolve-fx': totals['resolve-fx'].reqPerSec / totals.schemes.reqPerSec,
+    },
+    goals: GOALS,
+    pass,
+  };
+}
+
+const cell = (value: string | number, width: number) =>
+  (typeof value === 'number' ? value.toFixed(value >= 100 ? 0 : 2) : value).padStart(width);
+
+export function formatTable(summary: ResolveSummary): string {
+  const header = ['target', 'round', 'req/s', 'p50 ms', 'p99 ms', 'p99 ms (autocannon)', 'errors', 'non-2xx'];
+  const widths = header.map((h) => Math.max(h.length, 10));
+  const line = (values: Array<string | number>) => values.map((v, i) => cell(v, widths[i]!)).join('  ');
+  const values = (target: string, round: string, f: Figures) => [
+    target,
+    round,
+    f.reqPerSec,
+    f.p50Ms,
+    f.p99Ms,
+    f.autocannonP99Ms,
+    f.errors,
+    f.non2xx,
+  ];
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  const { totals, ratios, pass } = summary;
+  return [
+    line(header),
+    ...summary.rows.map((r) => line(values(r.target, String(r.round), r))),
+    ...TARGETS.map((t) => line(values(t, 'all', totals[t]))),
+    '',
+    `throughput ratio resolve/schemes: ${ratios.resolve.toFixed(3)}, resolve-fx/schemes: ${ratios['resolve-fx'].toFixed(3)} (baseline: GET /v1/schemes, same run)`,
+    `resolve p99: ${totals.resolve.p99Ms.toFixed(2)} ms (goal < ${GOALS.resolveP99BelowMs} ms) ${verdict(pass.resolveP99)}`,
+    `resolve-fx p99: ${totals['resolve-fx'].p99Ms.toFixed(2)} ms (goal < ${GOALS.resolveP99BelowMs} ms) ${verdict(pass.resolveFxP99)}`,
+    `no errors and no non-2xx: ${verdict(pass.clean)}`,
+    `overall: ${verdict(pass.all)}`,
+  ].join('\n');
+}
+
+/** Results as JSON under .data/bench/ (ignored by git), so runs can be compared later. */
+export function writeResults(
+  repoRoot: string,
+  settings: Record<string, unknown>,
+  summary: ResolveSummary,
+): string {
+  const dir = path.join(repoRoot, '.data', 'bench');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `resolve-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '' };
+  writeFileSync(file, `${JSON.stringify({ bench: 'resolve', machine, settings, ...summary }, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,71 @@
+import { create } from '@bufbuild/protobuf';
+import { silentLogger } from '@qr-payout/platform';
+import { ListCurrenciesResponseSchema } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import { type CurrencySource, createCurrencyCatalogue } from './currencies';
+
+function source(codes: string[]) {
+  const state = { calls: 0, fail: false, codes };
+  const fx: CurrencySource = {
+    listCurrencies: (async () => {
+      state.calls++;
+      if (state.fail) throw new Error('fx down');
+      return create(ListCurrenciesResponseSchema, {
+        currencies: state.codes.map((code) => ({ code, minorUnits: 2 })),
+      });
+    }) as unknown as CurrencySource['listCurrencies'],
+  };
+  return { fx, state };
+}
+
+describe('fx currency catalogue', () => {
+  it('answers from one fx call per TTL, shared by concurrent callers', async () => {
+    const { fx, state } = source(['BRL', 'USD']);
+    let clock = 0;
+    const catalogue = createCurrencyCatalogue({ fx, logger: silentLogger(), ttlMs: 1000, now: () => clock });
+    const answers = await Promise.all([
+      catalogue.isQuotable('USD'),
+      catalogue.isQuotable('XYZ'),
+      catalogue.isQuotable('BRL'),
+    ]);
+    expect(answers).toEqual([true, false, true]);
+    clock = 999;
+    await catalogue.isQuotable('USD');
+    expect(state.calls).toBe(1);
+  });
+
+  it('after the TTL answers from the cache while refreshing in the background', async () => {
+    const { fx, state } = source(['USD']);
+    let clock = 0;
+    const catalogue = createCurrencyCatalogue({ fx, logger: silentLogger(), ttlMs: 1000, now: () => clock });
+    expect(await catalogue.isQuotable('EUR')).toBe(false);
+    state.codes = ['USD', 'EUR'];
+    clock = 1000;
+    // Stale answer now, fresh one once the background refresh has landed.
+    expect(await catalogue.isQuotable('EUR')).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await catalogue.isQuotable('EUR')).toBe(true);
+    expect(state.calls).toBe(2);
+  });
+
+  it('keeps the old list when a refresh fails, and rejects while it never had one', async () => {
+    const { fx, state } = source(['USD']);
+    let clock = 0;
+    const catalogue = createCurrencyCatalogue({
+      fx,
+      logger: silentLogger(),
+      ttlMs: 1000,
+      retryMs: 100,
+      now: () => clock,
+    });
+    state.fail = true;
+    await expect(catalogue.isQuotable('USD')).rejects.toThrow('fx down');
+    state.fail = false;
+    expect(await catalogue.isQuotable('USD')).toBe(true);
+    state.fail = true;
+    clock = 5000;
+    expect(await catalogue.isQuotable('USD')).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await catalogue.isQuotable('USD')).toBe(true);
+    expect(state.calls).toBe(3);
+  });
+});

@@ -1,0 +1,56 @@
+import type { Timestamp } from '@bufbuild/protobuf/wkt';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+
+/** Public transaction statuses (spec §3.1), lower case as the spec shows them. */
+const STATUS_NAMES: Record<TransactionStatus, string> = {
+  [TransactionStatus.UNSPECIFIED]: 'pending',
+  [TransactionStatus.PENDING]: 'pending',
+  [TransactionStatus.PROCESSING]: 'processing',
+  [TransactionStatus.COMPLETED]: 'completed',
+  [TransactionStatus.FAILED]: 'failed',
+};
+
+export interface PublicTransaction {
+  id: string;
+  instructionId: string;
+  status: string;
+  rail: string;
+  createdAt: string;
+  updatedAt: string;
+  result: { reference: string; settledAt: string | null } | null;
+  error: { reason: string; code: string; partnerStatus: string } | null;
+}
+
+/**
+ * The transaction as the API shows it (spec §2.2): camelCase as the spec writes it, timestamps in
+ * ISO 8601 UTC with milliseconds, `result` and `error` always present (null until set) so a client
+ * can read them without checking for the key (docs/api-conventions.md).
+ */
+export function toPublicTransaction(txn: Transaction): PublicTransaction {
+  return {
+    id: txn.id,
+    instructionId: txn.instructionId,
+    status: STATUS_NAMES[txn.status] ?? 'pending',
+    rail: txn.rail,
+    createdAt: isoOrEmpty(txn.createdAt),
+    updatedAt: isoOrEmpty(txn.updatedAt),
+    result: txn.result
+      ? {
+          reference: txn.result.reference,
+          settledAt: txn.result.settledAt ? iso(txn.result.settledAt) : null,
+        }
+      : null,
+    error: txn.error
+      ? { reason: txn.error.reason, code: txn.error.code, partnerStatus: txn.error.partnerStatus }
+      : null,
+  };
+}
+
+function iso(ts: Timestamp): string {
+  return timestampDate(ts).toISOString();
+}
+
+function isoOrEmpty(ts: Timestamp | undefined): string {
+  return ts ? iso(ts) : '';
+}

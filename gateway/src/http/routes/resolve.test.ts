@@ -1,0 +1,241 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import { type DecodedQr, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { type CreateQuoteRequest, QuoteSchema } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import {
+  type CreateInstructionRequest,
+  InstructionSchema,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import type { FastifyInstance } from 'fastify';
+import { createMemoryRateLimiter } from '../../ratelimit/memory';
+import { buildPublicApp, type PublicAppDeps } from '../app';
+import type { ResolveRouteDeps } from './resolve';
+
+// POST /v1/resolve through the real app (auth, validation, error registry) with fake clients.
+
+const KEY = 'qrp_AbCdEfGh_0123456789abcdefghijklmnopqrstuv';
+const EXPIRES = new Date('2026-01-02T03:05:05.678Z');
+const SPEC_FIELDS = ['amount', 'confidence', 'country', 'creditor', 'currency', 'id', 'scheme'];
+
+function pixQr(amountMinor?: bigint): DecodedQr {
+  return create(DecodedQrSchema, {
+    schemeId: 'BR.PIX',
+    country: 'BR',
+    currency: 'BRL',
+    ...(amountMinor !== undefined ? { amount: { currency: 'BRL', amountMinor } } : {}),
+    creditor: { name: 'Padaria Pao Quente', account: '12345678000195', taxId: '12345678000195' },
+    confidence: 0.97,
+    rail: 'pix',
+  });
+}
+
+// Only what POST /v1/resolve uses; the app's other routes are not called here.
+type ResolveDeps = Pick<ResolveRouteDeps, 'decoder' | 'fx' | 'currencies' | 'payout'>;
+
+function fakes(decoded: DecodedQr) {
+  const calls = {
+    decode: 0,
+    quotes: [] as CreateQuoteRequest[],
+    instructions: [] as CreateInstructionRequest[],
+  };
+  const deps: ResolveDeps = {
+    decoder: {
+      decode: (async () => {
+        calls.decode++;
+        return { decoded };
+      }) as never,
+    },
+    currencies: { isQuotable: async (code) => ['BRL', 'EUR', 'USD'].includes(code) },
+    fx: {
+      createQuote: (async (req: CreateQuoteRequest) => {
+        calls.quotes.push(req);
+        return {
+          quote: create(QuoteSchema, {
+            id: 'quo_01JD0000000000000000000001',
+            tenantId: req.tenantId,
+            rate: '5.4228',
+            source: { currency: req.sourceCurrency, amountMinor: 228n },
+            target: req.target,
+            fee: { currency: req.sourceCurrency, amountMinor: 3n },
+            expiresAt: timestampFromDate(EXPIRES),
+          }),
+        };
+      }) as never,
+    },
+    payout: {
+      createInstruction: (async (req: CreateInstructionRequest) => {
+        calls.instructions.push(req);
+        const source = req.quote?.source;
+        const fee = req.quote?.fee?.amountMinor ?? 0n;
+        return {
+          instruction: create(InstructionSchema, {
+            id: 'ins_01JD0000000000000000000001',
+            tenantId: req.tenantId,
+            decoded: req.decoded,
+            amount: req.amount,
+            payAmount: source
+              ? { currency: source.currency, amountMinor: source.amountMinor + fee }
+              : req.amount,
+            ...(req.quote ? { quote: req.quote } : {}),
+          }),
+        };
+      }) as never,
+    },
+  };
+  return { deps, calls };
+}
+
+let app: FastifyInstance | undefined;
+
+async function resolve(deps: Partial<ResolveDeps>, body: object) {
+  await app?.close();
+  const resolveDeps: ResolveDeps = { ...fakes(pixQr(1234n)).deps, ...deps };
+  app = buildPublicApp({
+    tenants: {
+      authenticate: async (raw: string) =>
+        raw === KEY ? { tenantId: 'ten_a', keyPrefix: 'qrp_AbCdEfGh', rateLimitPerMinute: 100 } : null,
+    },
+    limiter: createMemoryRateLimiter(),
+    schemes: { getJson: async () => '[]' },
+    readiness: { notReadyReason: async () => undefined },
+    logger: silentLogger(),
+    publicDocsUrl: 'http://localhost:8080/docs',
+    authFailureLimit: 10,
+    ...resolveDeps,
+    // The clients of the app's other routes are left out: those routes are not called here.
+  } as unknown as PublicAppDeps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const res = await fetch(`http://127.0.0.1:${port}/v1/resolve`, {
+    method: 'POST',
+    headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('POST /v1/resolve', () => {
+  it('without wallet_currency: exactly the spec §2.1 fields, no FX call', async () => {
+    const { deps, calls } = fakes(pixQr(1234n));
+    const res = await resolve(deps, { qr_string: 'qr' });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.instruction).sort()).toEqual(SPEC_FIELDS);
+    expect(res.body.instruction).toEqual({
+      id: 'ins_01JD0000000000000000000001',
+      amount: 12.34,
+      currency: 'BRL',
+      creditor: { name: 'Padaria Pao Quente', account: '12345678000195' },
+      scheme: 'BR.PIX',
+      country: 'BR',
+      confidence: 0.97,
+    });
+    expect(calls.quotes).toHaveLength(0);
+    expect(calls.instructions[0]).toMatchObject({
+      tenantId: 'ten_a',
+      amount: { currency: 'BRL', amountMinor: 1234n },
+    });
+    expect(calls.instructions[0]?.quote).toBeUndefined();
+  });
+
+  it('with another wallet_currency: quotes for the tenant and shows what the user pays', async () => {
+    const { deps, calls } = fakes(pixQr(1234n));
+    const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'USD' });
+    expect(res.status).toBe(200);
+    expect(calls.quotes).toEqual([
+      expect.objectContaining({
+        tenantId: 'ten_a',
+        sourceCurrency: 'USD',
+        target: expect.objectContaining({ currency: 'BRL', amountMinor: 1234n }),
+      }),
+    ]);
+    expect(calls.instructions[0]?.quote?.id).toBe('quo_01JD0000000000000000000001');
+    expect(res.body.instruction).toMatchObject({ amount: 12.34, currency: 'BRL', wallet_currency: 'USD' });
+    expect(res.body.instruction.wallet_amount).toBe(2.31);
+    expect(res.body.instruction.quote).toEqual({
+      id: 'quo_01JD0000000000000000000001',
+      rate: '5.4228',
+      source_amount: 2.28,
+      source_currency: 'USD',
+      target_amount: 12.34,
+      target_currency: 'BRL',
+      fee: 0.03,
+      expires_at: '2026-01-02T03:05:05.678Z',
+    });
+  });
+
+  it('with wallet_currency equal to the payment currency: no quote, wallet_amount is the amount', async () => {
+    const { deps, calls } = fakes(pixQr(1234n));
+    const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'BRL' });
+    expect(res.status).toBe(200);
+    expect(calls.quotes).toHaveLength(0);
+    expect(res.body.instruction).toMatchObject({ wallet_currency: 'BRL', wallet_amount: 12.34, quote: null });
+  });
+
+  it('400 ValidationError naming wallet_currency when fx does not quote it, before decoding', async () => {
+    const { deps, calls } = fakes(pixQr(1234n));
+    const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'XYZ' });
+    expect(res.status).toBe(400);
+    expect(res.body._tag).toBe('ValidationError');
+    expect(res.body.message).toMatch(/^wallet_currency XYZ /);
+    expect(calls.decode).toBe(0);
+  });
+
+  it('takes the amount from the request for a QR without one, in the payment currency', async () => {
+    const { deps, calls } = fakes(pixQr());
+    const res = await resolve(deps, { qr_string: 'qr', amount: 50.5 });
+    expect(res.status).toBe(200);
+    expect(calls.instructions[0]?.amount?.amountMinor).toBe(5050n);
+    expect(res.body.instruction.amount).toBe(50.5);
+  });
+
+  it.each([
+    ['AmountRequired', pixQr(), {}],
+    ['AmountMismatch', pixQr(1234n), { amount: 12.35 }],
+  ])('422 %s, nothing quoted or stored', async (tag, decoded, extra) => {
+    const { deps, calls } = fakes(decoded);
+    const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'USD', ...extra });
+    expect(res.status).toBe(422);
+    expect(res.body._tag).toBe(tag);
+    expect(calls.quotes).toHaveLength(0);
+    expect(calls.instructions).toHaveLength(0);
+  });
+
+  it('maps fx failures through the registry: coded tag kept, an outage is 503', async () => {
+    const { deps } = fakes(pixQr(1234n));
+    const coded = await resolve(
+      {
+        ...deps,
+        fx: {
+          createQuote: async () => {
+            throw serviceError('ValidationError', 'source_currency is not quoted', {
+              code: Code.InvalidArgument,
+              field: 'source_currency',
+            });
+          },
+        },
+      },
+      { qr_string: 'qr', wallet_currency: 'USD' },
+    );
+    expect(coded.status).toBe(400);
+    expect(coded.body._tag).toBe('ValidationError');
+    const down = await resolve(
+      {
+        ...deps,
+        fx: {
+          createQuote: async () => {
+            throw new ConnectError('connect ECONNREFUSED', Code.Unavailable);
+          },
+        },
+      },
+      { qr_string: 'qr', wallet_currency: 'USD' },
+    );
+    expect(down.status).toBe(503);
+    expect(down.body._tag).toBe('ServiceUnavailable');
+  });
+});

@@ -1,0 +1,32 @@
+import type { Client } from '@connectrpc/connect';
+import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import { apiError } from '../../errors/api-error';
+import { toPublicTransaction } from '../presenters/transaction';
+
+export interface TransactionsRouteDeps {
+  payout: Pick<Client<typeof PayoutService>, 'getTransaction'>;
+  authenticate: onRequestAsyncHookHandler;
+}
+
+// Ids are `txn_` + 26 Crockford base32 characters; anything else cannot exist, so it is answered
+// without a call (same 404 as an unknown id: design §6, no probing).
+const TRANSACTION_ID = /^txn_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** GET /v1/transactions/{id} (spec §4.4): the tenant's transaction, 404 for any other id. */
+export function registerTransactionsRoute(app: FastifyInstance, deps: TransactionsRouteDeps): void {
+  app.get<{ Params: { id: string } }>(
+    '/v1/transactions/:id',
+    { onRequest: deps.authenticate },
+    async (request) => {
+      const { id } = request.params;
+      if (!TRANSACTION_ID.test(id)) throw apiError('NotFoundError', 'transaction not found');
+      const { transaction } = await deps.payout.getTransaction({
+        tenantId: request.auth?.tenantId ?? '',
+        transactionId: id,
+      });
+      if (!transaction) throw new Error('payout returned no transaction');
+      return { transaction: toPublicTransaction(transaction), request_id: request.id };
+    },
+  );
+}

@@ -1,0 +1,78 @@
+import type { AddressInfo } from 'node:net';
+import { createLogger, type Env, type Logger } from '@qr-payout/platform';
+import { loadPartnerSimConfig } from './config';
+import { createChargeStore } from './pix/charges';
+import { assertLocationFits } from './pix/location';
+import { buildPartnerSimApp } from './server';
+import { loadSigningKey, type SigningKey } from './signing/keys';
+
+export { loadPartnerSimConfig } from './config';
+export { buildDynamicBrCode } from './pix/brcode';
+export type { SigningKey } from './signing/keys';
+
+export type StartPartnerSimOverrides = {
+  logger?: Logger;
+  /** The simulator's clock (charge creation, `apresentacao`); tests move it. */
+  now?: () => Date;
+  /** Instead of PARTNER_SIM_SIGNING_KEY or a generated key. */
+  signingKey?: SigningKey;
+};
+
+export type RunningPartnerSim = {
+  readonly port: number;
+  /** What payers are told to fetch: PARTNER_SIM_PUBLIC_URL, or http://<host>:<port>. */
+  readonly baseUrl: string;
+  readonly signingKey: SigningKey;
+  /** Stops taking connections and waits for in-flight requests. Idempotent. */
+  close(): Promise<void>;
+};
+
+// Location ids are 32 hex characters (pix/charges.ts).
+const LOCATION_ID_LENGTH = 32;
+
+function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/** Loads config from `env` and listens on PORT (0 picks a free port). */
+export async function startPartnerSim(
+  env: Env,
+  overrides: StartPartnerSimOverrides = {},
+): Promise<RunningPartnerSim> {
+  const config = loadPartnerSimConfig(env);
+  const logger = overrides.logger ?? createLogger({ service: 'partner-sim', level: config.logLevel });
+  const now = overrides.now ?? (() => new Date());
+  const signingKey = overrides.signingKey ?? loadSigningKey(config.signingKeyPem);
+  if (config.publicUrl) assertLocationFits(config.publicUrl, LOCATION_ID_LENGTH);
+
+  let baseUrl = config.publicUrl ?? '';
+  const app = buildPartnerSimApp({
+    logger,
+    now,
+    signingKey,
+    charges: createChargeStore({ now }),
+    publicUrl: () => baseUrl,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const port = (app.server.address() as AddressInfo).port;
+  baseUrl ||= localUrl(config.host, port);
+  try {
+    assertLocationFits(baseUrl, LOCATION_ID_LENGTH);
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  logger.info({ port, base_url: baseUrl, alg: signingKey.alg, kid: signingKey.kid }, 'partner-sim listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    baseUrl,
+    signingKey,
+    close() {
+      closing ??= app.close();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR), the checksum of tag 63
+// (research qr-schemes.md §1). Table-driven: one lookup per byte.
+
+const TABLE = buildTable();
+
+function buildTable(): Uint16Array {
+  const table = new Uint16Array(256);
+  for (let byte = 0; byte < 256; byte++) {
+    let crc = byte << 8;
+    for (let bit = 0; bit < 8; bit++)
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    table[byte] = crc;
+  }
+  return table;
+}
+
+function update(crc: number, byte: number): number {
+  return ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ byte) & 0xff] as number);
+}
+
+/**
+ * CRC of the UTF-8 bytes of `text.slice(0, end)`. ASCII characters are their own byte; anything
+ * else is encoded on the fly (code points, surrogate pairs included), so no Buffer is allocated.
+ */
+export function crc16(text: string, end: number = text.length): number {
+  return crc16Scan(text, end) & 0xffff;
+}
+
+/** Bit 16 of crc16Scan's result: the text has surrogates (characters outside the BMP). */
+export const HAS_SURROGATES = 0x10000;
+
+/** crc16, plus HAS_SURROGATES when the text holds any, so the parser needs no second pass. */
+export function crc16Scan(text: string, end: number): number {
+  let crc = 0xffff;
+  let surrogates = 0;
+  for (let i = 0; i < end; i++) {
+    let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      crc = ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ code) & 0xff] as number);
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) surrogates = HAS_SURROGATES;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < end) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+        i++;
+      }
+    }
+    // A lone surrogate is encoded as U+FFFD, as TextEncoder does.
+    if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
+    if (code < 0x800) {
+      crc = update(crc, 0xc0 | (code >> 6));
+      crc = update(crc, 0x80 | (code & 0x3f));
+    } else if (code < 0x10000) {
+      crc = update(crc, 0xe0 | (code >> 12));
+      crc = update(crc, 0x80 | ((code >> 6) & 0x3f));
+      crc = update(crc, 0x80 | (code & 0x3f));
+    } else {
+      crc = update(crc, 0xf0 | (code >> 18));
+      crc = update(crc, 0x80 | ((code >> 12) & 0x3f));
+      crc = update(crc, 0x80 | ((code >> 6) & 0x3f));
+      crc = update(crc, 0x80 | (code & 0x3f));
+    }
+  }
+  return crc | surrogates;
+}
+
+/** The CRC as tag 63 writes it: 4 upper-case hex digits. */
+export function crcHex(crc: number): string {
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+}

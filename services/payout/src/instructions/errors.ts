@@ -1,0 +1,23 @@
+import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
+
+// design §6: 404 NotFoundError for an unknown id and for another tenant's id alike, so a caller
+// cannot probe which ids exist.
+export function instructionNotFound(): ConnectError {
+  return serviceError('NotFoundError', 'instruction not found', {
+    code: Code.NotFound,
+    field: 'instruction_id',
+  });
+}
+
+/** A CreateInstruction request the gateway should never send: a bug upstream, not a user error. */
+export function invalidInstruction(field: string, message: string): ConnectError {
+  return serviceError('ValidationError', message, { code: Code.InvalidArgument, field });
+}
+
+// design §3: a QR that carries an amount cannot be paid with another one.
+export function amountMismatch(): ConnectError {
+  return serviceError('AmountMismatch', 'The amount differs from the amount in the QR code.', {
+    code: Code.InvalidArgument,
+    field: 'amount',
+  });
+}

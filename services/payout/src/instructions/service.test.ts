@@ -1,0 +1,231 @@
+import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { Code, readErrorDetail } from '@qr-payout/platform';
+import { type DecodedQr, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { type Quote, QuoteSchema } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import {
+  type CreateInstructionRequest,
+  CreateInstructionRequestSchema,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { createInstructionService } from './service';
+import type { InstructionRow, InstructionStore, NewInstruction } from './store';
+
+const CREATED = new Date('2026-01-02T03:04:05.678Z');
+
+// Field overrides of a message, as plain init objects.
+type Init<Schema extends Parameters<typeof create>[0], M> = Exclude<MessageInitShape<Schema>, M>;
+
+function decoded(overrides: Init<typeof DecodedQrSchema, DecodedQr> = {}): DecodedQr {
+  return create(DecodedQrSchema, {
+    schemeId: 'BR.PIX',
+    country: 'BR',
+    currency: 'BRL',
+    amount: { currency: 'BRL', amountMinor: 1234n },
+    creditor: {
+      name: 'Padaria Pao Quente',
+      account: 'd3b07384-d9a0-4c9b-8f8e-0c6d1b2f3a4b',
+      city: 'SAO PAULO',
+    },
+    confidence: 0.97,
+    rail: 'pix',
+    references: { txid: 'abc123' },
+    ...overrides,
+  });
+}
+
+function quote(overrides: Init<typeof QuoteSchema, Quote> = {}): Quote {
+  return create(QuoteSchema, {
+    id: 'quo_01JD0000000000000000000001',
+    tenantId: 'ten_a',
+    rate: '5.4228',
+    midRate: '5.45',
+    spreadBps: 50,
+    source: { currency: 'USD', amountMinor: 228n },
+    target: { currency: 'BRL', amountMinor: 1234n },
+    fee: { currency: 'USD', amountMinor: 0n },
+    ...overrides,
+  });
+}
+
+function request(
+  overrides: Init<typeof CreateInstructionRequestSchema, CreateInstructionRequest> = {},
+): CreateInstructionRequest {
+  return create(CreateInstructionRequestSchema, {
+    tenantId: 'ten_a',
+    decoded: decoded(),
+    amount: { currency: 'BRL', amountMinor: 1234n },
+    ...overrides,
+  });
+}
+
+// An in-memory store that keeps what it is given as the SQL store would (JSON columns included).
+function memoryStore(): InstructionStore & { rows: InstructionRow[]; finds: number } {
+  const store = {
+    rows: [] as InstructionRow[],
+    finds: 0,
+    async insertInstruction(ins: NewInstruction) {
+      store.rows.push({
+        id: ins.id,
+        tenant_id: ins.tenantId,
+        decoded: JSON.parse(JSON.stringify(ins.decodedJson)),
+        amount_currency: ins.amountCurrency,
+        amount_minor: ins.amountMinor.toString(),
+        pay_currency: ins.payCurrency,
+        pay_amount_minor: ins.payAmountMinor.toString(),
+        quote: ins.quoteJson === null ? null : JSON.parse(JSON.stringify(ins.quoteJson)),
+        created_at: CREATED,
+        transaction_id: null,
+      });
+      return { createdAt: CREATED };
+    },
+    async findInstruction(tenantId: string, instructionId: string) {
+      store.finds += 1;
+      return store.rows.find((r) => r.tenant_id === tenantId && r.id === instructionId);
+    },
+  };
+  return store;
+}
+
+async function rejection(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (err) {
+    return readErrorDetail(err);
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('createInstruction', () => {
+  it('stores the instruction and returns it; pay amount equals the amount without FX', async () => {
+    const store = memoryStore();
+    const service = createInstructionService({ store });
+    const ins = await service.createInstruction(request());
+    expect(ins.id).toMatch(/^ins_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(ins).toMatchObject({
+      tenantId: 'ten_a',
+      amount: { currency: 'BRL', amountMinor: 1234n },
+      payAmount: { currency: 'BRL', amountMinor: 1234n },
+      transactionId: '',
+    });
+    expect(ins.quote).toBeUndefined();
+    expect(ins.decoded?.creditor?.name).toBe('Padaria Pao Quente');
+    expect(timestampDate(ins.createdAt!).toISOString()).toBe(CREATED.toISOString());
+    expect(store.rows).toHaveLength(1);
+    expect(store.rows[0]).toMatchObject({ id: ins.id, quote: null, pay_currency: 'BRL' });
+  });
+
+  it('with a quote, the payer pays the quote source amount plus its fee', async () => {
+    const service = createInstructionService({ store: memoryStore() });
+    const ins = await service.createInstruction(request({ quote: quote() }));
+    expect(ins.payAmount).toMatchObject({ currency: 'USD', amountMinor: 228n });
+    expect(ins.quote).toMatchObject({ id: 'quo_01JD0000000000000000000001', rate: '5.4228' });
+    const withFee = await service.createInstruction(
+      request({ quote: quote({ fee: { currency: 'USD', amountMinor: 3n } }) }),
+    );
+    expect(withFee.payAmount).toMatchObject({ currency: 'USD', amountMinor: 231n });
+  });
+
+  it('reads back exactly what it stored, through the JSON columns', async () => {
+    const store = memoryStore();
+    const service = createInstructionService({ store });
+    const created = await service.createInstruction(request({ quote: quote() }));
+    const read = await service.getInstruction('ten_a', created.id);
+    expect(read).toEqual(created);
+  });
+
+  it('takes the amount from the request for a QR without one', async () => {
+    const service = createInstructionService({ store: memoryStore() });
+    const ins = await service.createInstruction(
+      request({ decoded: decoded({ amount: undefined }), amount: { currency: 'BRL', amountMinor: 500n } }),
+    );
+    expect(ins.amount?.amountMinor).toBe(500n);
+  });
+
+  it('refuses an amount that differs from the QR amount with AmountMismatch', async () => {
+    const service = createInstructionService({ store: memoryStore() });
+    expect(
+      await rejection(service.createInstruction(request({ amount: { currency: 'BRL', amountMinor: 99n } }))),
+    ).toMatchObject({ tag: 'AmountMismatch', code: Code.InvalidArgument, field: 'amount' });
+  });
+
+  it.each<[string, Init<typeof CreateInstructionRequestSchema, CreateInstructionRequest>, string]>([
+    ['no decoded QR', { decoded: undefined }, 'decoded'],
+    ['a decoded QR without a rail', { decoded: decoded({ rail: '' }) }, 'decoded'],
+    ['a malformed country', { decoded: decoded({ country: 'bra' }) }, 'decoded'],
+    ['no amount', { amount: undefined }, 'amount'],
+    ['an amount in another currency', { amount: { currency: 'USD', amountMinor: 1234n } }, 'amount'],
+    [
+      'a zero amount',
+      { decoded: decoded({ amount: undefined }), amount: { currency: 'BRL', amountMinor: 0n } },
+      'amount',
+    ],
+    ["another tenant's quote", { quote: quote({ tenantId: 'ten_b' }) }, 'quote'],
+    [
+      'a quote for another amount',
+      { quote: quote({ target: { currency: 'BRL', amountMinor: 1n } }) },
+      'quote',
+    ],
+    [
+      'a quote from the payment currency',
+      { quote: quote({ source: { currency: 'BRL', amountMinor: 1234n } }) },
+      'quote',
+    ],
+    ['a quote with a malformed id', { quote: quote({ id: 'q1' }) }, 'quote'],
+    [
+      'a quote whose fee is in another currency',
+      { quote: quote({ fee: { currency: 'BRL', amountMinor: 5n } }) },
+      'quote',
+    ],
+  ])('refuses %s with ValidationError', async (_what, overrides, field) => {
+    const store = memoryStore();
+    const service = createInstructionService({ store });
+    expect(await rejection(service.createInstruction(request(overrides)))).toMatchObject({
+      tag: 'ValidationError',
+      code: Code.InvalidArgument,
+      field,
+    });
+    expect(store.rows).toHaveLength(0);
+  });
+
+  it('refuses a call without a tenant', async () => {
+    const service = createInstructionService({ store: memoryStore() });
+    expect(await rejection(service.createInstruction(request({ tenantId: '' })))).toMatchObject({
+      tag: 'ValidationError',
+      field: 'tenant_id',
+    });
+  });
+});
+
+describe('getInstruction', () => {
+  it.each([
+    ['an unknown id', 'ten_a', 'ins_01JD0000000000000000000009'],
+    ["another tenant's id", 'ten_b', undefined],
+  ])('answers NotFoundError for %s', async (_what, tenantId, id) => {
+    const service = createInstructionService({ store: memoryStore() });
+    const created = await service.createInstruction(request());
+    expect(await rejection(service.getInstruction(tenantId, id ?? created.id))).toMatchObject({
+      tag: 'NotFoundError',
+      code: Code.NotFound,
+      field: 'instruction_id',
+    });
+  });
+
+  it('answers NotFoundError for an empty or oversized id without asking the store', async () => {
+    const store = memoryStore();
+    const service = createInstructionService({ store });
+    for (const id of ['', `ins_${'A'.repeat(80)}`]) {
+      expect((await rejection(service.getInstruction('ten_a', id)))?.tag).toBe('NotFoundError');
+    }
+    expect(store.finds).toBe(0);
+  });
+
+  it('carries the id of the transaction that executed it', async () => {
+    const store = memoryStore();
+    const service = createInstructionService({ store });
+    const created = await service.createInstruction(request());
+    store.rows[0]!.transaction_id = 'txn_01JD0000000000000000000001';
+    expect((await service.getInstruction('ten_a', created.id)).transactionId).toBe(
+      'txn_01JD0000000000000000000001',
+    );
+  });
+});

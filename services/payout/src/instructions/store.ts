@@ -1,0 +1,82 @@
+import type pg from 'pg';
+
+/** A row of payout.instructions as the store reads it (int8 columns arrive as strings). */
+export type InstructionRow = {
+  id: string;
+  tenant_id: string;
+  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
+  decoded: unknown;
+  amount_currency: string;
+  amount_minor: string;
+  pay_currency: string;
+  pay_amount_minor: string;
+  /** payout.fx.v1.Quote in protobuf JSON, null without FX. */
+  quote: unknown;
+  created_at: Date;
+  /** The transaction that executed it (from transactions.instruction_id), null while not executed. */
+  transaction_id: string | null;
+};
+
+export type NewInstruction = {
+  id: string;
+  tenantId: string;
+  schemeId: string;
+  country: string;
+  rail: string;
+  decodedJson: unknown;
+  amountCurrency: string;
+  amountMinor: bigint;
+  payCurrency: string;
+  payAmountMinor: bigint;
+  quoteId: string | null;
+  quoteJson: unknown;
+};
+
+export interface InstructionStore {
+  /** Inserts the instruction; resolves with the creation time the database gave it. */
+  insertInstruction(instruction: NewInstruction): Promise<{ createdAt: Date }>;
+  /** The tenant's instruction with this id; undefined for an unknown id or another tenant's. */
+  findInstruction(tenantId: string, instructionId: string): Promise<InstructionRow | undefined>;
+}
+
+export function createInstructionStore(pool: pg.Pool): InstructionStore {
+  return {
+    async insertInstruction(ins) {
+      const { rows } = await pool.query<{ created_at: Date }>(
+        `INSERT INTO instructions (id, tenant_id, scheme_id, country, rail, decoded,
+           amount_currency, amount_minor, pay_currency, pay_amount_minor, quote_id, quote)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         RETURNING created_at`,
+        [
+          ins.id,
+          ins.tenantId,
+          ins.schemeId,
+          ins.country,
+          ins.rail,
+          JSON.stringify(ins.decodedJson),
+          ins.amountCurrency,
+          ins.amountMinor.toString(),
+          ins.payCurrency,
+          ins.payAmountMinor.toString(),
+          ins.quoteId,
+          ins.quoteJson === null ? null : JSON.stringify(ins.quoteJson),
+        ],
+      );
+      return { createdAt: rows[0]!.created_at };
+    },
+
+    async findInstruction(tenantId, instructionId) {
+      // The executing transaction is read through transactions.instruction_id (UNIQUE, indexed):
+      // one source of truth for "executed", nothing to keep in step on the instruction row.
+      const { rows } = await pool.query<InstructionRow>(
+        `SELECT i.id, i.tenant_id, i.decoded, i.amount_currency, i.amount_minor, i.pay_currency,
+                i.pay_amount_minor, i.quote, i.created_at, t.id AS transaction_id
+           FROM instructions i
+           LEFT JOIN transactions t ON t.instruction_id = i.id
+          WHERE i.id = $1 AND i.tenant_id = $2`,
+        [instructionId, tenantId],
+      );
+      return rows[0];
+    },
+  };
+}

@@ -1,0 +1,238 @@
+// CreateInstruction / GetInstruction over real gRPC (HTTP/2) against real PostgreSQL: a random
+// schema migrated by the service at start, dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import { create } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError } from '@connectrpc/connect';
+import {
+  closeGrpcClients,
+  createGrpcClient,
+  createMemoryBus,
+  newId,
+  readErrorDetail,
+} from '@qr-payout/platform';
+import {
+  AccountType,
+  type DecodedQr,
+  DecodedQrSchema,
+  PointOfInitiation,
+} from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { type Quote, QuoteSchema, QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import pg from 'pg';
+import { type RunningPayout, startPayout } from '../src/index';
+
+const DATABASE_URL = process.env.DATABASE_URL;
+if (!DATABASE_URL)
+  throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
+
+const schema = `payout_test_${randomBytes(6).toString('hex')}`;
+const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
+
+function pixQr(amountMinor: bigint | undefined): DecodedQr {
+  return create(DecodedQrSchema, {
+    schemeId: 'BR.PIX',
+    country: 'BR',
+    currency: 'BRL',
+    ...(amountMinor !== undefined ? { amount: { currency: 'BRL', amountMinor } } : {}),
+    creditor: {
+      name: 'Padaria Pao Quente',
+      account: '12345678000195',
+      accountType: AccountType.PIX_CNPJ,
+      city: 'SAO PAULO',
+      merchantCategoryCode: '5812',
+    },
+    confidence: 0.97,
+    confidenceFactors: [{ name: 'crc_valid', passed: true, weight: 0.4 }],
+    pointOfInitiation: PointOfInitiation.STATIC,
+    rail: 'pix',
+    references: { txid: 'PEDIDO42' },
+  });
+}
+
+function usdQuote(tenantId: string, targetMinor: bigint): Quote {
+  const now = new Date();
+  return create(QuoteSchema, {
+    id: newId('quo'),
+    tenantId,
+    rate: '5.4228',
+    midRate: '5.45',
+    spreadBps: 50,
+    source: { currency: 'USD', amountMinor: 2277n },
+    target: { currency: 'BRL', amountMinor: targetMinor },
+    fee: { currency: 'USD', amountMinor: 0n },
+    createdAt: timestampFromDate(now),
+    expiresAt: timestampFromDate(new Date(now.getTime() + 60_000)),
+    status: QuoteStatus.OPEN,
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await promise;
+  } catch (err) {
+    return ConnectError.from(err);
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('payout instructions', () => {
+  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+  const bus = createMemoryBus();
+  let payout: RunningPayout;
+  let client: ReturnType<typeof createGrpcClient<typeof PayoutService>>;
+
+  beforeAll(async () => {
+    payout = await startPayout(
+      {
+        DATABASE_URL,
+        DB_SCHEMA: schema,
+        DB_POOL_MAX: '2',
+        MIGRATE_ON_START: 'true',
+        GRPC_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+      },
+      { bus },
+    );
+    client = createGrpcClient(PayoutService, {
+      baseUrl: `http://127.0.0.1:${payout.grpcPort}`,
+      timeoutMs: 5_000,
+    });
+  });
+
+  afterAll(async () => {
+    await closeGrpcClients();
+    await payout.close();
+    await bus.close();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  it('CreateInstruction stores the decoded QR and amount; GetInstruction reads the same back', async () => {
+    const tenantId = tenant();
+    const decoded = pixQr(1234n);
+    const { instruction } = await client.createInstruction({
+      tenantId,
+      decoded,
+      amount: { currency: 'BRL', amountMinor: 1234n },
+    });
+    expect(instruction?.id).toMatch(/^ins_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(instruction).toMatchObject({
+      tenantId,
+      amount: { currency: 'BRL', amountMinor: 1234n },
+      payAmount: { currency: 'BRL', amountMinor: 1234n },
+      transactionId: '',
+    });
+    expect(instruction?.quote).toBeUndefined();
+    expect(Math.abs(Date.now() - timestampDate(instruction!.createdAt!).getTime())).toBeLessThan(60_000);
+
+    const read = await client.getInstruction({ tenantId, instructionId: instruction!.id });
+    expect(read.instruction).toEqual(instruction);
+    expect(read.instruction?.decoded).toEqual(decoded);
+
+    const { rows } = await admin.query(
+      `SELECT scheme_id, country, rail, amount_currency, amount_minor, pay_currency, pay_amount_minor,
+              quote_id, quote, decoded->'creditor'->>'name' AS creditor_name
+         FROM "${schema}".instructions WHERE id = $1`,
+      [instruction!.id],
+    );
+    expect(rows[0]).toEqual({
+      scheme_id: 'BR.PIX',
+      country: 'BR',
+      rail: 'pix',
+      amount_currency: 'BRL',
+      amount_minor: '1234',
+      pay_currency: 'BRL',
+      pay_amount_minor: '1234',
+      quote_id: null,
+      quote: null,
+      creditor_name: 'Padaria Pao Quente',
+    });
+  });
+
+  it('keeps the FX quote: the payer pays its source amount, money exact beyond 2^53', async () => {
+    const tenantId = tenant();
+    const big = 9_007_199_254_740_993n;
+    const quote = usdQuote(tenantId, big);
+    const { instruction } = await client.createInstruction({
+      tenantId,
+      decoded: pixQr(undefined),
+      amount: { currency: 'BRL', amountMinor: big },
+      quote,
+    });
+    expect(instruction?.payAmount).toMatchObject({ currency: 'USD', amountMinor: 2277n });
+    const read = await client.getInstruction({ tenantId, instructionId: instruction!.id });
+    expect(read.instruction?.quote).toEqual(quote);
+    expect(read.instruction?.amount?.amountMinor).toBe(big);
+    const { rows } = await admin.query(`SELECT quote_id FROM "${schema}".instructions WHERE id = $1`, [
+      instruction!.id,
+    ]);
+    expect(rows[0].quote_id).toBe(quote.id);
+  });
+
+  it("GetInstruction: NOT_FOUND for an unknown id and for another tenant's id", async () => {
+    const owner = tenant();
+    const { instruction } = await client.createInstruction({
+      tenantId: owner,
+      decoded: pixQr(500n),
+      amount: { currency: 'BRL', amountMinor: 500n },
+    });
+    for (const [tenantId, instructionId] of [
+      [tenant(), instruction!.id],
+      [owner, newId('ins')],
+    ] as const) {
+      const err = await failure(client.getInstruction({ tenantId, instructionId }));
+      expect(err.code).toBe(Code.NotFound);
+      expect(readErrorDetail(err)).toMatchObject({ tag: 'NotFoundError', field: 'instruction_id' });
+    }
+  });
+
+  it('GetInstruction carries the transaction once the instruction is executed', async () => {
+    const tenantId = tenant();
+    const { instruction } = await client.createInstruction({
+      tenantId,
+      decoded: pixQr(700n),
+      amount: { currency: 'BRL', amountMinor: 700n },
+    });
+    const transactionId = newId('txn');
+    // ExecuteInstruction comes with a later issue; the row it will write is seeded here.
+    await admin.query(
+      `INSERT INTO "${schema}".transactions (id, tenant_id, instruction_id, scheme_id, rail,
+         amount_currency, amount_minor, pay_currency, pay_amount_minor, payer_name, payer_account, payer_tax_id)
+       VALUES ($1, $2, $3, 'BR.PIX', 'pix', 'BRL', 700, 'BRL', 700, 'Ana Souza', '0001-1', '12345678909')`,
+      [transactionId, tenantId, instruction!.id],
+    );
+    const read = await client.getInstruction({ tenantId, instructionId: instruction!.id });
+    expect(read.instruction?.transactionId).toBe(transactionId);
+  });
+
+  it('CreateInstruction refuses what the gateway must never send (coded errors, nothing stored)', async () => {
+    const tenantId = tenant();
+    const mismatch = await failure(
+      client.createInstruction({
+        tenantId,
+        decoded: pixQr(1234n),
+        amount: { currency: 'BRL', amountMinor: 1000n },
+      }),
+    );
+    expect(mismatch.code).toBe(Code.InvalidArgument);
+    expect(readErrorDetail(mismatch)).toMatchObject({ tag: 'AmountMismatch', field: 'amount' });
+
+    const foreignQuote = await failure(
+      client.createInstruction({
+        tenantId,
+        decoded: pixQr(1234n),
+        amount: { currency: 'BRL', amountMinor: 1234n },
+        quote: usdQuote(tenant(), 1234n),
+      }),
+    );
+    expect(readErrorDetail(foreignQuote)).toMatchObject({ tag: 'ValidationError', field: 'quote' });
+
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n FROM "${schema}".instructions WHERE tenant_id = $1`,
+      [tenantId],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+});
