@@ -105,15 +105,18 @@ describe('gateway (startGateway)', () => {
     expect(revoked.json().message).toMatch(/Invalid API key/);
   });
 
-  it('maps the unimplemented Decode call to a bare 500 (expected until the decoder implements it)', async () => {
+  it("maps the decoder's QrDecodeError to 422 with the decoder's own message", async () => {
     const { apiKey } = await seedTenant(pool);
     const res = await request(base, '/v1/resolve', {
       method: 'POST',
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ qr_string: '00020101021126580014br.gov.bcb.pix' }),
     });
-    expect(res.status).toBe(500);
-    expect(res.json()).toMatchObject({ _tag: 'InternalError', message: 'An unexpected error occurred.' });
+    expect(res.status).toBe(422);
+    expect(res.json()._tag).toBe('QrDecodeError');
+    // What is wrong, in the decoder's words, not the registry's default message.
+    expect(res.json().message).not.toBe('The QR code could not be decoded.');
+    expect(res.json().message.length).toBeGreaterThan(10);
   });
 
   it('is ready with its database, and the admin API listens on its own port', async () => {

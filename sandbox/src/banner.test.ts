@@ -4,6 +4,7 @@ const info: BannerInfo = {
   baseUrl: 'http://localhost:18080',
   docsUrl: 'http://localhost:18080/docs',
   adminUrl: 'http://localhost:18081',
+  partnerSimUrl: 'http://127.0.0.1:4010',
   apiKey: 'qrp_AbCdEfGh_0123456789abcdefghijABCDEFGHIJ',
   signingSecret: 'whsec_secret-value-for-the-test',
   adminToken: 'operator-token-for-the-test',
@@ -20,6 +21,7 @@ describe('formatBanner', () => {
       info.baseUrl,
       info.docsUrl,
       info.adminUrl,
+      info.partnerSimUrl,
       info.apiKey,
       info.signingSecret,
       info.adminToken,
@@ -52,6 +54,7 @@ describe('formatBanner', () => {
       info.signingSecret,
       info.tenantId,
       info.adminUrl,
+      info.partnerSimUrl,
     ];
     const starts = values.map((value) => {
       const line = text.split('\n').find((l) => l.endsWith(`: ${value}`) || l.endsWith(` ${value}`));

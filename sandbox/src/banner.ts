@@ -6,6 +6,7 @@ export type BannerInfo = {
   baseUrl: string;
   docsUrl: string;
   adminUrl: string;
+  partnerSimUrl: string;
   apiKey: string;
   signingSecret: string;
   adminToken: string;
@@ -24,6 +25,7 @@ export function formatBanner(info: BannerInfo): string {
     ['Tenant', info.tenantId],
     ['Admin API', info.adminUrl],
     ['Admin token', info.adminToken],
+    ['Partner simulator', info.partnerSimUrl],
     ['Data', info.dataDir],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
@@ -35,6 +37,7 @@ export function formatBanner(info: BannerInfo): string {
     '',
     'Try it:',
     `  curl -s ${info.baseUrl}/v1/schemes -H 'x-api-key: ${info.apiKey}'`,
+    `  curl -s ${info.partnerSimUrl}/pix/v2/cob -H 'content-type: application/json' -d '{"valor":"25.90","chave":"+5511999998888","nome":"Padaria"}'`,
     `  PAYOUT_ADMIN_URL=${info.adminUrl} PAYOUT_ADMIN_TOKEN='${info.adminToken}' npx payoutctl tenant list`,
     '',
     'Amounts ending in 51 fail at the partner (AC03); see the README for the other test amounts.',

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
       baseUrl: sandbox.baseUrl,
       docsUrl: sandbox.docsUrl,
       adminUrl: sandbox.adminUrl,
+      partnerSimUrl: sandbox.partnerSimUrl,
       apiKey: sandbox.apiKey,
       signingSecret: sandbox.signingSecret,
       adminToken: sandbox.adminToken,

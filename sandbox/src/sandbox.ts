@@ -2,6 +2,7 @@ import path from 'node:path';
 import { startDecoder } from '@qr-payout/decoder';
 import { startFx } from '@qr-payout/fx';
 import { startGateway } from '@qr-payout/gateway';
+import { startPartnerSim } from '@qr-payout/partner-sim';
 import { startPayout } from '@qr-payout/payout';
 import { closeGrpcClients, createMemoryBus, type Logger, type ShutdownStep } from '@qr-payout/platform';
 import { startWebhook } from '@qr-payout/webhook';
@@ -26,10 +27,12 @@ export type RunningSandbox = SandboxCredentials & {
   readonly baseUrl: string;
   /** The admin API (payoutctl --admin-url). */
   readonly adminUrl: string;
+  /** The partner simulator (dynamic Pix charges: POST /pix/v2/cob). */
+  readonly partnerSimUrl: string;
   readonly docsUrl: string;
   readonly tenantId: string;
   readonly dataDir: string;
-  /** Ordered shutdown: gateway, services, event bus, databases (for platform onShutdown). */
+  /** Ordered shutdown: gateway, services, partner simulator, event bus, databases (for platform onShutdown). */
   readonly shutdownSteps: ShutdownStep[];
   /** Runs the shutdown steps in order. Idempotent. */
   close(): Promise<void>;
@@ -95,8 +98,18 @@ export async function startSandbox(
       DATABASE_URL: databases.urlFor(schema),
     });
 
+    // The partner simulator stands in for the rails' partners (design §4, §8): it serves the signed
+    // payloads of dynamic Pix codes, fetched by the decoder over plain http on loopback only.
+    const partnerSim = await startPartnerSim({
+      ...shared,
+      HOST: '127.0.0.1',
+      PORT: String(portFrom(env, 'PARTNER_SIM_PORT', 0) || (await freePort('127.0.0.1'))),
+    });
+    cleanup.add(() => partnerSim.close());
+    const partnerSimHost = new URL(partnerSim.baseUrl).host;
+
     const [decoder, fx, payout, webhook] = await startAllOrNone([
-      startDecoder(shared),
+      startDecoder({ ...shared, PIX_LOCATION_HTTP_HOSTS: partnerSimHost }),
       startFx(withDatabase('fx')),
       startPayout(withDatabase('payout'), { bus }),
       startWebhook(withDatabase('webhook'), { bus }),
@@ -132,6 +145,7 @@ export async function startSandbox(
       { name: 'gateway', run: () => gateway.close() },
       { name: 'grpc-clients', run: () => closeGrpcClients() },
       { name: 'services', run: () => closeAll(services) },
+      { name: 'partner-sim', run: () => partnerSim.close() },
       { name: 'event-bus', run: () => bus.close() },
       { name: 'databases', run: () => databases.close() },
     ];
@@ -140,6 +154,7 @@ export async function startSandbox(
       ...credentials,
       baseUrl,
       adminUrl,
+      partnerSimUrl: partnerSim.baseUrl,
       docsUrl: env.PUBLIC_DOCS_URL || `${baseUrl}/docs`,
       tenantId: SANDBOX_TENANT_ID,
       dataDir,

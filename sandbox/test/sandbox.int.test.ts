@@ -238,7 +238,6 @@ describe('npm start', () => {
       });
     expect(await listed(otherKey)).toContain(endpointId);
     expect(await listed(banner.apiKey)).not.toContain(endpointId);
-
   });
 
   it('resolves a Pix QR through decoder and payout over gRPC', async () => {

@@ -265,9 +265,9 @@ export const WEBHOOK_ENDPOINT_SCHEMA = {
 
 export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = {
   type: 'object',
-  required: ['webhook_endpoints', 'request_id'],
+  required: ['endpoints', 'request_id'],
   properties: {
-    webhook_endpoints: { type: 'array', items: WEBHOOK_ENDPOINT_SCHEMA },
+    endpoints: { type: 'array', items: WEBHOOK_ENDPOINT_SCHEMA },
     request_id: REQUEST_ID_SCHEMA,
   },
   additionalProperties: false,

@@ -15,6 +15,6 @@ export interface WebhookEndpointsRouteDeps {
 export function registerWebhookEndpointsRoute(app: FastifyInstance, deps: WebhookEndpointsRouteDeps): void {
   app.get('/v1/webhook-endpoints', { onRequest: deps.authenticate }, async (request) => {
     const { endpoints } = await deps.webhook.listEndpoints({ tenantId: request.auth?.tenantId ?? '' });
-    return { webhook_endpoints: endpoints.map(toPublicWebhookEndpoint), request_id: request.id };
+    return { endpoints: endpoints.map(toPublicWebhookEndpoint), request_id: request.id };
   });
 }

@@ -64,7 +64,7 @@ describe('parseEmv', () => {
   it.each([
     ['an id that is not digits', '000201AB02xx', 6, 'id is not two digits'],
     ['a length that is not digits', '00020159x2ab', 8, 'length of id 59 is not two digits'],
-    ['a value that runs past the end', '0002015999short', 6, 'runs past the end'],
+    ['a value that runs past the end', '0002015999short', 6, 'value of id 59 (length 99) runs past the end'],
     ['a truncated header', '000201590', 16, 'truncated data object header'],
   ])('refuses %s with its position', (_name, body, position, problem) => {
     const detail = decodeError(withCrc(body));

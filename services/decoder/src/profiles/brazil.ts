@@ -24,16 +24,22 @@ function isPixGui(gui: string | undefined): boolean {
 }
 
 interface PixTemplates {
-  key?: string;
-  keyTemplate?: TlvList;
-  location?: string;
-  recurrenceLocation?: string;
+  key: string | undefined;
+  keyTemplate: TlvList | undefined;
+  location: string | undefined;
+  recurrenceLocation: string | undefined;
   seen: boolean;
 }
 
 // Pix may sit in any merchant account template (26–51); Pix Automático's location rides in 80–99.
 function findPixTemplates(emv: EmvPayload): PixTemplates {
-  const found: PixTemplates = { seen: false };
+  const found: PixTemplates = {
+    key: undefined,
+    keyTemplate: undefined,
+    location: undefined,
+    recurrenceLocation: undefined,
+    seen: false,
+  };
   const { ids } = emv.objects;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
@@ -57,9 +63,11 @@ function findPixTemplates(emv: EmvPayload): PixTemplates {
 }
 
 function refuseNonPix(emv: EmvPayload): never {
-  const mercadoPago = [26, 27, 28, 29, 30, 31, 40, 43, 44, 45].some(
-    (id) => emv.template(id) && tlvGet(emv.template(id) as TlvList, 0)?.toLowerCase() === 'com.mercadolibre',
-  );
+  const mercadoPago = emv.objects.ids.some((id) => {
+    const template = id >= 26 && id <= 51 ? emv.template(id) : undefined;
+    const gui = template && tlvGet(template, 0);
+    return gui !== undefined && equalsIgnoreCase(gui, 'com.mercadolibre');
+  });
   if (mercadoPago)
     throw qrDecodeError(
       'This is a Mercado Pago wallet QR without a Pix template: it cannot be paid over Pix and is not supported.',
@@ -80,8 +88,9 @@ export const decodeBrazil: CountryProfile = (emv, base): SchemeMatch => {
   const pix = findPixTemplates(emv);
   if (!pix.seen) refuseNonPix(emv);
   // The BR Code's reference label (62/05) is the Pix txid.
-  const { reference_label: txid, ...others } = base.additionalData;
-  const references: Record<string, string> = txid === undefined ? others : { txid, ...others };
+  const references: Record<string, string> = {};
+  for (const name in base.additionalData)
+    references[name === 'reference_label' ? 'txid' : name] = base.additionalData[name] as string;
   if (pix.recurrenceLocation) references.pix_recurrence_location = pix.recurrenceLocation;
   const common = { knownIdentifier: true, schemeTagsPresent: true, references };
   if (pix.key !== undefined) {

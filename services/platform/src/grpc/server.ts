@@ -86,7 +86,7 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
             if (health.getStatus(name) === undefined) health.setStatus(name, 'SERVING');
           }
           const bound = (server.address() as AddressInfo).port;
-          logger.info({ port: bound, host, service: opts.serviceName }, 'grpc server listening');
+          logger.info({ port: bound, host }, 'grpc server listening');
           resolve(bound);
         });
       });
@@ -117,7 +117,7 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
     flushWait.abort();
     for (const session of sessions) session.destroy();
     await stopped;
-    logger.info({ service: opts.serviceName }, 'grpc server closed');
+    logger.info('grpc server closed');
   }
 
   function waitIdle(graceMs: number): Promise<boolean> {
