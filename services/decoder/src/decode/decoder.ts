@@ -1,6 +1,5 @@
 // The decode pipeline: EMVCo parse + CRC → common fields → the country's profile → confidence.
 // Synchronous up to the one remote step (a dynamic Pix payload), so the hot path has no promise.
-import type { ConnectError } from '@qr-payout/platform';
 import { isQrDecodeError, qrDecodeError } from '../emv/errors';
 import { parseEmv } from '../emv/tlv';
 import type { DynamicPixFetcher, DynamicPixPayload } from '../pix/dynamic/types';
@@ -120,7 +119,7 @@ export function createQrDecoder(deps: { dynamicPix: DynamicPixFetcher; now?: () 
 
 // The fetcher raises QrDecodeError itself; anything else it throws still means "the location could
 // not be fetched", which is what the caller must hear (never a guess, never an internal error).
-function asQrDecodeError(err: unknown): ConnectError | unknown {
+function asQrDecodeError(err: unknown): unknown {
   if (isQrDecodeError(err)) return err;
   return qrDecodeError('The dynamic Pix location could not be fetched, so the code cannot be decoded.');
 }

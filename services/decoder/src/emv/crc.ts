@@ -1,7 +1,10 @@
 // CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR), the checksum of tag 63
-// (research qr-schemes.md §1). Table-driven: one lookup per byte.
+// (research qr-schemes.md §1). Table-driven, two bytes per step on ASCII runs.
 
 const TABLE = buildTable();
+// Two-byte step: CRC is linear over XOR, so after bytes b0, b1 with idx = crc ^ (b0 << 8 | b1),
+// crc = PAIR_HIGH[idx >> 8] ^ TABLE[idx & 0xff], where PAIR_HIGH advances the high byte twice.
+const PAIR_HIGH = buildPairTable(TABLE);
 
 function buildTable(): Uint16Array {
   const table = new Uint16Array(256);
@@ -12,6 +15,15 @@ function buildTable(): Uint16Array {
     table[byte] = crc;
   }
   return table;
+}
+
+function buildPairTable(table: Uint16Array): Uint16Array {
+  const pair = new Uint16Array(256);
+  for (let x = 0; x < 256; x++) {
+    const once = table[x] as number;
+    pair[x] = ((once & 0xff) << 8) ^ (table[once >> 8] as number);
+  }
+  return pair;
 }
 
 function update(crc: number, byte: number): number {
@@ -36,7 +48,14 @@ export function crc16Scan(text: string, end: number): number {
   for (let i = 0; i < end; i++) {
     let code = text.charCodeAt(i);
     if (code < 0x80) {
-      crc = ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ code) & 0xff] as number);
+      const next = i + 1 < end ? text.charCodeAt(i + 1) : 0x80;
+      if (next < 0x80) {
+        const idx = crc ^ ((code << 8) | next);
+        crc = (PAIR_HIGH[idx >> 8] as number) ^ (TABLE[idx & 0xff] as number);
+        i++;
+      } else {
+        crc = ((crc << 8) & 0xffff) ^ (TABLE[(crc >> 8) ^ code] as number);
+      }
       continue;
     }
     if (code >= 0xd800 && code <= 0xdfff) surrogates = HAS_SURROGATES;

@@ -57,7 +57,15 @@ function advanceCodePoints(text: string, pos: number, count: number, end: number
   return at;
 }
 
-type ReadResult = TlvList | { readonly problem: string; readonly position: number };
+// Where and why TLV reading stopped; a class so that callers test it with one instanceof.
+class TlvProblem {
+  constructor(
+    readonly problem: string,
+    readonly position: number,
+  ) {}
+}
+
+type ReadResult = TlvList | TlvProblem;
 
 function readTlv(text: string, start: number, end: number, wide: boolean): ReadResult {
   const ids: number[] = [];
@@ -68,20 +76,20 @@ function readTlv(text: string, start: number, end: number, wide: boolean): ReadR
   let seen3 = 0;
   let pos = start;
   while (pos < end) {
-    if (pos + 4 > end) return { problem: 'truncated data object header', position: pos };
+    if (pos + 4 > end) return new TlvProblem('truncated data object header', pos);
     const id = twoDigits(text, pos);
-    if (id < 0) return { problem: 'id is not two digits', position: pos };
+    if (id < 0) return new TlvProblem('id is not two digits', pos);
     const length = twoDigits(text, pos + 2);
-    if (length < 0) return { problem: `length of id ${pad(id)} is not two digits`, position: pos + 2 };
+    if (length < 0) return new TlvProblem(`length of id ${pad(id)} is not two digits`, pos + 2);
     const valueStart = pos + 4;
     const valueEnd = wide ? advanceCodePoints(text, valueStart, length, end) : valueStart + length;
     if (valueEnd < 0 || valueEnd > end)
-      return { problem: `value of id ${pad(id)} (length ${length}) runs past the end`, position: pos };
+      return new TlvProblem(`value of id ${pad(id)} (length ${length}) runs past the end`, pos);
     // Ids seen, as a 100-bit set in four words (no allocation, no scan).
     const bit = 1 << (id & 31);
     const word = id >> 5;
     const seenWord = word === 0 ? seen0 : word === 1 ? seen1 : word === 2 ? seen2 : seen3;
-    if ((seenWord & bit) !== 0) return { problem: `id ${pad(id)} appears twice`, position: pos };
+    if ((seenWord & bit) !== 0) return new TlvProblem(`id ${pad(id)} appears twice`, pos);
     if (word === 0) seen0 |= bit;
     else if (word === 1) seen1 |= bit;
     else if (word === 2) seen2 |= bit;
@@ -117,7 +125,7 @@ function codePointLength(text: string): number {
 /** Reads a template value (26–51, 62, 64, 80–99) as TLV; undefined when it is not TLV. */
 export function parseTemplate(value: string): TlvList | undefined {
   const result = readTlv(value, 0, value.length, hasSurrogates(value));
-  return 'problem' in result ? undefined : result;
+  return result instanceof TlvProblem ? undefined : result;
 }
 
 function hexValue(code: number): number {
@@ -144,7 +152,10 @@ function readCrc(value: string): number {
 export function parseEmv(text: string): EmvPayload {
   const length = text.length;
   if (length === 0) throw qrDecodeError('The QR text is empty.');
-  if (length > MAX_QR_CHARACTERS && (length > 2 * MAX_QR_CHARACTERS || codePointLength(text) > MAX_QR_CHARACTERS))
+  if (
+    length > MAX_QR_CHARACTERS &&
+    (length > 2 * MAX_QR_CHARACTERS || codePointLength(text) > MAX_QR_CHARACTERS)
+  )
     throw qrDecodeError(`The QR text is longer than ${MAX_QR_CHARACTERS} characters: not a payment QR.`, {
       max_length: String(MAX_QR_CHARACTERS),
     });
@@ -152,7 +163,13 @@ export function parseEmv(text: string): EmvPayload {
     throw qrDecodeError(
       'Not an EMVCo merchant-presented QR: it must start with the payload format indicator 000201. This format is not supported.',
     );
-  if (length < 14 || text.charCodeAt(length - 8) !== 54 || text.charCodeAt(length - 7) !== 51 || text.charCodeAt(length - 6) !== 48 || text.charCodeAt(length - 5) !== 52)
+  if (
+    length < 14 ||
+    text.charCodeAt(length - 8) !== 54 ||
+    text.charCodeAt(length - 7) !== 51 ||
+    text.charCodeAt(length - 6) !== 48 ||
+    text.charCodeAt(length - 5) !== 52
+  )
     throw qrDecodeError('The QR has no CRC: tag 63 with 4 hex digits must be the last data object.');
   const scan = crc16Scan(text, length - 4);
   const expected = scan & 0xffff;
@@ -164,7 +181,7 @@ export function parseEmv(text: string): EmvPayload {
       actual_crc: actualText,
     });
   const result = readTlv(text, 0, length, (scan & HAS_SURROGATES) !== 0);
-  if ('problem' in result)
+  if (result instanceof TlvProblem)
     throw qrDecodeError(`Malformed TLV at position ${result.position}: ${result.problem}.`, {
       position: String(result.position),
     });
@@ -176,7 +193,8 @@ export function parseEmv(text: string): EmvPayload {
 
 // A class so that get/template calls stay monomorphic on the hot path.
 class ParsedPayload implements EmvPayload {
-  private readonly templates: (TlvList | null)[] = [];
+  // Parsed templates by object position (null: not TLV), filled on first use.
+  private readonly templates: (TlvList | null | undefined)[] = [];
 
   constructor(
     readonly objects: TlvList,
@@ -185,20 +203,27 @@ class ParsedPayload implements EmvPayload {
   ) {}
 
   // A linear scan: a payload has a few dozen objects at most, cheaper than building an index.
-  get(id: number): string | undefined {
+  private positionOf(id: number): number {
     const { ids } = this.objects;
-    for (let i = 0; i < ids.length; i++) if (ids[i] === id) return this.objects.values[i];
-    return undefined;
+    for (let i = 0; i < ids.length; i++) if (ids[i] === id) return i;
+    return -1;
+  }
+
+  get(id: number): string | undefined {
+    const at = this.positionOf(id);
+    return at < 0 ? undefined : this.objects.values[at];
   }
 
   template(id: number): TlvList | undefined {
-    const cached = this.templates[id];
+    const at = this.positionOf(id);
+    if (at < 0) return undefined;
+    const cached = this.templates[at];
     if (cached !== undefined) return cached ?? undefined;
-    const value = this.get(id);
-    const read = value === undefined ? undefined : readTlv(value, 0, value.length, this.wide);
-    const parsed = read === undefined || 'problem' in read ? undefined : read;
-    this.templates[id] = parsed ?? null;
-    return parsed;
+    const value = this.objects.values[at] as string;
+    const read = readTlv(value, 0, value.length, this.wide);
+    const parsed = read instanceof TlvProblem ? null : read;
+    this.templates[at] = parsed;
+    return parsed ?? undefined;
   }
 }
 

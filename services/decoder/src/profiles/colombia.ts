@@ -94,6 +94,9 @@ function colombianFields(emv: EmvPayload, into: Record<string, string>): void {
   }
 }
 
+// Network (49), merchant code (50) and aggregator (51) are not acquirer templates.
+const EASPBV_TEMPLATES: ReadonlySet<number> = new Set([49, 50, 51]);
+
 const BREB_ACCOUNT_TYPES: Readonly<Record<BrebKeyKind, AccountType>> = {
   document: AccountType.BREB_KEY,
   mobile: AccountType.PHONE,
@@ -129,20 +132,31 @@ export const decodeColombia: CountryProfile = (emv, base): SchemeMatch => {
       schemeTagsPresent: network !== undefined,
     };
   }
-  const skip: ReadonlySet<number> = new Set([49, 50, 51]);
-  const found = findAcquirerAccount(emv, CO_ACQUIRERS, { skip, fallbackId: merchantCode?.value });
+  const knownNetwork = network !== undefined && KNOWN_NETWORKS.has(network.value.toUpperCase());
+  // The merchant code (50 CU) is what the EASPBV network resolves; without one, an acquirer's id.
+  if (merchantCode)
+    return {
+      schemeId: 'CO.EMVCO',
+      account: merchantCode.value,
+      accountType: AccountType.MERCHANT_ID,
+      references,
+      channel,
+      identifiersValid: /^\d{1,19}$/.test(merchantCode.value),
+      knownIdentifier: knownNetwork,
+      accountInClear: false,
+      schemeTagsPresent: network !== undefined,
+    };
+  const found = findAcquirerAccount(emv, CO_ACQUIRERS, { skip: EASPBV_TEMPLATES });
   if (!found) throw qrDecodeError('Not a payment QR: no Bre-B key, merchant code or acquirer template.');
   acquirerReferences(found, references);
-  const viaNetwork = found.account === merchantCode?.value;
   return {
     schemeId: 'CO.EMVCO',
     account: found.account,
     accountType: found.accountType,
     references,
     channel,
-    identifiersValid: found.hasMerchantId && (!viaNetwork || /^\d{1,19}$/.test(found.account)),
-    knownIdentifier:
-      found.known || (network !== undefined && KNOWN_NETWORKS.has(network.value.toUpperCase())),
+    identifiersValid: found.hasMerchantId,
+    knownIdentifier: found.known || knownNetwork,
     accountInClear: false,
     schemeTagsPresent: network !== undefined || found.known,
   };
