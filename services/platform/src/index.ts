@@ -6,6 +6,7 @@ export * from './errors';
 export * from './events/bus';
 export * from './events/kafka';
 export * from './events/memory';
+export * from './events/topics';
 export * from './grpc/client';
 export * from './grpc/health';
 export * from './grpc/server';

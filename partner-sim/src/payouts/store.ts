@@ -1,0 +1,102 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Money, PayoutResource, PayoutStatus, Rail, ReasonCode, SubmitPayoutBody } from './protocol';
+import { REASON_TEXT } from './protocol';
+
+// Payouts held by the simulated partner. In memory and bounded like the Pix charges: one process
+// serves one test run or sandbox, and a restart starting empty is fine.
+
+export type Payout = {
+  readonly id: string;
+  readonly idempotencyKey: string;
+  /** Digest of the submitted body: the same key with another body is a conflict. */
+  readonly fingerprint: string;
+  readonly rail: Rail;
+  readonly amount: Money;
+  readonly callbackUrl: string | undefined;
+  readonly status: PayoutStatus;
+  readonly reasonCode: ReasonCode | null;
+  readonly reference: string | null;
+  readonly createdAt: Date;
+  readonly settledAt: Date | null;
+};
+
+export type PayoutStore = {
+  insert(payout: Payout): void;
+  byId(id: string): Payout | undefined;
+  byIdempotencyKey(key: string): Payout | undefined;
+  /** Replaces the stored payout of `id`; undefined when it is unknown (or was forgotten). */
+  update(id: string, change: Pick<Payout, 'status' | 'reasonCode' | 'settledAt'>): Payout | undefined;
+};
+
+export const DEFAULT_MAX_PAYOUTS = 10_000;
+
+export function newPayoutId(): string {
+  return `pp_${randomBytes(16).toString('hex')}`;
+}
+
+// Key order must not matter: {"a":1,"b":2} and {"b":2,"a":1} are the same request.
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function fingerprintOf(body: SubmitPayoutBody): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+export function toResource(payout: Payout): PayoutResource {
+  return {
+    id: payout.id,
+    idempotency_key: payout.idempotencyKey,
+    rail: payout.rail,
+    amount: payout.amount,
+    status: payout.status,
+    reason_code: payout.reasonCode,
+    reason: payout.reasonCode === null ? null : REASON_TEXT[payout.reasonCode],
+    reference: payout.reference,
+    created_at: payout.createdAt.toISOString(),
+    settled_at: payout.settledAt === null ? null : payout.settledAt.toISOString(),
+  };
+}
+
+export function createPayoutStore(opts: { maxPayouts?: number } = {}): PayoutStore {
+  const maxPayouts = opts.maxPayouts ?? DEFAULT_MAX_PAYOUTS;
+  // Insertion order is age: Map iteration starts with the oldest payout.
+  const byId = new Map<string, Payout>();
+  const idByKey = new Map<string, string>();
+
+  function evictOldest(): void {
+    while (byId.size > maxPayouts) {
+      const oldest = byId.values().next().value;
+      if (!oldest) return;
+      byId.delete(oldest.id);
+      idByKey.delete(oldest.idempotencyKey);
+    }
+  }
+
+  return {
+    insert(payout) {
+      byId.set(payout.id, payout);
+      idByKey.set(payout.idempotencyKey, payout.id);
+      evictOldest();
+    },
+    byId: (id) => byId.get(id),
+    byIdempotencyKey(key) {
+      const id = idByKey.get(key);
+      return id === undefined ? undefined : byId.get(id);
+    },
+    update(id, change) {
+      const payout = byId.get(id);
+      if (!payout) return undefined;
+      const changed: Payout = { ...payout, ...change };
+      byId.set(id, changed);
+      return changed;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { create, toBinary } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { type Context, context } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
+import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+
+/** Event types of topic payout.transaction-events.v1 (spec §6.1); one per terminal status. */
+export type TransactionEventType = 'transaction.completed' | 'transaction.failed';
+
+/** What the outbox stores for one event: the Kafka key, value and headers, ready to publish. */
+export type OutboxMessage = {
+  eventId: string;
+  eventType: TransactionEventType;
+  key: string;
+  payload: Uint8Array;
+  headers: Record<string, string>;
+};
+
+// Always W3C, whatever OTEL_PROPAGATORS says: the headers are stored and replayed later, and the
+// webhook dispatcher extracts W3C trace context (design §5).
+const w3c = new W3CTraceContextPropagator();
+const recordSetter = {
+  set: (carrier: Record<string, string>, key: string, value: string) => {
+    carrier[key] = value;
+  },
+};
+
+function eventTypeOf(txn: Transaction): TransactionEventType {
+  if (txn.status === TransactionStatus.COMPLETED) return 'transaction.completed';
+  if (txn.status === TransactionStatus.FAILED) return 'transaction.failed';
+  // Only terminal transitions are events (design §3); anything else is a caller bug.
+  throw new Error(`transaction ${txn.id} is not terminal (status ${TransactionStatus[txn.status]})`);
+}
+
+/**
+ * The TransactionEvent (protobuf binary) of a transaction that just reached a terminal state, and
+ * its headers: `event-id`, `event-type`, and the W3C `traceparent`/`tracestate` of `ctx` (the
+ * active context by default) so the consumer continues the trace that settled the transaction.
+ */
+export function buildTransactionEvent(
+  txn: Transaction,
+  opts: { eventId: string; occurredAt: Date; ctx?: Context },
+): OutboxMessage {
+  const eventType = eventTypeOf(txn);
+  const event = create(TransactionEventSchema, {
+    eventId: opts.eventId,
+    eventType,
+    schemaVersion: '1',
+    occurredAt: timestampFromDate(opts.occurredAt),
+    tenantId: txn.tenantId,
+    transaction: txn,
+  });
+  const headers: Record<string, string> = { 'event-id': opts.eventId, 'event-type': eventType };
+  w3c.inject(opts.ctx ?? context.active(), headers, recordSetter);
+  return {
+    eventId: opts.eventId,
+    eventType,
+    key: txn.id,
+    payload: toBinary(TransactionEventSchema, event),
+    headers,
+  };
+}

@@ -1,0 +1,90 @@
+import type { Logger } from '@qr-payout/platform';
+import pg from 'pg';
+
+export type ChannelListenerOptions = {
+  connectionString: string;
+  channel: string;
+  logger: Logger;
+  /** Called on every notification, and after each (re)connect: notifications sent while the
+   * connection was down are lost, so the owner should look for work then. */
+  onWake: () => void;
+  /** Wait before reconnecting, doubled on each failure up to maxRetryMs. */
+  retryMs?: number;
+  maxRetryMs?: number;
+};
+
+export type ChannelListener = {
+  /** Closes the connection and stops reconnecting. */
+  close(): Promise<void>;
+};
+
+/**
+ * A dedicated PostgreSQL connection LISTENing on one channel, reconnecting with backoff when it
+ * drops (LISTEN lives on the session, so a pooled connection would not do). It is only a
+ * latency optimisation: the owner still polls, so a broken listener delays work, never loses it.
+ */
+export function listenToChannel(opts: ChannelListenerOptions): ChannelListener {
+  const retryMs = opts.retryMs ?? 500;
+  const maxRetryMs = opts.maxRetryMs ?? 30_000;
+  let closed = false;
+  let failures = 0;
+  let client: pg.Client | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  function scheduleReconnect(): void {
+    if (closed || retryTimer) return;
+    const delay = Math.min(maxRetryMs, retryMs * 2 ** Math.min(failures, 20));
+    failures++;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void connect();
+    }, delay);
+    retryTimer.unref();
+  }
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: opts.connectionString, application_name: 'payout-outbox-listener' });
+    let dropped = false;
+    const drop = (err?: Error) => {
+      if (dropped) return;
+      dropped = true;
+      if (client === next) client = undefined;
+      if (closed) return;
+      opts.logger.warn({ err, channel: opts.channel }, 'outbox listener connection lost; reconnecting');
+      next.end().catch(() => undefined);
+      scheduleReconnect();
+    };
+    next.on('error', drop);
+    next.on('end', () => drop());
+    next.on('notification', (msg) => {
+      if (msg.channel === opts.channel) opts.onWake();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${next.escapeIdentifier(opts.channel)}`);
+    } catch (err) {
+      drop(err as Error);
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => undefined);
+      return;
+    }
+    client = next;
+    failures = 0;
+    opts.onWake();
+  }
+
+  void connect();
+
+  return {
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = undefined;
+      const open = client;
+      client = undefined;
+      await open?.end().catch(() => undefined);
+    },
+  };
+}
