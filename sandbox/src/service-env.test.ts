@@ -55,6 +55,7 @@ describe('sharedServiceEnv', () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCALE: SANDBOX_RETRY_SCALE,
       OTEL_SDK_DISABLED: 'true',
+      OUTBOX_POLL_MS: '200',
     });
   });
 

@@ -8,6 +8,7 @@ import type { SandboxCredentials } from './credentials';
 export const SANDBOX_RETRY_SCALE = '0.0001';
 export const SANDBOX_DB_POOL_MAX = '3';
 export const SANDBOX_LOG_LEVEL = 'warn';
+export const SANDBOX_OUTBOX_POLL_MS = '200';
 
 const PASS_THROUGH =
   /^(PATH|HOME|TMPDIR|TZ|LANG|NODE_ENV|OTEL_\w+|FX_\w+|SCHEMES_CACHE_TTL_MS|RATE_LIMIT_DEFAULT)$/;
@@ -26,6 +27,8 @@ export function sharedServiceEnv(env: NodeJS.ProcessEnv, credentials: SandboxCre
     WEBHOOK_SECRETS_KEY: credentials.webhookSecretsKey,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_SCALE: env.WEBHOOK_RETRY_SCALE || SANDBOX_RETRY_SCALE,
+    // PGlite delivers no NOTIFY, so the outbox relay finds new events by polling: poll often.
+    OUTBOX_POLL_MS: env.OUTBOX_POLL_MS || SANDBOX_OUTBOX_POLL_MS,
     // Telemetry only when the developer points it at a collector.
     OTEL_SDK_DISABLED: env.OTEL_EXPORTER_OTLP_ENDPOINT ? env.OTEL_SDK_DISABLED || 'false' : 'true',
   };
