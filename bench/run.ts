@@ -1,6 +1,7 @@
 // `npm run bench -- <name>`: runs one benchmark and prints its table with a same-run baseline.
 import { runDecodeBench } from './decode';
 import { runGatewayBench } from './gateway';
+import { runGrpcBench } from './grpc';
 import { runResolveBench } from './resolve';
 
 function positiveInt(name: string, fallback: number): number {
@@ -25,6 +26,13 @@ const benches: Record<string, () => Promise<boolean>> = {
       warmupSeconds: positiveInt('BENCH_WARMUP', 3),
       connections: positiveInt('BENCH_CONNECTIONS', 32),
       rounds: positiveInt('BENCH_ROUNDS', 2),
+    }),
+  grpc: () =>
+    runGrpcBench({
+      durationMs: positiveInt('BENCH_DURATION', 5) * 1000,
+      warmupMs: positiveInt('BENCH_WARMUP', 2) * 1000,
+      rounds: positiveInt('BENCH_ROUNDS', 3),
+      concurrency: positiveInt('BENCH_CONNECTIONS', 32),
     }),
   gateway: () =>
     runGatewayBench({

@@ -77,6 +77,14 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
       fx: deps.fx,
       currencies: createCurrencyCatalogue({ fx: deps.fx, logger, ttlMs: config.currenciesCacheTtlMs }),
       payout: deps.payout,
+      payments: {
+        idempotency: deps.idempotency,
+        payRecords: deps.payRecords,
+        executeWaitMs: config.executeWaitMs,
+        executeCallTimeoutMs: config.grpcTimeoutMs,
+        allowPrivateCallbackTargets: config.allowPrivateCallbackTargets,
+        partnerCallbackSecret: config.partnerCallbackSecret,
+      },
       webhook: deps.webhook,
       readiness,
       logger,
@@ -93,6 +101,9 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
     } catch (err) {
       await app.close();
       throw err;
+    }
+    if (!config.partnerCallbackSecret) {
+      logger.warn('PARTNER_CALLBACK_SECRET is not set: partner callbacks are refused (503) until it is');
     }
     logger.info({ port, admin_port: adminPort }, 'gateway listening');
 

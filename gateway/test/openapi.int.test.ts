@@ -3,14 +3,19 @@ import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platf
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { buildPublicApp } from '../src/http/app';
+import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
 import { type RunningGateway, startGateway } from '../src/index';
+import { signPartnerCallback } from '../src/payments/partner-signature';
+import { createPayRecordStore } from '../src/payments/pay-store';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService } from '../src/tenants/service';
 import {
   gatewayEnv,
   type HttpResponse,
+  REDIS_URL,
   randomSuffix,
   request,
   schemaPool,
@@ -30,7 +35,11 @@ import {
 type Operation = {
   responses: Record<
     string,
-    { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }
+    {
+      $ref?: string;
+      headers?: Record<string, { $ref?: string; required?: boolean }>;
+      content?: Record<string, { schema: unknown }>;
+    }
   >;
 };
 type Doc = { paths: Record<string, Record<string, Operation>> };
@@ -70,7 +79,9 @@ function conform(method: string, path: string, res: HttpResponse): void {
     throw new Error(`${method.toUpperCase()} ${path} answered ${status}, which is not documented`);
   seen.add(`${method} ${path} ${status}`);
   const response = resolveRef(documented);
-  for (const header of Object.keys(response.headers ?? {})) {
+  for (const [header, definition] of Object.entries(response.headers ?? {})) {
+    // Headers documented as `required: false` (Idempotent-Replayed) appear only on some responses.
+    if (resolveRef(definition).required === false) continue;
     expect([`${method} ${path} ${status}`, header, res.headers.has(header)]).toEqual([
       `${method} ${path} ${status}`,
       header,
@@ -100,6 +111,29 @@ const STUB_TXN = 'txn_01JD0000000000000000000001';
 const STUB_TXN_DOWN = 'txn_01JD0000000000000000000002';
 const STUB_TXN_BOOM = 'txn_01JD0000000000000000000003';
 
+// Instruction ids the stub ExecuteInstruction answers; any other is 404.
+const STUB_INS = 'ins_01JD0000000000000000000000'; // the stub CreateInstruction's too
+const STUB_INS_SLOW = 'ins_01JD0000000000000000000001';
+const STUB_INS_EXECUTED = 'ins_01JD0000000000000000000002';
+const STUB_INS_EXPIRED = 'ins_01JD0000000000000000000003';
+const STUB_INS_DOWN = 'ins_01JD0000000000000000000004';
+const STUB_INS_BOOM = 'ins_01JD0000000000000000000005';
+const PARTNER_SECRET = `partner-secret-${randomSuffix()}`;
+const idempotencyPrefix = `test:gw-oas-idem:${randomSuffix()}:`;
+let redis: Redis;
+
+function stubTransaction(instructionId: string) {
+  const at = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 123_000_000 };
+  return {
+    id: STUB_TXN,
+    instructionId,
+    status: 2, // PROCESSING
+    rail: 'pix',
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 const json = (apiKey: string | undefined, body: string, contentType = 'application/json') => ({
   method: 'POST',
   headers: { ...(apiKey ? { 'x-api-key': apiKey } : {}), 'content-type': contentType },
@@ -121,6 +155,7 @@ beforeAll(async () => {
   doc = (await request(base, '/v1/openapi.json')).json();
   ajv.addSchema(doc as object, 'openapi.json');
 
+  redis = new Redis(REDIS_URL, { commandTimeout: 2_000 });
   let schemeCalls = 0;
   let endpointCalls = 0;
   stubApp = buildPublicApp({
@@ -145,6 +180,7 @@ beforeAll(async () => {
           throw serviceError('QrDecodeError', 'CRC mismatch', { code: Code.InvalidArgument });
         if (req.qrString === 'down') throw new ConnectError('unavailable', Code.Unavailable);
         if (req.qrString === 'boom') throw new Error('unexpected');
+        if (req.qrString === 'slow') await new Promise((r) => setTimeout(r, 400));
         return {
           decoded: {
             schemeId: 'BR.PIX',
@@ -190,6 +226,47 @@ beforeAll(async () => {
           },
         };
       }) as never,
+      getInstruction: (async (req: { instructionId: string }) => ({
+        instruction: {
+          id: req.instructionId,
+          decoded: {
+            schemeId: 'BR.PIX',
+            country: 'BR',
+            currency: 'BRL',
+            creditor: { name: 'Padaria', account: '+5511999999999' },
+            confidence: 0.97,
+          },
+          amount: { currency: 'BRL', amountMinor: 1234n },
+          payAmount: { currency: 'BRL', amountMinor: 1234n },
+        },
+      })) as never,
+      executeInstruction: (async (req: { instructionId: string }) => {
+        switch (req.instructionId) {
+          case STUB_INS:
+            return { transaction: stubTransaction(req.instructionId), replayed: false };
+          case STUB_INS_SLOW:
+            await new Promise((r) => setTimeout(r, 400));
+            return { transaction: stubTransaction(req.instructionId), replayed: false };
+          case STUB_INS_EXECUTED:
+            throw serviceError('InstructionAlreadyExecuted', 'already executed', {
+              code: Code.AlreadyExists,
+            });
+          case STUB_INS_EXPIRED:
+            throw serviceError('QuoteExpired', 'quote expired', { code: Code.FailedPrecondition });
+          case STUB_INS_DOWN:
+            throw new ConnectError('unavailable', Code.Unavailable);
+          case STUB_INS_BOOM:
+            throw new Error('unexpected');
+          default:
+            throw serviceError('NotFoundError', 'instruction not found', { code: Code.NotFound });
+        }
+      }) as never,
+      applyPartnerCallback: (async (req: { transactionId: string }) => {
+        if (req.transactionId === STUB_TXN) return { transaction: stubTransaction(STUB_INS) };
+        if (req.transactionId === STUB_TXN_DOWN) throw new ConnectError('unavailable', Code.Unavailable);
+        if (req.transactionId === STUB_TXN_BOOM) throw new Error('unexpected');
+        throw serviceError('NotFoundError', 'transaction not found', { code: Code.NotFound });
+      }) as never,
       createInstruction: (async (req: {
         decoded: unknown;
         amount: unknown;
@@ -203,6 +280,20 @@ beforeAll(async () => {
           quote: req.quote,
         },
       })) as never,
+    },
+    payments: {
+      idempotency: createRedisIdempotencyCache({
+        redis,
+        keyPrefix: idempotencyPrefix,
+        lockTtlMs: 10_000,
+        ttlMs: 60_000,
+        logger: silentLogger(),
+      }),
+      payRecords: createPayRecordStore(pool, { ttlMs: 60_000 }),
+      executeWaitMs: 0,
+      executeCallTimeoutMs: 2_000,
+      allowPrivateCallbackTargets: false,
+      partnerCallbackSecret: PARTNER_SECRET,
     },
     webhook: {
       // First one endpoint, then an outage (503), then an unexpected failure (500).
@@ -239,6 +330,9 @@ afterAll(async () => {
   await stubApp?.close();
   await gateway?.close();
   await decoder?.close();
+  const keys = (await redis?.keys(`${idempotencyPrefix}*`)) ?? [];
+  if (keys.length > 0) await redis.del(...keys);
+  redis?.disconnect();
   await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool?.end();
 });
@@ -298,6 +392,162 @@ describe('OpenAPI document conformance', () => {
     expect(statuses).toEqual([
       200, 200, 200, 200, 400, 422, 422, 503, 500, 422, 400, 400, 400, 413, 415, 401, 401, 400, 429,
     ]);
+  });
+
+  it('POST /v1/execute', async () => {
+    const path = '/v1/execute';
+    const { apiKey } = await seedTenant(pool);
+    const payer = { payer_name: 'Ana Souza', payer_account: '0001-123456', payer_tax_id: '52998224725' };
+    const exec = (
+      b: string,
+      key: string | null,
+      body: object | string,
+      opts: { apiKey?: string | null; type?: string } = {},
+    ) => {
+      const apiKeyHeader = opts.apiKey === undefined ? apiKey : opts.apiKey;
+      return request(b, path, {
+        method: 'POST',
+        headers: {
+          ...(apiKeyHeader ? { 'x-api-key': apiKeyHeader } : {}),
+          ...(key ? { 'idempotency-key': key } : {}),
+          'content-type': opts.type ?? 'application/json',
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    };
+    const statuses: number[] = [];
+    const check = async (res: HttpResponse) => {
+      statuses.push(res.status);
+      conform('post', path, res);
+      return res;
+    };
+    const k = () => `oas-exec-${randomSuffix()}`;
+    const ok = k();
+    await check(await exec(stubBase, ok, { instruction_id: STUB_INS, ...payer }));
+    const replay = await check(await exec(stubBase, ok, { ...payer, instruction_id: STUB_INS }));
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await check(await exec(stubBase, ok, { instruction_id: STUB_INS, ...payer, payer_name: 'Other' })); // conflict
+    const slowKey = k();
+    const slow = exec(stubBase, slowKey, { instruction_id: STUB_INS_SLOW, ...payer });
+    await new Promise((r) => setTimeout(r, 100));
+    await check(await exec(stubBase, slowKey, { instruction_id: STUB_INS_SLOW, ...payer })); // in progress
+    await check(await slow);
+    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXECUTED, ...payer }));
+    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXPIRED, ...payer }));
+    await check(await exec(stubBase, k(), { instruction_id: 'ins_01JD0000000000000000000009', ...payer }));
+    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_DOWN, ...payer }));
+    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_BOOM, ...payer }));
+    await check(await exec(base, null, { instruction_id: STUB_INS, ...payer })); // IdempotencyKeyMissing
+    await check(await exec(base, k(), { instruction_id: STUB_INS })); // ValidationError
+    await check(await exec(base, k(), JSON.stringify({ instruction_id: 'x'.repeat(70_000) })));
+    await check(await exec(base, k(), 'instruction_id=x', { type: 'text/plain' }));
+    await check(await exec(base, k(), { instruction_id: STUB_INS, ...payer }, { apiKey: null }));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await exec(base, null, {}, { apiKey: limited }));
+    await check(await exec(base, null, {}, { apiKey: limited }));
+    expect(statuses).toEqual([
+      200, 200, 400, 409, 200, 409, 409, 404, 503, 500, 400, 400, 413, 415, 401, 400, 429,
+    ]);
+  });
+
+  it('POST /v1/pay', async () => {
+    const path = '/v1/pay';
+    const { apiKey } = await seedTenant(pool);
+    const payer = { payer_name: 'Ana Souza', payer_account: '0001-123456', payer_tax_id: '52998224725' };
+    const pay = (
+      b: string,
+      key: string | null,
+      body: object | string,
+      opts: { apiKey?: string | null; type?: string } = {},
+    ) => {
+      const apiKeyHeader = opts.apiKey === undefined ? apiKey : opts.apiKey;
+      return request(b, path, {
+        method: 'POST',
+        headers: {
+          ...(apiKeyHeader ? { 'x-api-key': apiKeyHeader } : {}),
+          ...(key ? { 'idempotency-key': key } : {}),
+          'content-type': opts.type ?? 'application/json',
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    };
+    const statuses: number[] = [];
+    const check = async (res: HttpResponse) => {
+      statuses.push(res.status);
+      conform('post', path, res);
+      return res;
+    };
+    const k = () => `oas-pay-${randomSuffix()}`;
+    const ok = k();
+    await check(await pay(stubBase, ok, { qr_string: 'ok', ...payer }));
+    await check(await pay(stubBase, ok, { qr_string: 'ok', ...payer })); // replay
+    await check(await pay(stubBase, k(), { qr_string: 'ok', wallet_currency: 'USD', ...payer }));
+    await check(await pay(stubBase, ok, { qr_string: 'ok', ...payer, payer_tax_id: '1' })); // conflict
+    const slowKey = k();
+    const slow = pay(stubBase, slowKey, { qr_string: 'slow', ...payer });
+    await new Promise((r) => setTimeout(r, 100));
+    await check(await pay(stubBase, slowKey, { qr_string: 'slow', ...payer })); // in progress
+    await check(await slow);
+    await check(await pay(stubBase, k(), { qr_string: 'bad', ...payer }));
+    await check(await pay(stubBase, k(), { qr_string: 'down', ...payer }));
+    await check(await pay(stubBase, k(), { qr_string: 'boom', ...payer }));
+    await check(await pay(base, null, { qr_string: 'ok', ...payer }));
+    await check(await pay(base, k(), { qr_string: 'ok' }));
+    await check(await pay(base, k(), JSON.stringify({ qr_string: 'x'.repeat(70_000) })));
+    await check(await pay(base, k(), 'qr_string=x', { type: 'text/plain' }));
+    await check(await pay(base, k(), { qr_string: 'ok', ...payer }, { apiKey: null }));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await pay(base, null, {}, { apiKey: limited }));
+    await check(await pay(base, null, {}, { apiKey: limited }));
+    expect(statuses).toEqual([
+      200, 200, 200, 400, 409, 200, 422, 503, 500, 400, 400, 413, 415, 401, 400, 429,
+    ]);
+  });
+
+  it('POST /v1/partner/callbacks/{rail}', async () => {
+    const path = '/v1/partner/callbacks/{rail}';
+    const resource = (txn: string) =>
+      JSON.stringify({
+        id: 'pp_0123456789abcdef',
+        idempotency_key: txn,
+        rail: 'pix',
+        amount: { currency: 'BRL', amount_minor: '1234' },
+        status: 'ACSC',
+        reason_code: null,
+        reason: null,
+        reference: 'E1234567820261123120000000000001',
+        created_at: new Date().toISOString(),
+        settled_at: new Date().toISOString(),
+      });
+    const post = (b: string, rail: string, body: string, opts: { secret?: string; type?: string } = {}) =>
+      request(b, `/v1/partner/callbacks/${rail}`, {
+        method: 'POST',
+        headers: {
+          'content-type': opts.type ?? 'application/json',
+          'partner-signature': signPartnerCallback(
+            opts.secret ?? PARTNER_SECRET,
+            body,
+            Math.floor(Date.now() / 1000),
+          ),
+        },
+        body,
+      });
+    const statuses: number[] = [];
+    const check = async (res: HttpResponse) => {
+      statuses.push(res.status);
+      conform('post', path, res);
+    };
+    await check(await post(stubBase, 'pix', resource(STUB_TXN)));
+    await check(await post(stubBase, 'pix', '{"id":"pp_1"}')); // signed, not a payout resource
+    await check(await post(stubBase, 'pix', resource(STUB_TXN), { secret: 'wrong' }));
+    await check(await post(stubBase, 'swift', resource(STUB_TXN)));
+    await check(await post(stubBase, 'pix', resource('txn_01JD0000000000000000000009'))); // unknown transaction
+    await check(await post(stubBase, 'pix', `{"pad":"${'x'.repeat(20_000)}"}`));
+    await check(await post(stubBase, 'pix', 'status=ACSC', { type: 'text/plain' }));
+    await check(await post(stubBase, 'pix', resource(STUB_TXN_BOOM)));
+    await check(await post(stubBase, 'pix', resource(STUB_TXN_DOWN)));
+    await check(await post(base, 'pix', resource(STUB_TXN))); // no PARTNER_CALLBACK_SECRET: 503
+    expect(statuses).toEqual([200, 400, 401, 404, 404, 413, 415, 500, 503, 503]);
   });
 
   it('GET /v1/transactions/{id}', async () => {

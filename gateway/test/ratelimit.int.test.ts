@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createFallbackRateLimiter } from '../src/ratelimit/fallback';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
-import { createRedisRateLimiter } from '../src/ratelimit/redis';
+import { createRedisRateLimiter, rateLimitLogKey } from '../src/ratelimit/redis';
 
 // The Redis sliding-window limiter (ADR 0003) against a real Redis, keys under a random prefix.
 
@@ -17,6 +17,20 @@ let redis: Redis;
 beforeAll(() => {
   redis = new Redis(REDIS_URL, { enableOfflineQueue: true, commandTimeout: 2_000 });
 });
+
+/** The log of a limiter key: its per-millisecond entries, oldest first. */
+async function logEntries(key: string): Promise<{ ms: number; count: number; cumulative: number }[]> {
+  const entries = await redis.lrange(rateLimitLogKey(prefix, key), 0, -1);
+  return entries.map((entry) => {
+    const [ms, count, cumulative] = entry.split(':').map(Number);
+    return { ms: ms!, count: count!, cumulative: cumulative! };
+  });
+}
+
+/** Requests the log holds for a limiter key. */
+async function storedRequests(key: string): Promise<number> {
+  return (await logEntries(key)).reduce((n, entry) => n + entry.count, 0);
+}
 
 afterAll(async () => {
   const keys = await redis.keys(`${prefix}*`);
@@ -38,8 +52,8 @@ describe('Redis sliding-window limiter', () => {
     expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
     expect(refused.resetAtMs).toBeGreaterThan(refused.nowMs);
     // Only admitted requests are stored; the key expires with the window.
-    expect(await redis.zcard(`${prefix}seq`)).toBe(100);
-    expect(await redis.pttl(`${prefix}seq`)).toBeGreaterThan(59_000);
+    expect(await storedRequests('seq')).toBe(100);
+    expect(await redis.pttl(rateLimitLogKey(prefix, 'seq'))).toBeGreaterThan(59_000);
   });
 
   it('slides: a slot frees exactly when the oldest request leaves the window', async () => {
@@ -70,10 +84,84 @@ describe('Redis sliding-window limiter', () => {
       );
       expect(results.filter((r) => r.allowed)).toHaveLength(100);
       expect(results.filter((r) => !r.allowed).every((r) => r.retryAfterMs >= 1)).toBe(true);
-      expect(await redis.zcard(`${prefix}burst`)).toBe(100);
+      expect(await storedRequests('burst')).toBe(100);
+      // One entry per millisecond, in time order, with a running total that ends at the count.
+      const entries = await logEntries('burst');
+      expect(entries.length).toBeLessThanOrEqual(100);
+      for (let i = 1; i < entries.length; i++) {
+        expect(entries[i]!.ms).toBeGreaterThan(entries[i - 1]!.ms);
+        expect(entries[i]!.cumulative).toBe(entries[i - 1]!.cumulative + entries[i]!.count);
+      }
+      expect(entries.at(-1)!.cumulative - entries[0]!.cumulative + entries[0]!.count).toBe(100);
     } finally {
       for (const c of clients.slice(1)) c.disconnect();
     }
+  });
+
+  it('sends the checks of one event-loop turn in one call, applied in order, each on its own key', async () => {
+    const limiter = createRedisRateLimiter({ redis, keyPrefix: prefix });
+    const results = await Promise.all([
+      limiter.consume('turn-a', 3, 60_000),
+      limiter.consume('turn-b', 3, 60_000),
+      limiter.consume('turn-a', 3, 60_000),
+      limiter.consume('turn-a', 3, 60_000),
+      limiter.consume('turn-a', 3, 60_000),
+      // The same key with a lower limit, after three admissions in this very call.
+      limiter.consume('turn-b', 1, 60_000),
+    ]);
+    expect(results.map((r) => [r.allowed, r.remaining])).toEqual([
+      [true, 2],
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+      [false, 0],
+    ]);
+    // One script call: one Redis clock reading for all.
+    expect(new Set(results.map((r) => r.nowMs)).size).toBe(1);
+    expect(results[4]!.retryAfterMs).toBe(60_000);
+    expect(await storedRequests('turn-a')).toBe(3);
+    expect(await storedRequests('turn-b')).toBe(1);
+  });
+
+  it('after a lowered limit, frees a slot only when enough of the older requests have left', async () => {
+    const limiter = createRedisRateLimiter({ redis, keyPrefix: prefix });
+    const admitted = [];
+    for (let i = 0; i < 4; i++) {
+      admitted.push(await limiter.consume('lowered', 10, 60_000));
+      await delay(3);
+    }
+    expect(admitted.every((r) => r.allowed)).toBe(true);
+    const refused = await limiter.consume('lowered', 2, 60_000);
+    expect(refused).toMatchObject({ allowed: false, limit: 2, remaining: 0 });
+    // 4 in the window, limit 2: the third oldest (position 2) must leave before one more fits.
+    expect(refused.retryAfterMs).toBe(admitted[2]!.nowMs + 60_000 - refused.nowMs);
+    expect(refused.resetAtMs).toBe(admitted[0]!.nowMs + 60_000);
+    expect(await storedRequests('lowered')).toBe(4);
+  });
+
+  it('drops every millisecond that left the window at once, and the whole key when all did', async () => {
+    const limiter = createRedisRateLimiter({ redis, keyPrefix: prefix });
+    const window = 400;
+    for (let i = 0; i < 3; i++) {
+      await limiter.consume('trim', 100, window);
+      await delay(2);
+    }
+    await delay(250);
+    for (let i = 0; i < 3; i++) {
+      await limiter.consume('trim', 100, window);
+      await delay(2);
+    }
+    // ~500 ms after the first three: they have left the window, the last three (~250 ms) have not.
+    await delay(250);
+    const partly = await limiter.consume('trim', 100, window);
+    expect(partly).toMatchObject({ allowed: true, remaining: 96 });
+    expect(await storedRequests('trim')).toBe(4);
+
+    await delay(window + 50);
+    const fresh = await limiter.consume('trim', 100, window);
+    expect(fresh).toMatchObject({ allowed: true, remaining: 99 });
+    expect(await logEntries('trim')).toHaveLength(1);
   });
 
   it('falls back to per-process limits when Redis is unreachable, and logs it once', async () => {

@@ -1,19 +1,34 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger, type Env, type Logger } from '@qr-payout/platform';
 import { loadPartnerSimConfig } from './config';
+import { createPayoutDesk } from './payouts/desk';
 import { createChargeStore } from './pix/charges';
 import { assertLocationFits } from './pix/location';
 import { buildPartnerSimApp } from './server';
 import { loadSigningKey, type SigningKey } from './signing/keys';
 
 export { loadPartnerSimConfig } from './config';
+export type { CallbackFault, FaultPlan, FaultRates, SubmitFault } from './payouts/faults';
+export type { PayoutResource, PayoutStatus, Rail, ReasonCode, SubmitPayoutBody } from './payouts/protocol';
+export { RAIL_CURRENCY, RAILS } from './payouts/protocol';
+export { REFERENCE_PATTERNS } from './payouts/references';
+export {
+  SIGNATURE_HEADER,
+  SIGNATURE_TOLERANCE_SECONDS,
+  type SignatureCheck,
+  signCallback,
+  verifyCallbackSignature,
+} from './payouts/signature';
+export type { SimStatsView } from './payouts/stats';
 export { buildDynamicBrCode } from './pix/brcode';
 export type { SigningKey } from './signing/keys';
 
 export type StartPartnerSimOverrides = {
   logger?: Logger;
-  /** The simulator's clock (charge creation, `apresentacao`); tests move it. */
+  /** The simulator's clock (charge creation, `apresentacao`, payout times); tests move it. */
   now?: () => Date;
+  /** The random source of fault rates (tests script it). */
+  random?: () => number;
   /** Instead of PARTNER_SIM_SIGNING_KEY or a generated key. */
   signingKey?: SigningKey;
 };
@@ -53,6 +68,7 @@ export async function startPartnerSim(
     signingKey,
     charges: createChargeStore({ now }),
     publicUrl: () => baseUrl,
+    payouts: createPayoutDesk(config, { now, logger, random: overrides.random }),
   });
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as AddressInfo).port;
@@ -63,7 +79,10 @@ export async function startPartnerSim(
     await app.close();
     throw err;
   }
-  logger.info({ port, base_url: baseUrl, alg: signingKey.alg, kid: signingKey.kid }, 'partner-sim listening');
+  logger.info(
+    { port, base_url: baseUrl, alg: signingKey.alg, kid: signingKey.kid, faults: config.faultsEnabled },
+    'partner-sim listening',
+  );
 
   let closing: Promise<void> | undefined;
   return {

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { parseEmv } from '@qr-payout/decoder/emv/tlv';
 import { silentLogger } from '@qr-payout/platform';
 import type { FastifyInstance } from 'fastify';
+import { loadPartnerSimConfig } from './config';
+import { createPayoutDesk } from './payouts/desk';
 import { createChargeStore } from './pix/charges';
 import { buildPartnerSimApp } from './server';
 import { loadSigningKey } from './signing/keys';
@@ -47,6 +49,7 @@ describe('partner-sim Pix dynamic routes', () => {
       signingKey,
       charges: createChargeStore({ now }),
       publicUrl: () => PUBLIC_URL,
+      payouts: createPayoutDesk(loadPartnerSimConfig({}), { now, logger: silentLogger() }),
     });
   });
 

@@ -1,13 +1,17 @@
 import type { Logger } from '@qr-payout/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { PayoutDesk } from './payouts/desk';
 import type { ChargeStore } from './pix/charges';
 import { registerHealthRoutes } from './routes/health';
+import { registerPayoutRoutes } from './routes/payouts';
 import { registerPixChargeRoutes } from './routes/pix-charges';
 import { registerPixLocationRoutes } from './routes/pix-location';
 import { sendProblem } from './routes/problem';
+import { registerSimControlRoutes } from './routes/sim-control';
 import type { SigningKey } from './signing/keys';
 
-// The simulator's HTTP app: one route module per rail feature (payouts for every rail join here).
+// The simulator's HTTP app: one route module per feature (Pix charges and locations, payouts for
+// every rail, the /_sim control plane).
 
 export type PartnerSimDeps = {
   logger: Logger;
@@ -16,6 +20,8 @@ export type PartnerSimDeps = {
   charges: ChargeStore;
   /** Known only after listen when the port is picked by the OS, hence a function. */
   publicUrl: () => string;
+  /** Payouts of the five rails; the app closes it when it closes. */
+  payouts: PayoutDesk;
 };
 
 // Requests are small JSON bodies; anything larger is a mistake.
@@ -50,8 +56,26 @@ export function buildPartnerSimApp(deps: PartnerSimDeps): FastifyInstance {
     done();
   });
 
+  // Before the server stops taking connections: answers held by a latency or timeout fault are
+  // released, and no settlement or callback runs after close.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => {
+    closing.abort();
+    await deps.payouts.service.close();
+  });
+
   registerHealthRoutes(app);
   registerPixChargeRoutes(app, deps);
   registerPixLocationRoutes(app, deps);
+  registerPayoutRoutes(app, {
+    logger: deps.logger,
+    payouts: deps.payouts.service,
+    faults: deps.payouts.faults,
+    stats: deps.payouts.stats,
+    apiKey: deps.payouts.apiKey,
+    latencyMs: deps.payouts.latencyMs,
+    closing: closing.signal,
+  });
+  registerSimControlRoutes(app, deps.payouts);
   return app;
 }

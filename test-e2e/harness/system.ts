@@ -35,6 +35,8 @@ export interface SystemOptions {
   gatewayEnv?: NodeJS.ProcessEnv;
   /** Per readiness wait; children compile TypeScript at start, so give them time on 2 cores. */
   readyTimeoutMs?: number;
+  /** Extra env for the partner simulator (e.g. PARTNER_SIM_SLOW_SETTLE_MS, PARTNER_SIM_FAULTS). */
+  partnerSimEnv?: NodeJS.ProcessEnv;
 }
 
 export interface GatewayHandle {
@@ -123,6 +125,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-e2e-'));
   const adminToken = randomBytes(24).toString('base64url');
+  // Partners sign their callbacks with it; the gateway verifies them (partner-sim README).
+  const partnerCallbackSecret = randomBytes(24).toString('base64url');
   const database = await createRunDatabase(serverDatabaseUrl);
   const processes: ManagedProcess[] = [];
   let spawned = 0;
@@ -172,8 +176,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const launchGateway = async (
     serviceUrls: Record<ServiceName, string>,
     extraEnv: NodeJS.ProcessEnv = {},
+    ports?: { port: number; adminPort: number },
   ) => {
-    const [port, adminPort] = [await freePort(), await freePort()];
+    const { port, adminPort } = ports ?? { port: await freePort(), adminPort: await freePort() };
     const proc = spawnTsProcess({
       name: `gateway-${++spawned}`,
       script: GATEWAY_SCRIPT,
@@ -187,6 +192,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         PAYOUT_URL: serviceUrls.payout,
         WEBHOOK_URL: serviceUrls.webhook,
         PUBLIC_DOCS_URL: `http://127.0.0.1:${port}/docs`,
+        PARTNER_CALLBACK_SECRET: partnerCallbackSecret,
         ...extraEnv,
       },
       logDir,
@@ -206,7 +212,13 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const proc = spawnTsProcess({
       name: `partner-sim-${++spawned}`,
       script: PARTNER_SIM_SCRIPT,
-      env: { ...sharedEnv, ...telemetryEnv('partner-sim', opts.otlpTracesUrl), PORT: String(port) },
+      env: {
+        ...sharedEnv,
+        ...telemetryEnv('partner-sim', opts.otlpTracesUrl),
+        PORT: String(port),
+        PARTNER_SIM_CALLBACK_SECRET: partnerCallbackSecret,
+        ...opts.partnerSimEnv,
+      },
       logDir,
     });
     processes.push(proc);
@@ -233,13 +245,20 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const partnerSim = await launchPartnerSim();
     // Its dynamic Pix locations are plain http on loopback: allow-listed for the decoder only.
     serviceEnv.decoder = { PIX_LOCATION_HTTP_HOSTS: partnerSim.host };
+    // Payout submits to the simulator and tells it to call back the main gateway, whose port is
+    // therefore chosen before payout starts.
+    const gatewayPorts = { port: await freePort(), adminPort: await freePort() };
+    serviceEnv.payout = {
+      PARTNER_BASE_URL: partnerSim.url,
+      PARTNER_CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPorts.port}`,
+    };
     const names = Object.keys(SERVICE_SCRIPTS) as ServiceName[];
     const services = await Promise.all(names.map((name) => launchService(name)));
     const serviceUrls = Object.fromEntries(names.map((name, i) => [name, services[i]!.url])) as Record<
       ServiceName,
       string
     >;
-    const gateway = await launchGateway(serviceUrls, opts.gatewayEnv);
+    const gateway = await launchGateway(serviceUrls, opts.gatewayEnv, gatewayPorts);
     await Promise.all([partnerSim.ready(), ...services.map((s) => s.ready()), gateway.ready()]);
     const admin = createAdminClient(gateway.handle.adminUrl, adminToken);
 

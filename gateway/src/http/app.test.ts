@@ -1,5 +1,6 @@
 import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
 import type { FastifyInstance } from 'fastify';
+import { NO_IDEMPOTENCY_CACHE } from '../idempotency/cache';
 import { createMemoryRateLimiter } from '../ratelimit/memory';
 import type { AuthenticatedKey } from '../tenants/service';
 import { buildPublicApp, type PublicAppDeps } from './app';
@@ -61,6 +62,30 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
       getTransaction: async () => {
         throw new Error('not reached');
       },
+      getInstruction: async () => {
+        throw new Error('not reached');
+      },
+      executeInstruction: async () => {
+        throw new Error('not reached');
+      },
+      applyPartnerCallback: async () => {
+        throw new Error('not reached');
+      },
+    },
+    payments: {
+      idempotency: NO_IDEMPOTENCY_CACHE,
+      payRecords: {
+        find: async () => {
+          throw new Error('not reached');
+        },
+        claim: async () => {
+          throw new Error('not reached');
+        },
+      },
+      executeWaitMs: 0,
+      executeCallTimeoutMs: 1_000,
+      allowPrivateCallbackTargets: false,
+      partnerCallbackSecret: undefined,
     },
     webhook: {
       listEndpoints: async () => {

@@ -3,7 +3,9 @@ import { requestContext } from '@qr-payout/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { apiError } from '../errors/api-error';
+import type { IdempotencyCache } from '../idempotency/cache';
 import { buildOpenApiDocument } from '../openapi/document';
+import type { PayRecordStore } from '../payments/pay-store';
 import type { RateLimiter } from '../ratelimit/limiter';
 import type { SchemeCatalogue } from '../schemes/catalogue';
 import type { TenantService } from '../tenants/service';
@@ -11,7 +13,10 @@ import { createAuthHook } from './auth';
 import { sendApiError, toApiError } from './error-reply';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
 import { registerDocsRoutes } from './routes/docs';
+import { registerExecuteRoute } from './routes/execute';
 import { type Readiness, registerHealthRoutes } from './routes/health';
+import { type PartnerCallbackRouteDeps, registerPartnerCallbackRoute } from './routes/partner-callbacks';
+import { type PayRouteDeps, registerPayRoute } from './routes/pay';
 import { type ResolveRouteDeps, registerResolveRoute } from './routes/resolve';
 import { registerSchemesRoute } from './routes/schemes';
 import { registerTransactionsRoute, type TransactionsRouteDeps } from './routes/transactions';
@@ -27,13 +32,31 @@ export interface PublicAppDeps {
   decoder: ResolveRouteDeps['decoder'];
   fx: ResolveRouteDeps['fx'];
   currencies: ResolveRouteDeps['currencies'];
-  payout: ResolveRouteDeps['payout'] & TransactionsRouteDeps['payout'];
+  payout: ResolveRouteDeps['payout'] &
+    TransactionsRouteDeps['payout'] &
+    PayRouteDeps['payout'] &
+    PayRouteDeps['execute']['payout'] &
+    PartnerCallbackRouteDeps['payout'];
+  /** Execute, pay and partner callbacks (the money path). */
+  payments: PaymentsDeps;
   webhook: WebhookEndpointsRouteDeps['webhook'];
   readiness: Readiness;
   logger: Logger;
   publicDocsUrl: string;
   authFailureLimit: number;
   trustProxy?: boolean | string[];
+}
+
+export interface PaymentsDeps {
+  idempotency: IdempotencyCache;
+  payRecords: PayRecordStore;
+  /** EXECUTE_WAIT_MS: how long payout waits for a terminal state (design §3). */
+  executeWaitMs: number;
+  /** Deadline of the execute call on top of the wait (GRPC_TIMEOUT_MS). */
+  executeCallTimeoutMs: number;
+  allowPrivateCallbackTargets: boolean;
+  /** PARTNER_CALLBACK_SECRET; undefined: partner callbacks answer 503. */
+  partnerCallbackSecret: string | undefined;
 }
 
 /** The public HTTP API (design §1): built and ready to `listen` or `inject`; no listen here. */
@@ -118,6 +141,29 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
     currencies: deps.currencies,
     payout: deps.payout,
     authenticate,
+  });
+  const paymentRoutes = {
+    authenticate,
+    idempotency: deps.payments.idempotency,
+    execute: {
+      payout: deps.payout,
+      waitMs: deps.payments.executeWaitMs,
+      callTimeoutMs: deps.payments.executeCallTimeoutMs,
+    },
+    allowPrivateCallbackTargets: deps.payments.allowPrivateCallbackTargets,
+    publicDocsUrl,
+  };
+  registerExecuteRoute(app, paymentRoutes);
+  registerPayRoute(app, {
+    ...paymentRoutes,
+    resolve: { decoder: deps.decoder, fx: deps.fx, currencies: deps.currencies, payout: deps.payout },
+    payout: deps.payout,
+    payRecords: deps.payments.payRecords,
+  });
+  registerPartnerCallbackRoute(app, {
+    payout: deps.payout,
+    secret: deps.payments.partnerCallbackSecret,
+    logger,
   });
   registerTransactionsRoute(app, { payout: deps.payout, authenticate });
   registerWebhookEndpointsRoute(app, { webhook: deps.webhook, authenticate });

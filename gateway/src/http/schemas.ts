@@ -272,3 +272,116 @@ export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = {
   },
   additionalProperties: false,
 } as const;
+
+// Payer identity (spec §4.2): presence and lengths here; formats per country (CPF, CUIT, ...) are
+// checked by payout, which knows the instruction's country.
+const PAYER_PROPERTIES = {
+  payer_name: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 140,
+    description: 'Full name of the payer as on their identity document.',
+  },
+  payer_account: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    description: 'Account of the payer at the sending wallet or bank. Never logged in clear.',
+  },
+  payer_tax_id: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 32,
+    description:
+      "Tax id of the payer in the format of the instruction's country (GET /v1/schemes required_payer_fields). Never logged in clear.",
+  },
+} as const;
+
+export const MAX_CALLBACK_URL_LENGTH = 2048;
+
+const CALLBACK_URL_PROPERTY = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_CALLBACK_URL_LENGTH,
+  description:
+    'Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, ' +
+    "signed with the tenant's signing secret (spec §5). An https URL that is not a loopback, private, " +
+    'link-local or metadata address (same rules as registered endpoints).',
+} as const;
+
+export const EXECUTE_REQUEST_SCHEMA = {
+  type: 'object',
+  required: ['instruction_id', 'payer_name', 'payer_account', 'payer_tax_id'],
+  properties: {
+    instruction_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'The id (`ins_`) of an instruction from POST /v1/resolve.',
+    },
+    ...PAYER_PROPERTIES,
+    callback_url: CALLBACK_URL_PROPERTY,
+  },
+  additionalProperties: false,
+} as const;
+
+export const PAY_REQUEST_SCHEMA = {
+  type: 'object',
+  required: ['qr_string', 'payer_name', 'payer_account', 'payer_tax_id'],
+  properties: {
+    ...RESOLVE_REQUEST_SCHEMA.properties,
+    ...PAYER_PROPERTIES,
+    callback_url: CALLBACK_URL_PROPERTY,
+  },
+  additionalProperties: false,
+} as const;
+
+export const EXECUTE_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['transaction', 'request_id'],
+  properties: { transaction: TRANSACTION_SCHEMA, request_id: REQUEST_ID_SCHEMA },
+  additionalProperties: false,
+} as const;
+
+export const PAY_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['transaction', 'instruction', 'request_id'],
+  properties: {
+    transaction: TRANSACTION_SCHEMA,
+    instruction: {
+      ...INSTRUCTION_SCHEMA,
+      description:
+        'The instruction the QR resolved to, as POST /v1/resolve shows it (with wallet_amount and quote when wallet_currency was sent).',
+    },
+    request_id: REQUEST_ID_SCHEMA,
+  },
+  additionalProperties: false,
+} as const;
+
+// The partner protocol's payout resource as partners POST it back (partner-sim/README.md "Partner
+// protocol"). Unknown fields are accepted: a partner adding one must not make us refuse callbacks.
+export const PARTNER_CALLBACK_SCHEMA = {
+  type: 'object',
+  required: ['id', 'idempotency_key', 'status'],
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 128, description: "The partner's payout id." },
+    idempotency_key: {
+      type: 'string',
+      pattern: '^txn_[0-9A-HJKMNP-TV-Z]{26}$',
+      description: 'Our transaction id, sent as Idempotency-Key when the payout was submitted.',
+    },
+    rail: { type: 'string', maxLength: 64 },
+    status: { type: 'string', enum: ['PDNG', 'ACSP', 'ACSC', 'RJCT'], description: 'ISO 20022 status.' },
+    reason_code: { oneOf: [{ type: 'string', maxLength: 16 }, { type: 'null' }] },
+    reason: { oneOf: [{ type: 'string', maxLength: 500 }, { type: 'null' }] },
+    reference: { oneOf: [{ type: 'string', maxLength: 128 }, { type: 'null' }] },
+    settled_at: { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+  },
+} as const;
+
+export const PARTNER_CALLBACK_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['received', 'request_id'],
+  properties: { received: { type: 'boolean', const: true }, request_id: REQUEST_ID_SCHEMA },
+  additionalProperties: false,
+} as const;

@@ -1,8 +1,14 @@
 import { ERROR_REGISTRY, ERROR_TAGS } from '../errors/registry';
 import {
   ERROR_BODY_SCHEMA,
+  EXECUTE_REQUEST_SCHEMA,
+  EXECUTE_RESPONSE_SCHEMA,
   HEALTH_RESPONSE_SCHEMA,
   INSTRUCTION_SCHEMA,
+  PARTNER_CALLBACK_RESPONSE_SCHEMA,
+  PARTNER_CALLBACK_SCHEMA,
+  PAY_REQUEST_SCHEMA,
+  PAY_RESPONSE_SCHEMA,
   QUOTE_SCHEMA,
   RESOLVE_REQUEST_SCHEMA,
   RESOLVE_RESPONSE_SCHEMA,
@@ -41,10 +47,19 @@ function errorResponse(description: string, extraHeaders: Record<string, object>
   };
 }
 
-function okResponse(description: string, schema: object, authenticated: boolean) {
+function okResponse(
+  description: string,
+  schema: object,
+  authenticated: boolean,
+  extraHeaders: Record<string, object> = {},
+) {
   return {
     description,
-    headers: { 'x-request-id': ref('headers', 'XRequestId'), ...(authenticated ? RATE_LIMIT_HEADERS : {}) },
+    headers: {
+      'x-request-id': ref('headers', 'XRequestId'),
+      ...(authenticated ? RATE_LIMIT_HEADERS : {}),
+      ...extraHeaders,
+    },
     content: jsonContent(schema),
   };
 }
@@ -68,6 +83,28 @@ const AUTHENTICATED_ERRORS = {
   '500': ref('responses', 'InternalError'),
   '503': ref('responses', 'ServiceUnavailable'),
 };
+
+/** The Idempotency-Key parameter of the payment operations (spec §8). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: true,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  description:
+    'Unique per payment attempt (a UUID is a good choice), at most 255 printable ASCII characters, scoped to your tenant. ' +
+    'A retry with the same key and the same body never pays twice and gets the first response back; the key can be reused with any body after 24 hours.',
+};
+
+const IDEMPOTENCY_DESCRIPTION =
+  'Idempotency (spec §8): a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request ' +
+  'is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the ' +
+  "first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is " +
+  '400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount ' +
+  'errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of ' +
+  'the parsed body (key order and spacing do not matter).';
+
+/** Marks a response as a replay; only on replays, so not required. */
+const IDEMPOTENT_REPLAYED_HEADER = { 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') };
 
 /** Responses of routes that take a JSON body. */
 const BODY_ERRORS = {
@@ -124,6 +161,126 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               RATE_LIMIT_HEADERS,
             ),
             ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/execute': {
+        post: {
+          operationId: 'execute',
+          summary: 'Execute a resolved instruction',
+          description:
+            'Pays the instruction from POST /v1/resolve (spec §4.2) and answers the transaction. The call waits a bounded time ' +
+            '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
+            'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
+            '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`; an expired FX quote ' +
+            'is 409 `QuoteExpired` (resolve again). Payer formats per country are in GET /v1/schemes. ' +
+            IDEMPOTENCY_DESCRIPTION,
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
+          requestBody: { required: true, content: jsonContent(ref('schemas', 'ExecuteRequest')) },
+          responses: {
+            '200': okResponse(
+              'The transaction as it stands.',
+              ref('schemas', 'ExecuteResponse'),
+              true,
+              IDEMPOTENT_REPLAYED_HEADER,
+            ),
+            '400': errorResponse(
+              `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            '404': errorResponse(
+              `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            '409': errorResponse(
+              `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'QuoteExpired'])}.`,
+              { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
+            ),
+            '413': BODY_ERRORS['413'],
+            '415': BODY_ERRORS['415'],
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/pay': {
+        post: {
+          operationId: 'pay',
+          summary: 'Resolve a QR code and execute the payment in one call',
+          description:
+            'POST /v1/resolve and POST /v1/execute in one call (spec §4.3): the body is the union of both, and the answer ' +
+            'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
+            '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
+            'nor pays twice. ' +
+            IDEMPOTENCY_DESCRIPTION,
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
+          requestBody: { required: true, content: jsonContent(ref('schemas', 'PayRequest')) },
+          responses: {
+            '200': okResponse(
+              'The transaction as it stands and its instruction.',
+              ref('schemas', 'PayResponse'),
+              true,
+              IDEMPOTENT_REPLAYED_HEADER,
+            ),
+            '400': errorResponse(
+              `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            '409': errorResponse(`${describeTags(['IdempotencyInProgress'])}.`, RATE_LIMIT_HEADERS),
+            '413': BODY_ERRORS['413'],
+            '415': BODY_ERRORS['415'],
+            '422': errorResponse(
+              `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired'])}.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/partner/callbacks/{rail}': {
+        post: {
+          operationId: 'partnerCallback',
+          summary: "Partner callback (for the rails' partners, not for API clients)",
+          description:
+            'Where a rail partner reports the terminal state of a payout (docs/partner-callbacks.md). No API key: the ' +
+            '`Partner-Signature` header (`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`) authenticates ' +
+            'it; a timestamp older than 5 minutes or more than 1 minute ahead is refused. The 200 is sent only after the ' +
+            'transaction was updated, so any other status means: retry later.',
+          security: [],
+          parameters: [
+            {
+              name: 'rail',
+              in: 'path',
+              required: true,
+              schema: {
+                type: 'string',
+                enum: ['pix', 'transferencias-3.0', 'bre-b', 'cce-inmediatas', 'bolivia-qr-interoperable'],
+              },
+            },
+            {
+              name: 'Partner-Signature',
+              in: 'header',
+              required: true,
+              schema: { type: 'string' },
+              description:
+                '`t=<unix seconds>,v1=<hex digest>`; several v1 values are accepted during a secret rotation.',
+            },
+          ],
+          requestBody: { required: true, content: jsonContent(ref('schemas', 'PartnerPayout')) },
+          responses: {
+            '200': okResponse(
+              'Applied (or a non-terminal status, acknowledged).',
+              ref('schemas', 'PartnerCallbackResponse'),
+              false,
+            ),
+            '400': errorResponse(`${describeTags(['ValidationError'])}: the body is not a payout resource.`),
+            '401': errorResponse(
+              `${describeTags(['AuthError'])}: Partner-Signature missing, invalid or out of tolerance.`,
+            ),
+            '404': errorResponse(`${describeTags(['NotFoundError'])}: unknown rail or transaction.`),
+            '413': errorResponse(`${describeTags(['PayloadTooLarge'])}: body over 16 KiB.`),
+            '415': errorResponse(`${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`),
+            '500': ref('responses', 'InternalError'),
+            '503': ref('responses', 'ServiceUnavailable'),
           },
         },
       },
@@ -241,6 +398,12 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         Instruction: INSTRUCTION_SCHEMA,
         Quote: QUOTE_SCHEMA,
         ResolveResponse: RESOLVE_RESPONSE_SCHEMA,
+        ExecuteRequest: EXECUTE_REQUEST_SCHEMA,
+        ExecuteResponse: EXECUTE_RESPONSE_SCHEMA,
+        PayRequest: PAY_REQUEST_SCHEMA,
+        PayResponse: PAY_RESPONSE_SCHEMA,
+        PartnerPayout: PARTNER_CALLBACK_SCHEMA,
+        PartnerCallbackResponse: PARTNER_CALLBACK_RESPONSE_SCHEMA,
         Health: HEALTH_RESPONSE_SCHEMA,
         Transaction: TRANSACTION_SCHEMA,
         TransactionResponse: TRANSACTION_RESPONSE_SCHEMA,
@@ -271,6 +434,12 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         RateLimit: {
           description: 'IETF draft structured field, for example `"default";r=99;t=60`.',
           schema: { type: 'string' },
+        },
+        IdempotentReplayed: {
+          description:
+            '`true` when this is the stored response of an earlier request with the same Idempotency-Key and body: nothing ran again. Absent otherwise.',
+          required: false,
+          schema: { type: 'string', enum: ['true'] },
         },
         RetryAfter: {
           description: 'Seconds to wait before retrying.',

@@ -34,14 +34,20 @@ export type FaultPlan = {
 
 export const DEFAULT_FAULT_TIMEOUT_MS = 5_000;
 
+/** A submit fault with its hold time resolved. */
+export type AppliedSubmitFault =
+  | Exclude<SubmitFault, { kind: 'timeout_after_accept' }>
+  | { kind: 'timeout_after_accept'; ms: number };
+
 export type Faults = {
   /** Replaces the whole plan. */
   set(plan: FaultPlan): void;
   clear(): void;
   /** The plan as it stands: queues show what is not consumed yet. */
-  view(): Required<Pick<FaultPlan, 'submit' | 'callback' | 'rates'>> & Pick<FaultPlan, 'latency_ms' | 'timeout_ms'>;
+  view(): Required<Pick<FaultPlan, 'submit' | 'callback' | 'rates'>> &
+    Pick<FaultPlan, 'latency_ms' | 'timeout_ms'>;
   /** The fault for the submission being handled now, if any (consumes a queued one). */
-  nextSubmitFault(): SubmitFault | undefined;
+  nextSubmitFault(): AppliedSubmitFault | undefined;
   nextCallbackFault(): CallbackFault | undefined;
   /** The latency of the plan, or undefined when the plan sets none. */
   latencyMs(): number | undefined;
@@ -74,14 +80,17 @@ export function createFaults(opts: { random?: () => number } = {}): Faults {
       };
     },
     nextSubmitFault() {
+      const holdMs = plan.timeout_ms ?? DEFAULT_FAULT_TIMEOUT_MS;
       const queued = submitQueue.shift();
+      if (queued?.kind === 'timeout_after_accept') return { kind: queued.kind, ms: queued.ms ?? holdMs };
       if (queued) return queued;
       const error = plan.rates?.submit_5xx ?? 0;
       const timeout = plan.rates?.submit_timeout ?? 0;
       if (error === 0 && timeout === 0) return undefined;
       const roll = random();
-      if (roll < error) return random() < 0.5 ? { kind: 'error_before_accept' } : { kind: 'error_after_accept' };
-      if (roll < error + timeout) return { kind: 'timeout_after_accept' };
+      if (roll < error)
+        return random() < 0.5 ? { kind: 'error_before_accept' } : { kind: 'error_after_accept' };
+      if (roll < error + timeout) return { kind: 'timeout_after_accept', ms: holdMs };
       return undefined;
     },
     nextCallbackFault() {
@@ -92,9 +101,4 @@ export function createFaults(opts: { random?: () => number } = {}): Faults {
     },
     latencyMs: () => plan.latency_ms,
   };
-}
-
-/** How long a timeout fault holds its answer. */
-export function timeoutOf(fault: Extract<SubmitFault, { kind: 'timeout_after_accept' }>, faults: Faults): number {
-  return fault.ms ?? faults.view().timeout_ms ?? DEFAULT_FAULT_TIMEOUT_MS;
 }

@@ -1,7 +1,13 @@
 // The partner payout protocol (README "Partner protocol"): the shapes on the wire. Amounts are
 // strings of integer minor units; statuses are ISO 20022 pacs.002 transaction statuses.
 
-export const RAILS = ['pix', 'transferencias-3.0', 'bre-b', 'cce-inmediatas', 'bolivia-qr-interoperable'] as const;
+export const RAILS = [
+  'pix',
+  'transferencias-3.0',
+  'bre-b',
+  'cce-inmediatas',
+  'bolivia-qr-interoperable',
+] as const;
 export type Rail = (typeof RAILS)[number];
 
 /** The one currency each rail settles in (a domestic instant-payment rail moves its own money only). */

@@ -20,11 +20,14 @@ describe('newRailReference', () => {
     expect(newRailReference('bolivia-qr-interoperable', lateEvening).slice(3, 11)).toBe('20261123');
   });
 
-  it.each(RAILS)('makes %s references that match the documented pattern and fit ISO 20022 Max35Text', (rail) => {
-    const reference = newRailReference(rail, AT);
-    expect(reference).toMatch(REFERENCE_PATTERNS[rail]);
-    expect(reference.length).toBeLessThanOrEqual(35);
-  });
+  it.each(RAILS)(
+    'makes %s references that match the documented pattern and fit ISO 20022 Max35Text',
+    (rail) => {
+      const reference = newRailReference(rail, AT);
+      expect(reference).toMatch(REFERENCE_PATTERNS[rail]);
+      expect(reference.length).toBeLessThanOrEqual(35);
+    },
+  );
 
   it.each(RAILS)('makes distinct %s references', (rail) => {
     const references = new Set(Array.from({ length: 500 }, () => newRailReference(rail, AT)));

@@ -13,7 +13,9 @@ describe('callback signatures', () => {
 
   it('accepts its own signature within the tolerance', () => {
     const header = signCallback(SECRET, BODY, T);
-    expect(verifyCallbackSignature({ secret: SECRET, header, rawBody: BODY, now: T + 299 })).toEqual({ ok: true });
+    expect(verifyCallbackSignature({ secret: SECRET, header, rawBody: BODY, now: T + 299 })).toEqual({
+      ok: true,
+    });
   });
 
   it('refuses a timestamp older than five minutes', () => {
@@ -30,7 +32,10 @@ describe('callback signatures', () => {
       verifyCallbackSignature({ secret: SECRET, header, rawBody: BODY, now: T, ...over });
     expect(check({ rawBody: BODY.replace('ACSC', 'RJCT') })).toEqual({ ok: false, reason: 'mismatch' });
     expect(check({ secret: 'other' })).toEqual({ ok: false, reason: 'mismatch' });
-    expect(check({ header: header.replace(`t=${T}`, `t=${T + 1}`) })).toEqual({ ok: false, reason: 'mismatch' });
+    expect(check({ header: header.replace(`t=${T}`, `t=${T + 1}`) })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 
   it('accepts any one of several v1 values (secret rotation)', () => {
@@ -39,13 +44,17 @@ describe('callback signatures', () => {
     expect(verifyCallbackSignature({ secret: SECRET, header, rawBody: BODY, now: T })).toEqual({ ok: true });
   });
 
-  it.each([undefined, '', 'v1=abc', `t=${T}`, `t=x,v1=${'a'.repeat(64)}`, `t=${T},t=${T},v1=${'a'.repeat(64)}`])(
-    'calls %p malformed',
-    (header) => {
-      expect(verifyCallbackSignature({ secret: SECRET, header, rawBody: BODY, now: T })).toEqual({
-        ok: false,
-        reason: 'malformed',
-      });
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    'v1=abc',
+    `t=${T}`,
+    `t=x,v1=${'a'.repeat(64)}`,
+    `t=${T},t=${T},v1=${'a'.repeat(64)}`,
+  ])('calls %p malformed', (header) => {
+    expect(verifyCallbackSignature({ secret: SECRET, header, rawBody: BODY, now: T })).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+  });
 });

@@ -14,10 +14,43 @@ export function loadPayoutConfig(env: Env) {
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
       // The outbox relay publishes here (design §5); the producer connects on first publish.
       kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
+      // The outbox relay runs in every replica (SKIP LOCKED + lease share the work); off only for
+      // processes that must not publish (tools, some tests).
+      outboxRelayEnabled: bool('OUTBOX_RELAY_ENABLED', { default: true }),
+      outboxBatchSize: int('OUTBOX_BATCH_SIZE', { default: 100, min: 1, max: 10_000 }),
+      // NOTIFY wakes the relay at once; the poll only covers a lost listener connection.
+      outboxPollMs: int('OUTBOX_POLL_MS', { default: 1_000, min: 10 }),
+      // Longer than a publish may take (kafkajs retries included): a batch whose relay died is
+      // published again by another one after this long.
+      outboxLeaseMs: int('OUTBOX_LEASE_MS', { default: 60_000, min: 100 }),
       logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
       // Under the pod's termination grace period (30 s by default in Kubernetes).
       shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
       grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),
+      // fx confirms the instruction's quote at execute (consumer = the transaction id).
+      fxUrl: url('FX_URL', { default: 'http://127.0.0.1:50052' }),
+      // design §3: execute waits this long for a terminal state when the request says nothing.
+      executeWaitMs: int('EXECUTE_WAIT_MS', { default: 8_000, min: 0, max: 60_000 }),
+      // The partner protocol (partner-sim README "Partner protocol"); one base URL, or one per rail.
+      partnerBaseUrl: url('PARTNER_BASE_URL', { default: 'http://127.0.0.1:4010' }),
+      partnerPixUrl: url('PARTNER_PIX_URL', { optional: true }),
+      partnerTransferencias30Url: url('PARTNER_TRANSFERENCIAS_3_0_URL', { optional: true }),
+      partnerBreBUrl: url('PARTNER_BRE_B_URL', { optional: true }),
+      partnerCceInmediatasUrl: url('PARTNER_CCE_INMEDIATAS_URL', { optional: true }),
+      partnerBoliviaQrInteroperableUrl: url('PARTNER_BOLIVIA_QR_INTEROPERABLE_URL', { optional: true }),
+      partnerApiKey: str('PARTNER_API_KEY', { default: 'sim_key', secret: true }),
+      partnerTimeoutMs: int('PARTNER_TIMEOUT_MS', { default: 5_000, min: 1 }),
+      // Where partners call back: <base>/v1/partner/callbacks/<rail> (the gateway verifies them).
+      partnerCallbackBaseUrl: url('PARTNER_CALLBACK_BASE_URL', { default: 'http://127.0.0.1:8080' }),
+      // The polling worker (design §4): claims due pending/processing transactions.
+      pollWorkerEnabled: bool('POLL_WORKER_ENABLED', { default: true }),
+      pollIntervalMs: int('POLL_INTERVAL_MS', { default: 1_000, min: 10 }),
+      pollBatchSize: int('POLL_BATCH_SIZE', { default: 20, min: 1, max: 500 }),
+      // A claimed row is the claimer's for this long; a crashed claimer's rows come back after it.
+      pollLeaseMs: int('POLL_LEASE_MS', { default: 30_000, min: 100 }),
+      // First poll after a submission, doubled per attempt up to the max.
+      pollBackoffBaseMs: int('POLL_BACKOFF_BASE_MS', { default: 1_000, min: 10 }),
+      pollBackoffMaxMs: int('POLL_BACKOFF_MAX_MS', { default: 60_000, min: 10 }),
     },
     env,
   );

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import {
+  createGrpcClient,
   createKafkaBus,
   createLogger,
   createPgPool,
@@ -11,6 +13,14 @@ import type pg from 'pg';
 import type { PayoutConfig } from './config';
 import { createInstructionService, type InstructionService } from './instructions/service';
 import { createInstructionStore } from './instructions/store';
+import { createExecutionService, type ExecutionService } from './execution/service';
+import { createSettlement } from './execution/settlement';
+import { createSettlementSignals } from './execution/settlement-signals';
+import { createExecutionStore, type ExecutionStore } from './execution/store';
+import { createSubmitter, type Submitter } from './execution/submission';
+import { exponentialBackoff } from './polling/worker';
+import { createPartnerClient, type PartnerClient } from './rails/partner-client';
+import type { RailName } from './rails/partner-protocol';
 import { createTransactionService, type TransactionService } from './transactions/service';
 import { createTransactionStore } from './transactions/store';
 
@@ -25,6 +35,15 @@ export type PayoutDeps = {
   readonly bus: EventBus;
   readonly instructions: InstructionService;
   readonly transactions: TransactionService;
+  /** ExecuteInstruction and ApplyPartnerCallback (design §3). */
+  readonly execution: ExecutionService;
+  /** The money path's SQL, its submitter and settlement, shared with the polling worker. */
+  readonly executionStore: ExecutionStore;
+  readonly submitter: Submitter;
+  readonly settlement: ReturnType<typeof createSettlement>;
+  readonly partner: PartnerClient;
+  /** Delay before the next look at a transaction after n attempts (POLL_BACKOFF_*). */
+  backoffMs(attempt: number): number;
   /** Applies the pending migrations of the configured schema. */
   migrate(): Promise<void>;
   /** Closes the bus (when created here), then ends the pool. Idempotent. */
@@ -48,6 +67,32 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
   const ownBus = overrides.bus === undefined;
   const bus =
     overrides.bus ?? createKafkaBus({ brokers: [...config.kafkaBrokers], clientId: 'payout', logger });
+  const partnerUrls: Readonly<Record<RailName, string | undefined>> = {
+    pix: config.partnerPixUrl,
+    'transferencias-3.0': config.partnerTransferencias30Url,
+    'bre-b': config.partnerBreBUrl,
+    'cce-inmediatas': config.partnerCceInmediatasUrl,
+    'bolivia-qr-interoperable': config.partnerBoliviaQrInteroperableUrl,
+  };
+  const partner = createPartnerClient({
+    baseUrlFor: (rail) => partnerUrls[rail] ?? config.partnerBaseUrl,
+    apiKey: config.partnerApiKey,
+    timeoutMs: config.partnerTimeoutMs,
+  });
+  const fx = createGrpcClient(FxService, { baseUrl: config.fxUrl, timeoutMs: 2_000 });
+  const backoffMs = exponentialBackoff(config.pollBackoffBaseMs, config.pollBackoffMaxMs);
+  const executionStore = createExecutionStore(pool);
+  const signals = createSettlementSignals();
+  const settlement = createSettlement({ store: executionStore, signals, logger });
+  const submitter = createSubmitter({
+    store: executionStore,
+    settlement,
+    partner,
+    fx,
+    logger,
+    callbackBaseUrl: config.partnerCallbackBaseUrl,
+    backoffMs,
+  });
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -56,6 +101,21 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
     bus,
     instructions: createInstructionService({ store: createInstructionStore(pool) }),
     transactions: createTransactionService({ store: createTransactionStore(pool) }),
+    execution: createExecutionService({
+      store: executionStore,
+      submitter,
+      settlement,
+      signals,
+      logger,
+      defaultWaitMs: config.executeWaitMs,
+      leaseMs: config.pollLeaseMs,
+      callbackBaseUrl: config.partnerCallbackBaseUrl,
+    }),
+    executionStore,
+    submitter,
+    settlement,
+    partner,
+    backoffMs,
     migrate: async () => {
       await migrate(pool, { schema: config.dbSchema, dir: MIGRATIONS_DIR, logger });
     },

@@ -8,8 +8,6 @@ export function buildServer(deps: PayoutDeps): GrpcServer {
     serviceName: 'payout',
     logger: deps.logger,
     register(router) {
-      // ExecuteInstruction and ApplyPartnerCallback come with later issues; until then Connect
-      // answers UNIMPLEMENTED for them.
       router.service(PayoutService, {
         createInstruction: async (req) => ({
           instruction: await deps.instructions.createInstruction(req),
@@ -19,6 +17,12 @@ export function buildServer(deps: PayoutDeps): GrpcServer {
         }),
         getTransaction: async (req) => ({
           transaction: await deps.transactions.getTransaction(req.tenantId, req.transactionId),
+        }),
+        // The call's signal only ends the wait: a payout already on its way is never abandoned
+        // because the caller went away.
+        executeInstruction: (req, ctx) => deps.execution.executeInstruction(req, ctx.signal),
+        applyPartnerCallback: async (req) => ({
+          transaction: await deps.execution.applyPartnerCallback(req),
         }),
       });
     },

@@ -1,3 +1,4 @@
+export * from './checks/check-digits';
 export * from './config';
 export * from './context';
 export * from './db/migrate';

@@ -1,12 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { create } from '@bufbuild/protobuf';
-import type { ConnectRouter } from '@connectrpc/connect';
 import {
   DecodeResponseSchema,
   DecoderService,
   ListSchemesResponseSchema,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { Code, requestContext, serviceError } from '../src';
+import { Code, type GrpcRouter, requestContext, serviceError } from '../src';
 
 /** What the fake handlers saw, for assertions. */
 export type Observed = { requestIds: (string | undefined)[] };
@@ -16,7 +15,7 @@ export type Observed = { requestIds: (string | undefined)[] };
  * a behaviour (bad → coded error, crash → plain Error, slow:<ms> → waits, hang → until aborted).
  */
 export function registerFakeDecoder(observed: Observed) {
-  return (router: ConnectRouter) => {
+  return (router: GrpcRouter) => {
     router.service(DecoderService, {
       listSchemes() {
         observed.requestIds.push(requestContext.get()?.requestId);

@@ -8,6 +8,7 @@ import {
   InstructionSchema,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
+import { NO_IDEMPOTENCY_CACHE } from '../../idempotency/cache';
 import { createMemoryRateLimiter } from '../../ratelimit/memory';
 import { buildPublicApp, type PublicAppDeps } from '../app';
 import type { ResolveRouteDeps } from './resolve';
@@ -102,6 +103,7 @@ async function resolve(deps: Partial<ResolveDeps>, body: object) {
     logger: silentLogger(),
     publicDocsUrl: 'http://localhost:8080/docs',
     authFailureLimit: 10,
+    payments: { idempotency: NO_IDEMPOTENCY_CACHE, executeWaitMs: 0, executeCallTimeoutMs: 1_000 },
     ...resolveDeps,
     // The clients of the app's other routes are left out: those routes are not called here.
   } as unknown as PublicAppDeps);

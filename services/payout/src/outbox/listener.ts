@@ -43,7 +43,10 @@ export function listenToChannel(opts: ChannelListenerOptions): ChannelListener {
   }
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: opts.connectionString, application_name: 'payout-outbox-listener' });
+    const next = new pg.Client({
+      connectionString: opts.connectionString,
+      application_name: 'payout-outbox-listener',
+    });
     let dropped = false;
     const drop = (err?: Error) => {
       if (dropped) return;

@@ -87,7 +87,11 @@ export interface OutboxStore {
    * Counts a failed publish and makes the events due again after an exponential backoff
    * (`baseMs` · 2^attempts, at most `maxMs`), recording the error.
    */
-  markFailed(ids: readonly bigint[], error: string, backoff: { baseMs: number; maxMs: number }): Promise<void>;
+  markFailed(
+    ids: readonly bigint[],
+    error: string,
+    backoff: { baseMs: number; maxMs: number },
+  ): Promise<void>;
 }
 
 export function createOutboxStore(pool: pg.Pool): OutboxStore {

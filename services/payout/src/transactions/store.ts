@@ -24,8 +24,9 @@ export type TransactionRow = {
   updated_at: Date;
 };
 
-// The payer columns are deliberately not read: no read path returns them.
-const TRANSACTION_COLUMNS = `id, tenant_id, instruction_id, scheme_id, rail, status,
+// The payer columns are deliberately not read: no read path returns them. Shared with the
+// execution store, whose rows become the same Transaction message.
+export const TRANSACTION_COLUMNS = `id, tenant_id, instruction_id, scheme_id, rail, status,
   amount_currency, amount_minor, pay_currency, pay_amount_minor, callback_url,
   result_reference, result_settled_at, error_code, error_reason, error_partner_status,
   created_at, updated_at`;

@@ -1,77 +1,60 @@
-import type { Interceptor } from '@connectrpc/connect';
-import { Code, ConnectError } from '@connectrpc/connect';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { DescMethod, DescService } from '@bufbuild/protobuf';
+import { type CallOptions, Code } from '@connectrpc/connect';
+import { Metadata } from '@grpc/grpc-js';
+import {
+  type Attributes,
+  context,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { REQUEST_ID_HEADER, requestContext } from '../context';
-import { headersSetter } from './trace-headers';
+import { headersToMetadata } from './status';
+import { metadataSetter } from './trace-headers';
+
+// What the platform does around every client call: a CLIENT span whose W3C traceparent goes in
+// the request metadata, and the current request id (and tenant) carried to the next service.
 
 const TRACER = '@qr-payout/platform/grpc';
+const TENANT_ID_HEADER = 'x-tenant-id';
+const tracer = trace.getTracer(TRACER);
 
-/** A CLIENT span per call, with its W3C traceparent injected into the request headers. */
-export function clientTraceInterceptor(): Interceptor {
-  return (next) => async (req) => {
-    const span = trace.getTracer(TRACER).startSpan(`${req.service.typeName}/${req.method.name}`, {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'rpc.system': 'grpc',
-        'rpc.service': req.service.typeName,
-        'rpc.method': req.method.name,
-      },
-    });
-    const callContext = trace.setSpan(context.active(), span);
-    propagation.inject(callContext, req.header, headersSetter);
-    try {
-      const res = await context.with(callContext, () => next(req));
-      span.setAttribute('rpc.grpc.status_code', 0);
-      return res;
-    } catch (err) {
-      const code = ConnectError.from(err).code;
-      span.setAttribute('rpc.grpc.status_code', code);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: Code[code] });
-      throw err;
-    } finally {
-      span.end();
-    }
+/** The per-method constants of a client call. */
+export type ClientRoute = { readonly rpc: string; readonly attributes: Attributes };
+
+export function clientRoute(service: DescService, method: DescMethod): ClientRoute {
+  return {
+    rpc: `${service.typeName}/${method.name}`,
+    attributes: { 'rpc.system': 'grpc', 'rpc.service': service.typeName, 'rpc.method': method.name },
   };
 }
 
-/** Carries the current request id (and tenant) to the next service. */
-export function requestIdInterceptor(): Interceptor {
-  return (next) => (req) => {
-    const current = requestContext.get();
-    if (current && !req.header.has(REQUEST_ID_HEADER)) req.header.set(REQUEST_ID_HEADER, current.requestId);
-    if (current?.tenantId && !req.header.has('x-tenant-id')) req.header.set('x-tenant-id', current.tenantId);
-    return next(req);
-  };
+/** A CLIENT span for the call, a child of the active span. */
+export function startClientSpan(route: ClientRoute): Span {
+  return tracer.startSpan(route.rpc, { kind: SpanKind.CLIENT, attributes: route.attributes });
 }
 
-// Socket errors that mean the target is not reachable right now.
-const NETWORK_ERRORS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
+export function endClientSpan(span: Span, code: number): void {
+  span.setAttribute('rpc.grpc.status_code', code);
+  if (code !== 0) span.setStatus({ code: SpanStatusCode.ERROR, message: Code[code] });
+  span.end();
+}
 
 /**
- * connect-node recognises socket errors with `instanceof Error`, which fails across realms (jest
- * sandboxes), and then reports Internal. A refused or reset connection is Unavailable everywhere.
+ * The request metadata: the caller's headers, then the request id and tenant of the current
+ * request context unless the caller set them, then the span's traceparent.
  */
-export function networkErrorInterceptor(): Interceptor {
-  return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (err) {
-      if (err instanceof ConnectError && (err.code === Code.Internal || err.code === Code.Unknown)) {
-        const cause = err.cause as { code?: unknown } | undefined;
-        if (typeof cause?.code === 'string' && NETWORK_ERRORS.has(cause.code)) {
-          throw new ConnectError(err.rawMessage, Code.Unavailable, err.metadata, undefined, err.cause);
-        }
-      }
-      throw err;
+export function requestMetadata(span: Span, headers: CallOptions['headers']): Metadata {
+  const metadata = headers === undefined ? new Metadata() : headersToMetadata(new Headers(headers));
+  const current = requestContext.get();
+  if (current) {
+    if (metadata.get(REQUEST_ID_HEADER).length === 0) metadata.set(REQUEST_ID_HEADER, current.requestId);
+    if (current.tenantId && metadata.get(TENANT_ID_HEADER).length === 0) {
+      metadata.set(TENANT_ID_HEADER, current.tenantId);
     }
-  };
+  }
+  propagation.inject(trace.setSpan(context.active(), span), metadata, metadataSetter);
+  return metadata;
 }

@@ -1,53 +1,217 @@
-import type { DescService } from '@bufbuild/protobuf';
-import { type Client, createClient, type Interceptor } from '@connectrpc/connect';
-import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
-import { clientTraceInterceptor, networkErrorInterceptor, requestIdInterceptor } from './client-interceptors';
+import {
+  create,
+  type DescMethod,
+  type DescService,
+  fromBinary,
+  type Message,
+  toBinary,
+} from '@bufbuild/protobuf';
+import { type CallOptions, type Client, Code, ConnectError } from '@connectrpc/connect';
+import * as grpc from '@grpc/grpc-js';
+import {
+  type ClientRoute,
+  clientRoute,
+  endClientSpan,
+  requestMetadata,
+  startClientSpan,
+} from './client-interceptors';
+import { fromServiceError, metadataToHeaders } from './status';
+
+/** A unary call as a client method makes it: request message in, response message out. */
+export type ClientUnaryCall = (request: Message, options: CallOptions) => Promise<Message>;
+
+/**
+ * Wraps every unary method of a client (around the platform's span and metadata). Applied once
+ * when the client is created, so it costs nothing per call.
+ */
+export type GrpcClientInterceptor = (next: ClientUnaryCall, method: DescMethod) => ClientUnaryCall;
 
 export type GrpcClientOptions = {
-  /** Like http://127.0.0.1:50051 (HTTP/2 cleartext). */
+  /** Like http://127.0.0.1:50051 (HTTP/2 cleartext; https:// uses TLS). */
   baseUrl: string;
   /** Deadline of a call that sets none itself (sent as grpc-timeout). */
   timeoutMs?: number;
-  /** Extra interceptors, run inside the platform ones. */
-  interceptors?: Interceptor[];
+  /** Wrap every unary method call. */
+  interceptors?: GrpcClientInterceptor[];
 };
 
 export const DEFAULT_CLIENT_TIMEOUT_MS = 5_000;
 
-// One HTTP/2 connection per target, shared by every client of that target in the process.
-const sessions = new Map<string, Http2SessionManager>();
+const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  // A ping every 30 s on a quiet connection, dropped when none answers in 10 s.
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+  // An idle channel lets its connection go after five minutes and reconnects on the next call.
+  'grpc.client_idle_timeout_ms': 5 * 60_000,
+  // channelz keeps per-call statistics nobody reads here; it costs on every call.
+  'grpc.enable_channelz': 0,
+};
 
-function sessionFor(baseUrl: string): Http2SessionManager {
-  let manager = sessions.get(baseUrl);
-  if (!manager) {
-    manager = new Http2SessionManager(baseUrl, {
-      pingIntervalMs: 30_000,
-      pingTimeoutMs: 10_000,
-      idleConnectionTimeoutMs: 5 * 60_000,
-    });
-    sessions.set(baseUrl, manager);
+// One channel (one HTTP/2 connection) per target, shared by every client of that target. Calls
+// look the channel up each time, so a client made before closeGrpcClients() still works after.
+const channels = new Map<string, grpc.Client>();
+
+function channelFor(baseUrl: string): grpc.Client {
+  let channel = channels.get(baseUrl);
+  if (!channel) {
+    const url = new URL(baseUrl);
+    const tls = url.protocol === 'https:';
+    const target = `${url.hostname}:${url.port || (tls ? 443 : 80)}`;
+    const credentials = tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
+    channel = new grpc.Client(target, credentials, CHANNEL_OPTIONS);
+    channels.set(baseUrl, channel);
   }
-  return manager;
+  return channel;
 }
+
+/** What every call of one method shares. */
+type MethodCall = ClientRoute & {
+  readonly baseUrl: string;
+  readonly path: string;
+  readonly method: DescMethod;
+  readonly defaultTimeoutMs: number;
+  readonly serialize: (message: Message) => Buffer;
+  readonly deserialize: (bytes: Buffer) => Message;
+};
 
 /** A typed gRPC client with tracing, x-request-id propagation and a default deadline. */
 export function createGrpcClient<T extends DescService>(service: T, opts: GrpcClientOptions): Client<T> {
-  const transport = createGrpcTransport({
-    baseUrl: opts.baseUrl,
-    sessionManager: sessionFor(opts.baseUrl),
-    defaultTimeoutMs: opts.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS,
-    interceptors: [
-      clientTraceInterceptor(),
-      requestIdInterceptor(),
-      networkErrorInterceptor(),
-      ...(opts.interceptors ?? []),
-    ],
-  });
-  return createClient(service, transport);
+  const client: Record<string, unknown> = {};
+  for (const method of service.methods) {
+    const call: MethodCall = {
+      ...clientRoute(service, method),
+      baseUrl: opts.baseUrl,
+      path: `/${service.typeName}/${method.name}`,
+      method,
+      defaultTimeoutMs: opts.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS,
+      serialize: (message) => asBuffer(toBinary(method.input, message)),
+      deserialize: (bytes) => fromBinary(method.output, bytes),
+    };
+    if (method.methodKind === 'unary') {
+      const base: ClientUnaryCall = (request, options) => unary(call, request, options);
+      const wrapped = (opts.interceptors ?? []).reduceRight((next, hook) => hook(next, method), base);
+      client[method.localName] = (request: unknown, options?: CallOptions) =>
+        wrapped(create(method.input, request as never), options ?? {});
+    } else if (method.methodKind === 'server_streaming') {
+      client[method.localName] = (request: unknown, options?: CallOptions) =>
+        serverStream(call, create(method.input, request as never), options ?? {});
+    } else {
+      client[method.localName] = () => {
+        throw new ConnectError(`${call.rpc}: ${method.methodKind} is not supported`, Code.Unimplemented);
+      };
+    }
+  }
+  return client as Client<T>;
 }
 
-/** Closes every shared HTTP/2 connection (shutdown, test teardown). */
+/** Closes every shared channel (shutdown, test teardown). */
 export async function closeGrpcClients(): Promise<void> {
-  for (const manager of sessions.values()) manager.abort();
-  sessions.clear();
+  for (const channel of channels.values()) channel.close();
+  channels.clear();
+}
+
+function callOptions(call: MethodCall, options: CallOptions): grpc.CallOptions {
+  // 0 (or less) means no deadline: a long-lived call such as Health.Watch.
+  const timeoutMs = options.timeoutMs ?? call.defaultTimeoutMs;
+  return timeoutMs > 0 ? { deadline: Date.now() + timeoutMs } : {};
+}
+
+// Why a call the caller aborted failed: its signal's reason, as connect reports it.
+function abortError(signal: AbortSignal): ConnectError {
+  return ConnectError.from(signal.reason, Code.Canceled);
+}
+
+function unary(call: MethodCall, request: Message, options: CallOptions): Promise<Message> {
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  const span = startClientSpan(call);
+  const metadata = requestMetadata(span, options.headers);
+  return new Promise((resolve, reject) => {
+    const pending = channelFor(call.baseUrl).makeUnaryRequest(
+      call.path,
+      call.serialize,
+      call.deserialize,
+      request,
+      metadata,
+      callOptions(call, options),
+      (err, response) => {
+        if (signal) signal.removeEventListener('abort', cancel);
+        if (err) {
+          const error = signal?.aborted ? abortError(signal) : fromServiceError(err);
+          endClientSpan(span, error.code);
+          reject(error);
+        } else {
+          endClientSpan(span, 0);
+          resolve(response as Message);
+        }
+      },
+    );
+    const cancel = () => pending.cancel();
+    if (signal) signal.addEventListener('abort', cancel);
+    observeHeaders(pending, options);
+  });
+}
+
+async function* serverStream(
+  call: MethodCall,
+  request: Message,
+  options: CallOptions,
+): AsyncGenerator<Message> {
+  const { signal } = options;
+  if (signal?.aborted) throw abortError(signal);
+  const span = startClientSpan(call);
+  const stream = channelFor(call.baseUrl).makeServerStreamRequest(
+    call.path,
+    call.serialize,
+    call.deserialize,
+    request,
+    requestMetadata(span, options.headers),
+    callOptions(call, options),
+  );
+  // Cancelling after the consumer stopped reading ends the call with a CANCELLED error that no
+  // iterator listens for any more: without a listener it would be thrown at the process.
+  stream.on('error', ignore);
+  const cancel = () => stream.cancel();
+  signal?.addEventListener('abort', cancel);
+  observeHeaders(stream, options);
+  let code = 0;
+  try {
+    for await (const message of stream) yield message as Message;
+  } catch (err) {
+    const error = signal?.aborted
+      ? abortError(signal)
+      : isServiceError(err)
+        ? fromServiceError(err)
+        : ConnectError.from(err);
+    code = error.code;
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    // The consumer may stop early (break): end the stream instead of leaving it open.
+    stream.cancel();
+    endClientSpan(span, code);
+  }
+}
+
+function observeHeaders(
+  call: grpc.ClientUnaryCall | grpc.ClientReadableStream<unknown>,
+  options: CallOptions,
+) {
+  const { onHeader, onTrailer } = options;
+  if (onHeader) call.on('metadata', (metadata: grpc.Metadata) => onHeader(metadataToHeaders(metadata)));
+  if (onTrailer)
+    call.on('status', (status: grpc.StatusObject) => onTrailer(metadataToHeaders(status.metadata)));
+}
+
+function ignore(): void {}
+
+function isServiceError(err: unknown): err is grpc.ServiceError {
+  return (
+    err instanceof Error && typeof (err as Partial<grpc.ServiceError>).code === 'number' && 'details' in err
+  );
+}
+
+/** A Buffer over the same bytes (grpc-js writes Buffers; toBinary gives a Uint8Array). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -1,113 +1,220 @@
-import type { Interceptor } from '@connectrpc/connect';
-import { Code, ConnectError } from '@connectrpc/connect';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { REQUEST_ID_HEADER, requestContext } from '../context';
+import { create, type DescMethod, type DescService, type Message } from '@bufbuild/protobuf';
+import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
+import type * as grpc from '@grpc/grpc-js';
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { REQUEST_ID_HEADER, type RequestContext, requestContext } from '../context';
 import { newId } from '../ids';
 import type { Logger } from '../logger';
-import { headersGetter } from './trace-headers';
+import { cancelReason, GrpcHandlerContext, type ServerCall } from './handler-context';
+import { toGrpcStatus } from './status';
+import { firstValue, metadataGetter } from './trace-headers';
+
+// What the platform does around every server call, in one place per call kind instead of a chain
+// of per-call closures: in-flight count, a SERVER span continuing the caller's W3C trace, the
+// request context from x-request-id, one log line, and masking of unexpected errors.
 
 const TRACER = '@qr-payout/platform/grpc';
 const HEALTH_SERVICE = 'grpc.health.v1.Health';
+const TENANT_ID_HEADER = 'x-tenant-id';
+const tracer = trace.getTracer(TRACER);
 
 // Codes that mean the server failed rather than the caller.
-const SERVER_FAULTS = new Set([Code.Internal, Code.Unknown, Code.DataLoss, Code.Unimplemented]);
+const SERVER_FAULTS = new Set<number>([Code.Internal, Code.Unknown, Code.DataLoss, Code.Unimplemented]);
 
 /** Tracks calls in flight so close() can drain them. */
 export type InFlight = { count: number; onIdle: Set<() => void> };
 
-export function inFlightInterceptor(inFlight: InFlight): Interceptor {
-  return (next) => async (req) => {
-    inFlight.count++;
-    try {
-      return await next(req);
-    } finally {
-      inFlight.count--;
-      if (inFlight.count === 0) for (const idle of inFlight.onIdle) idle();
-    }
+/** A unary method implementation as connect's ServiceImpl declares it (a value or a promise). */
+export type UnaryImplementation = (request: Message, context: HandlerContext) => unknown;
+/** A server-streaming method implementation (connect's ServiceImpl shape). */
+export type ServerStreamImplementation = (
+  request: Message,
+  context: HandlerContext,
+) => AsyncIterable<unknown>;
+
+/**
+ * Wraps a unary implementation (inside the platform's span, request context, log line and error
+ * masking). Applied once when the service is registered, so it costs nothing per call.
+ */
+export type GrpcServerInterceptor = (next: UnaryImplementation, method: DescMethod) => UnaryImplementation;
+
+/** One method of a registered service, with everything its calls share. */
+export type ServerRoute = {
+  readonly service: DescService;
+  readonly method: DescMethod;
+  readonly rpc: string;
+  readonly logger: Logger;
+  readonly inFlight: InFlight;
+};
+
+export function serverRoute(service: DescService, method: DescMethod, logger: Logger, inFlight: InFlight) {
+  return { service, method, rpc: `${service.typeName}/${method.name}`, logger, inFlight };
+}
+
+type RouteState = ServerRoute & { readonly attributes: Attributes; readonly quiet: boolean };
+
+function routeState(route: ServerRoute): RouteState {
+  return {
+    ...route,
+    attributes: {
+      'rpc.system': 'grpc',
+      'rpc.service': route.service.typeName,
+      'rpc.method': route.method.name,
+    },
+    // Health probes log at debug: they would drown the calls that matter.
+    quiet: route.service.typeName === HEALTH_SERVICE,
   };
 }
 
-/** Continues the caller's trace (W3C traceparent) in a SERVER span around the handler. */
-export function serverTraceInterceptor(): Interceptor {
-  return (next) => async (req) => {
-    const parent = propagation.extract(context.active(), req.header, headersGetter);
-    const span = trace.getTracer(TRACER).startSpan(
-      `${req.service.typeName}/${req.method.name}`,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          'rpc.system': 'grpc',
-          'rpc.service': req.service.typeName,
-          'rpc.method': req.method.name,
-        },
-      },
-      parent,
-    );
-    try {
-      const res = await context.with(trace.setSpan(parent, span), () => next(req));
-      span.setAttribute('rpc.grpc.status_code', 0);
-      return res;
-    } catch (err) {
-      const code = ConnectError.from(err).code;
-      span.setAttribute('rpc.grpc.status_code', code);
-      if (SERVER_FAULTS.has(code)) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: Code[code] });
-      }
-      throw err;
-    } finally {
-      span.end();
-    }
-  };
-}
+/** The observation of one call: started when it arrives, finished once its status is sent. */
+class ObservedCall {
+  readonly started = performance.now();
+  readonly span: Span;
+  readonly traceContext: Context;
+  readonly request: RequestContext;
 
-/** Runs the handler inside the request context named by `x-request-id` (or a fresh one). */
-export function requestContextInterceptor(): Interceptor {
-  return (next) => (req) => {
-    const requestId = req.header.get(REQUEST_ID_HEADER) || newId('req');
-    const tenantId = req.header.get('x-tenant-id') || undefined;
-    return requestContext.run(tenantId ? { requestId, tenantId } : { requestId }, () => next(req));
-  };
-}
+  constructor(
+    readonly route: RouteState,
+    metadata: grpc.Metadata,
+  ) {
+    route.inFlight.count++;
+    // Only the caller's traceparent parents the span, never whatever was active at listen time.
+    const parent = propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
+    this.span = tracer.startSpan(route.rpc, { kind: SpanKind.SERVER, attributes: route.attributes }, parent);
+    this.traceContext = trace.setSpan(parent, this.span);
+    const requestId = firstValue(metadata, REQUEST_ID_HEADER) || newId('req');
+    const tenantId = firstValue(metadata, TENANT_ID_HEADER);
+    this.request = tenantId ? { requestId, tenantId } : { requestId };
+  }
 
-/** One structured line per call: rpc, code, duration. Health probes log at debug. */
-export function callLogInterceptor(logger: Logger): Interceptor {
-  return (next) => async (req) => {
-    const started = performance.now();
-    const rpc = `${req.service.typeName}/${req.method.name}`;
-    const quiet = req.service.typeName === HEALTH_SERVICE;
-    try {
-      const res = await next(req);
-      const line = { rpc, code: 'ok', duration_ms: elapsed(started) };
-      if (quiet) logger.debug(line, 'grpc call');
-      else logger.info(line, 'grpc call');
-      return res;
-    } catch (err) {
-      const code = ConnectError.from(err).code;
-      const line = { rpc, code: codeName(code), duration_ms: elapsed(started) };
-      if (SERVER_FAULTS.has(code)) logger.error(line, 'grpc call');
-      else if (quiet) logger.debug(line, 'grpc call');
-      else logger.info(line, 'grpc call');
-      throw err;
+  /** Runs the call in its request context and span. */
+  run<A extends unknown[]>(fn: (...args: A) => Promise<void>, ...args: A): void {
+    void requestContext.run(this.request, () => context.with(this.traceContext, fn, undefined, ...args));
+  }
+
+  /** Span status and one log line (written inside the call's context: it carries its ids). */
+  finish(code: number): void {
+    const { route, span } = this;
+    span.setAttribute('rpc.grpc.status_code', code);
+    const fault = SERVER_FAULTS.has(code);
+    if (fault) span.setStatus({ code: SpanStatusCode.ERROR, message: Code[code] });
+    const level = fault ? 'error' : route.quiet ? 'debug' : 'info';
+    if (route.logger.isLevelEnabled(level)) {
+      const line = {
+        rpc: route.rpc,
+        code: code === 0 ? 'ok' : codeName(code),
+        duration_ms: elapsed(this.started),
+      };
+      route.logger[level](line, 'grpc call');
     }
-  };
+    span.end();
+    const inFlight = route.inFlight;
+    inFlight.count--;
+    if (inFlight.count === 0) for (const idle of inFlight.onIdle) idle();
+  }
 }
 
 /**
  * Anything a handler throws that is not a ConnectError becomes Internal with a generic message:
  * no internals leave the process (conventions "Errors"). The real error is logged here.
  */
-export function errorMaskingInterceptor(logger: Logger): Interceptor {
-  return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (err) {
-      if (err instanceof ConnectError) throw err;
-      // A handler that honoured the call's signal rethrows its abort: report why it was aborted.
-      if (req.signal.aborted) throw ConnectError.from(req.signal.reason ?? err);
-      logger.error({ err, rpc: `${req.service.typeName}/${req.method.name}` }, 'unhandled error in handler');
-      throw new ConnectError('internal error', Code.Internal);
-    }
+function callError(err: unknown, call: ServerCall, route: ServerRoute): ConnectError {
+  if (err instanceof ConnectError) return err;
+  // A handler that honoured the call's signal rethrows its abort: report why it was aborted.
+  if (call.cancelled) return cancelReason(call);
+  route.logger.error({ err, rpc: route.rpc }, 'unhandled error in handler');
+  return new ConnectError('internal error', Code.Internal);
+}
+
+export function unaryHandler(
+  route: ServerRoute,
+  impl: UnaryImplementation,
+): grpc.handleUnaryCall<Message, Message> {
+  const state = routeState(route);
+  return (call, callback) => {
+    const observed = new ObservedCall(state, call.metadata);
+    observed.run(runUnary, observed, impl, call, callback);
   };
+}
+
+async function runUnary(
+  observed: ObservedCall,
+  impl: UnaryImplementation,
+  call: grpc.ServerUnaryCall<Message, Message>,
+  callback: grpc.sendUnaryData<Message>,
+): Promise<void> {
+  const { route } = observed;
+  let code = 0;
+  try {
+    const ctx = new GrpcHandlerContext(route.service, route.method, call);
+    const response = create(route.method.output, (await impl(call.request, ctx)) as never);
+    ctx.sendResponseHeader();
+    callback(null, response, ctx.responseTrailerMetadata());
+  } catch (err) {
+    const error = callError(err, call, route);
+    code = error.code;
+    callback(toGrpcStatus(error));
+  }
+  observed.finish(code);
+}
+
+export function serverStreamHandler(
+  route: ServerRoute,
+  impl: ServerStreamImplementation,
+): grpc.handleServerStreamingCall<Message, Message> {
+  const state = routeState(route);
+  return (call) => {
+    const observed = new ObservedCall(state, call.metadata);
+    observed.run(runServerStream, observed, impl, call);
+  };
+}
+
+async function runServerStream(
+  observed: ObservedCall,
+  impl: ServerStreamImplementation,
+  call: grpc.ServerWritableStream<Message, Message>,
+): Promise<void> {
+  const { route } = observed;
+  let code = 0;
+  try {
+    const ctx = new GrpcHandlerContext(route.service, route.method, call);
+    let first = true;
+    for await (const response of impl(call.request, ctx)) {
+      if (call.cancelled) break;
+      if (first) ctx.sendResponseHeader();
+      first = false;
+      if (!call.write(create(route.method.output, response as never))) await drained(call);
+    }
+    call.end(ctx.responseTrailerMetadata());
+  } catch (err) {
+    const error = callError(err, call, route);
+    code = error.code;
+    // grpc-js turns an 'error' event on the stream into the call's status.
+    call.emit('error', toGrpcStatus(error));
+  }
+  observed.finish(code);
+}
+
+function drained(call: grpc.ServerWritableStream<Message, Message>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('cancelled', done);
+      resolve();
+    };
+    call.once('drain', done);
+    call.once('cancelled', done);
+  });
 }
 
 export function codeName(code: Code): string {

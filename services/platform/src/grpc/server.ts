@@ -1,28 +1,38 @@
-import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { ConnectRouter, Interceptor } from '@connectrpc/connect';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { type DescService, fromBinary, type Message, toBinary } from '@bufbuild/protobuf';
+import { Code, ConnectError, type ServiceImpl } from '@connectrpc/connect';
+import * as grpc from '@grpc/grpc-js';
 import { Health } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import type { Logger } from '../logger';
 import { createHealth, type HealthRegistry } from './health';
 import {
-  callLogInterceptor,
-  errorMaskingInterceptor,
+  type GrpcServerInterceptor,
   type InFlight,
-  inFlightInterceptor,
-  requestContextInterceptor,
-  serverTraceInterceptor,
+  type ServerStreamImplementation,
+  serverRoute,
+  serverStreamHandler,
+  type UnaryImplementation,
+  unaryHandler,
 } from './server-interceptors';
+
+export type { GrpcServerInterceptor } from './server-interceptors';
+
+/**
+ * What `register` receives: connect's `router.service(Desc, impl)`, so service code written
+ * against connect's ConnectRouter and ServiceImpl registers unchanged.
+ */
+export interface GrpcRouter {
+  /** Serves `implementation`; methods it leaves out answer UNIMPLEMENTED. */
+  service<T extends DescService>(service: T, implementation: Partial<ServiceImpl<T>>): this;
+}
 
 export type GrpcServerOptions = {
   /** Names the server in logs (e.g. 'decoder'). */
   serviceName: string;
   logger: Logger;
-  register: (router: ConnectRouter) => void;
-  /** Extra interceptors, run inside the platform ones. */
-  interceptors?: Interceptor[];
-  /** Largest accepted request message; connect's default otherwise. */
+  register(router: GrpcRouter): void;
+  /** Wrap every unary implementation, inside the platform's span, context, log and masking. */
+  interceptors?: GrpcServerInterceptor[];
+  /** Largest accepted request message; gRPC's 4 MiB otherwise. */
   readMaxBytes?: number;
 };
 
@@ -36,56 +46,63 @@ export interface GrpcServer {
   inFlight(): number;
 }
 
-/** A gRPC (HTTP/2 cleartext) server with grpc.health.v1.Health and the platform interceptors. */
+/** A gRPC (HTTP/2 cleartext) server on @grpc/grpc-js with grpc.health.v1.Health. */
 export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
   const logger = opts.logger;
+  // channelz stays on (the default): grpc-js tracks the sessions forceShutdown() destroys only
+  // when it is enabled (1.14), and close() relies on that after the grace.
+  const server = new grpc.Server(
+    opts.readMaxBytes !== undefined ? { 'grpc.max_receive_message_length': opts.readMaxBytes } : {},
+  );
   const { registry: health, impl: healthImpl } = createHealth();
   const inFlight: InFlight = { count: 0, onIdle: new Set() };
   const servedServices = new Set<string>();
+  const interceptors = opts.interceptors ?? [];
 
-  const handler = connectNodeAdapter({
-    grpc: true,
-    grpcWeb: false,
-    connect: false,
-    ...(opts.readMaxBytes !== undefined ? { readMaxBytes: opts.readMaxBytes } : {}),
-    // First is outermost: the span and request context wrap the log line and error masking.
-    interceptors: [
-      inFlightInterceptor(inFlight),
-      serverTraceInterceptor(),
-      requestContextInterceptor(),
-      callLogInterceptor(logger),
-      errorMaskingInterceptor(logger),
-      ...(opts.interceptors ?? []),
-    ],
-    routes: (router) => {
-      opts.register(router);
-      router.service(Health, healthImpl);
-      for (const handler of router.handlers) servedServices.add(handler.service.typeName);
+  const router: GrpcRouter = {
+    service(service, implementation) {
+      if (servedServices.has(service.typeName)) throw new Error(`${service.typeName} is registered twice`);
+      const methods = implementation as Record<string, unknown>;
+      for (const method of service.methods) {
+        const route = serverRoute(service, method, logger, inFlight);
+        const path = `/${route.rpc}`;
+        const impl = methods[method.localName] ?? unimplemented(route.rpc);
+        const serialize = (message: Message) => asBuffer(toBinary(method.output, message));
+        const deserialize = (bytes: Buffer) => fromBinary(method.input, bytes);
+        if (method.methodKind === 'unary') {
+          const wrapped = interceptors.reduceRight(
+            (next, interceptor) => interceptor(next, method),
+            impl as UnaryImplementation,
+          );
+          server.register(path, unaryHandler(route, wrapped), serialize, deserialize, 'unary');
+        } else if (method.methodKind === 'server_streaming') {
+          const handler = serverStreamHandler(route, impl as ServerStreamImplementation);
+          server.register(path, handler, serialize, deserialize, 'serverStream');
+        } else {
+          throw new Error(`${route.rpc}: ${method.methodKind} methods are not supported by the platform`);
+        }
+      }
+      servedServices.add(service.typeName);
+      return this;
     },
-  });
+  };
+  opts.register(router);
+  router.service(Health, healthImpl);
 
-  const server = http2.createServer(handler);
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on('session', (session) => {
-    sessions.add(session);
-    session.once('close', () => sessions.delete(session));
-  });
-  server.on('error', (err) => logger.error({ err }, 'grpc server error'));
   let closed: Promise<void> | undefined;
 
   return {
     health,
     inFlight: () => inFlight.count,
     listen(port, host = '0.0.0.0') {
+      const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
       return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
+        server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, bound) => {
+          if (err) return reject(err);
           // Every registered service starts SERVING unless the caller set it before listen.
           for (const name of ['', ...servedServices]) {
             if (health.getStatus(name) === undefined) health.setStatus(name, 'SERVING');
           }
-          const bound = (server.address() as AddressInfo).port;
           logger.info({ port: bound, host }, 'grpc server listening');
           resolve(bound);
         });
@@ -100,22 +117,23 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
   async function drainAndClose(graceMs: number): Promise<void> {
     health.setAll('NOT_SERVING');
     health.endWatches();
-    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-    // GOAWAY: clients open no new streams on existing connections; running streams finish.
-    for (const session of sessions) if (!session.closed) session.close();
     const deadline = Date.now() + graceMs;
+    // Stops accepting and sends GOAWAY: clients open no new streams; running streams finish.
+    const stopped = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
     const drained = await waitIdle(graceMs);
     if (!drained) {
       logger.warn({ in_flight: inFlight.count, grace_ms: graceMs }, 'grpc drain timed out');
     }
     // Handlers are done; let the last responses flush and sessions close on their own.
-    const flushWait = new AbortController();
+    let flushTimer: NodeJS.Timeout | undefined;
     await Promise.race([
       stopped,
-      delay(Math.max(0, deadline - Date.now()), undefined, { signal: flushWait.signal }).catch(() => {}),
+      new Promise<void>((resolve) => {
+        flushTimer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      }),
     ]);
-    flushWait.abort();
-    for (const session of sessions) session.destroy();
+    clearTimeout(flushTimer);
+    server.forceShutdown();
     await stopped;
     logger.info('grpc server closed');
   }
@@ -133,4 +151,16 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
       inFlight.onIdle.add(onIdle);
     });
   }
+}
+
+/** connect answers UNIMPLEMENTED for a method the implementation leaves out; so does this. */
+function unimplemented(rpc: string): UnaryImplementation {
+  return () => {
+    throw new ConnectError(`${rpc} is not implemented`, Code.Unimplemented);
+  };
+}
+
+/** A Buffer over the same bytes (grpc-js writes Buffers; toBinary gives a Uint8Array). */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

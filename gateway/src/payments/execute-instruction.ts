@@ -1,0 +1,78 @@
+import type { Client } from '@connectrpc/connect';
+import { checkTargetUrl } from '@qr-payout/platform';
+import type { PayoutService, Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { apiError } from '../errors/api-error';
+
+// The execute step of the money path, shared by POST /v1/execute and POST /v1/pay: payout runs it
+// exactly once per (tenant, Idempotency-Key) in its own database (the durable guarantee, design
+// §1), waits up to `waitMs` for a terminal state and answers the transaction as it stands.
+
+export interface ExecuteInstructionDeps {
+  payout: Pick<Client<typeof PayoutService>, 'executeInstruction'>;
+  /** How long payout waits for a terminal state before answering (design §3: 8 s by default). */
+  waitMs: number;
+  /** Deadline of the call on top of waitMs: the usual service deadline. */
+  callTimeoutMs: number;
+}
+
+export interface PayerInput {
+  name: string;
+  account: string;
+  taxId: string;
+}
+
+export interface ExecuteInput {
+  tenantId: string;
+  instructionId: string;
+  payer: PayerInput;
+  callbackUrl?: string | undefined;
+  idempotencyKey: string;
+  requestFingerprint: string;
+}
+
+export interface ExecuteOutcome {
+  transaction: Transaction;
+  /** payout had already executed this key with this fingerprint: nothing ran again. */
+  replayed: boolean;
+}
+
+// Instruction ids are `ins_` + 26 Crockford base32 characters; any other id cannot exist, so it is
+// answered without a call, with the same 404 as an unknown one (no probing, design §6).
+const INSTRUCTION_ID = /^ins_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export async function executeInstruction(
+  deps: ExecuteInstructionDeps,
+  input: ExecuteInput,
+): Promise<ExecuteOutcome> {
+  if (!INSTRUCTION_ID.test(input.instructionId)) throw apiError('NotFoundError', 'instruction not found');
+  // No abort signal: a client that hangs up must not cancel a payout half way; the answer still
+  // fills the idempotency cache for its retry.
+  const { transaction, replayed } = await deps.payout.executeInstruction(
+    {
+      tenantId: input.tenantId,
+      instructionId: input.instructionId,
+      payer: { name: input.payer.name, account: input.payer.account, taxId: input.payer.taxId },
+      callbackUrl: input.callbackUrl ?? '',
+      idempotencyKey: input.idempotencyKey,
+      requestFingerprint: input.requestFingerprint,
+      waitMs: deps.waitMs,
+    },
+    { timeoutMs: deps.waitMs + deps.callTimeoutMs },
+  );
+  if (!transaction) throw new Error('payout returned no transaction');
+  return { transaction, replayed };
+}
+
+/**
+ * The ad-hoc webhook target of execute and pay (design §3): the same rules as registered
+ * endpoints (platform checkTargetUrl, design §5). Returns the normalized URL.
+ */
+export function checkCallbackUrl(
+  raw: string | undefined,
+  opts: { allowPrivateTargets: boolean },
+): string | undefined {
+  if (raw === undefined) return undefined;
+  const checked = checkTargetUrl(raw, opts);
+  if (!checked.ok) throw apiError('ValidationError', checked.problem.replace(/^url\b/, 'callback_url'));
+  return checked.url;
+}

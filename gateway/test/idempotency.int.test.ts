@@ -1,0 +1,465 @@
+import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type pg from 'pg';
+import { buildPublicApp, type PublicAppDeps } from '../src/http/app';
+import type { IdempotencyCache } from '../src/idempotency/cache';
+import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
+import { migrateGateway } from '../src/migrations';
+import { createPayRecordStore } from '../src/payments/pay-store';
+import { createMemoryRateLimiter } from '../src/ratelimit/memory';
+import { type HttpResponse, REDIS_URL, randomSuffix, request, schemaPool, UUID } from './support';
+
+// The idempotency table of spec §8 through the real app, with the real Redis cache and the real
+// pay records table. Payout is a fake that keeps the durable record the way payout's
+// idempotency_keys table does (one transaction per tenant and key, replayed=true for the same
+// fingerprint, IdempotencyConflict for another), so "Redis lost" cases show who decides.
+
+const schema = `gw_idem_${randomSuffix()}`;
+const prefix = `test:gw-idem:${randomSuffix()}:`;
+const TENANTS: Record<string, string> = { key_a: 'ten_idem_a', key_b: 'ten_idem_b' };
+const INS = 'ins_01JD0000000000000000000000';
+const INS_SLOW = 'ins_01JD0000000000000000000001';
+const INS_DOWN_ONCE = 'ins_01JD0000000000000000000002';
+const INS_TAX_CHECK = 'ins_01JD0000000000000000000003';
+const INS_EXECUTED = 'ins_01JD0000000000000000000004';
+const PAYER = { payer_name: 'Ana Souza', payer_account: '0001-123456', payer_tax_id: '52998224725' };
+
+let redis: Redis;
+let pool: pg.Pool;
+const apps: FastifyInstance[] = [];
+
+interface FakePayout {
+  executions: number;
+  calls: number;
+  instructionsCreated: number;
+  downOnce: boolean;
+}
+
+/** payout's durable idempotency as its contract states it. */
+function fakePayout(state: FakePayout): PublicAppDeps['payout'] {
+  const durable = new Map<string, { fingerprint: string; txnId: string; instructionId: string }>();
+  const executed = new Set<string>();
+  const txn = (id: string, instructionId: string) => {
+    const at = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 };
+    return {
+      id,
+      instructionId,
+      status: 3,
+      rail: 'pix',
+      createdAt: at,
+      updatedAt: at,
+      result: { reference: 'E1', settledAt: at },
+    };
+  };
+  return {
+    executeInstruction: (async (req: {
+      tenantId: string;
+      instructionId: string;
+      idempotencyKey: string;
+      requestFingerprint: string;
+      payer: { taxId: string };
+    }) => {
+      state.calls++;
+      if (req.instructionId === INS_SLOW) await new Promise((r) => setTimeout(r, 500));
+      if (req.instructionId === INS_DOWN_ONCE && state.downOnce) {
+        state.downOnce = false;
+        throw new ConnectError('payout restarting', Code.Unavailable);
+      }
+      if (req.instructionId === INS_TAX_CHECK && req.payer.taxId !== PAYER.payer_tax_id) {
+        throw serviceError('ValidationError', 'payer_tax_id is not a valid CPF', {
+          code: Code.InvalidArgument,
+        });
+      }
+      if (req.instructionId === INS_EXECUTED) {
+        throw serviceError('InstructionAlreadyExecuted', 'already executed', { code: Code.AlreadyExists });
+      }
+      const key = `${req.tenantId}/${req.idempotencyKey}`;
+      const prior = durable.get(key);
+      if (prior) {
+        if (prior.fingerprint !== req.requestFingerprint) {
+          throw serviceError('IdempotencyConflict', 'key used with another request', {
+            code: Code.InvalidArgument,
+          });
+        }
+        return { transaction: txn(prior.txnId, prior.instructionId), replayed: true };
+      }
+      if (executed.has(req.instructionId) && req.instructionId !== INS) {
+        throw serviceError('InstructionAlreadyExecuted', 'already executed', { code: Code.AlreadyExists });
+      }
+      state.executions++;
+      executed.add(req.instructionId);
+      const txnId = `txn_01JD00000000000000000${String(state.executions).padStart(5, '0')}`;
+      durable.set(key, { fingerprint: req.requestFingerprint, txnId, instructionId: req.instructionId });
+      return { transaction: txn(txnId, req.instructionId), replayed: false };
+    }) as never,
+    createInstruction: (async (req: { decoded: unknown; amount: unknown }) => {
+      state.instructionsCreated++;
+      const id = `ins_01JD00000000000000000${String(state.instructionsCreated).padStart(5, '0')}`;
+      return { instruction: { id, decoded: req.decoded, amount: req.amount, payAmount: req.amount } };
+    }) as never,
+    getInstruction: (async (req: { instructionId: string }) => ({
+      instruction: {
+        id: req.instructionId,
+        decoded: {
+          schemeId: 'BR.PIX',
+          country: 'BR',
+          currency: 'BRL',
+          creditor: { name: 'Padaria', account: 'x' },
+          confidence: 1,
+        },
+        amount: { currency: 'BRL', amountMinor: 1234n },
+        payAmount: { currency: 'BRL', amountMinor: 1234n },
+      },
+    })) as never,
+    getTransaction: (async () => {
+      throw new Error('not used');
+    }) as never,
+    applyPartnerCallback: (async () => {
+      throw new Error('not used');
+    }) as never,
+  };
+}
+
+async function startApp(opts: { cache?: IdempotencyCache; ttlMs?: number } = {}) {
+  const state: FakePayout = { executions: 0, calls: 0, instructionsCreated: 0, downOnce: true };
+  const cache =
+    opts.cache ??
+    createRedisIdempotencyCache({
+      redis,
+      keyPrefix: prefix,
+      lockTtlMs: 10_000,
+      ttlMs: opts.ttlMs ?? 60_000,
+      logger: silentLogger(),
+    });
+  const app = buildPublicApp({
+    tenants: {
+      authenticate: async (raw: string) => {
+        const tenantId = TENANTS[raw];
+        return tenantId ? { tenantId, keyPrefix: raw, rateLimitPerMinute: 10_000 } : null;
+      },
+    },
+    limiter: createMemoryRateLimiter(),
+    schemes: { getJson: async () => '[]' },
+    decoder: {
+      decode: (async () => ({
+        decoded: {
+          schemeId: 'BR.PIX',
+          country: 'BR',
+          currency: 'BRL',
+          amount: { currency: 'BRL', amountMinor: 1234n },
+          creditor: { name: 'Padaria', account: 'x' },
+          confidence: 1,
+        },
+      })) as never,
+    },
+    fx: { createQuote: (async () => ({})) as never },
+    currencies: { isQuotable: async () => true },
+    payout: fakePayout(state),
+    payments: {
+      idempotency: cache,
+      payRecords: createPayRecordStore(pool, { ttlMs: opts.ttlMs ?? 60_000 }),
+      executeWaitMs: 0,
+      executeCallTimeoutMs: 2_000,
+      allowPrivateCallbackTargets: false,
+      partnerCallbackSecret: undefined,
+    },
+    webhook: { listEndpoints: (async () => ({ endpoints: [] })) as never },
+    readiness: { notReadyReason: async () => undefined },
+    logger: silentLogger(),
+    publicDocsUrl: 'http://localhost:8080/docs',
+    authFailureLimit: 100,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  apps.push(app);
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  return { base, state };
+}
+
+function post(
+  base: string,
+  path: string,
+  key: string | undefined,
+  body: object,
+  apiKey = 'key_a',
+): Promise<HttpResponse> {
+  return request(base, path, {
+    method: 'POST',
+    headers: {
+      'x-api-key': apiKey,
+      'content-type': 'application/json',
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const newKey = () => `idem-${randomSuffix()}`;
+
+async function flushCache(): Promise<void> {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+}
+
+beforeAll(async () => {
+  redis = new Redis(REDIS_URL, { commandTimeout: 2_000 });
+  pool = schemaPool(schema);
+  await migrateGateway(pool, schema);
+});
+
+afterAll(async () => {
+  await Promise.all(apps.map((app) => app.close()));
+  await flushCache();
+  redis.disconnect();
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+});
+
+describe('POST /v1/execute idempotency (spec §8)', () => {
+  it('same key and body: the cached response, marked replayed, with the replay own request_id; no second execution', async () => {
+    const { base, state } = await startApp();
+    const key = newKey();
+    const first = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    // Another key order and spacing: the same body.
+    const again = await request(base, '/v1/execute', {
+      method: 'POST',
+      headers: { 'x-api-key': 'key_a', 'content-type': 'application/json', 'idempotency-key': key },
+      body: `{ "payer_tax_id": "${PAYER.payer_tax_id}", "payer_account": "${PAYER.payer_account}", "payer_name": "${PAYER.payer_name}", "instruction_id": "${INS}" }`,
+    });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json().transaction).toEqual(first.json().transaction);
+    expect(again.json().request_id).toBe(again.headers.get('x-request-id'));
+    expect(again.json().request_id).toMatch(UUID);
+    expect(again.json().request_id).not.toBe(first.json().request_id);
+    expect(state.calls).toBe(1);
+  });
+
+  it('same key, another body: 400 IdempotencyConflict, nothing executed', async () => {
+    const { base, state } = await startApp();
+    const key = newKey();
+    expect((await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER })).status).toBe(200);
+    const other = await post(base, '/v1/execute', key, {
+      instruction_id: INS,
+      ...PAYER,
+      payer_name: 'Bruno',
+    });
+    expect(other.status).toBe(400);
+    expect(other.json()._tag).toBe('IdempotencyConflict');
+    expect(state.calls).toBe(1);
+  });
+
+  it('same key while the first still runs: 409 IdempotencyInProgress, then the cached response', async () => {
+    const { base, state } = await startApp();
+    const key = newKey();
+    const first = post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
+    await new Promise((r) => setTimeout(r, 150));
+    const during = await post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
+    expect(during.status).toBe(409);
+    expect(during.json()._tag).toBe('IdempotencyInProgress');
+    expect((await first).status).toBe(200);
+    const after = await post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('idempotent-replayed')).toBe('true');
+    expect(state.calls).toBe(1);
+  });
+
+  it('a 5xx is never stored: the retry runs again', async () => {
+    const { base, state } = await startApp();
+    const key = newKey();
+    const down = await post(base, '/v1/execute', key, { instruction_id: INS_DOWN_ONCE, ...PAYER });
+    expect(down.status).toBe(503);
+    const retry = await post(base, '/v1/execute', key, { instruction_id: INS_DOWN_ONCE, ...PAYER });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect([state.calls, state.executions]).toEqual([2, 1]);
+  });
+
+  it('a refusal before execution is not stored: the corrected body goes through with the same key', async () => {
+    const { base } = await startApp();
+    const key = newKey();
+    const wrong = await post(base, '/v1/execute', key, {
+      instruction_id: INS_TAX_CHECK,
+      ...PAYER,
+      payer_tax_id: '1',
+    });
+    expect([wrong.status, wrong.json()._tag]).toEqual([400, 'ValidationError']);
+    const fixed = await post(base, '/v1/execute', key, { instruction_id: INS_TAX_CHECK, ...PAYER });
+    expect(fixed.status).toBe(200);
+  });
+
+  it('an outcome refusal (InstructionAlreadyExecuted) is stored and replayed', async () => {
+    const { base, state } = await startApp();
+    const key = newKey();
+    const first = await post(base, '/v1/execute', key, { instruction_id: INS_EXECUTED, ...PAYER });
+    expect([first.status, first.json()._tag]).toEqual([409, 'InstructionAlreadyExecuted']);
+    const again = await post(base, '/v1/execute', key, { instruction_id: INS_EXECUTED, ...PAYER });
+    expect([again.status, again.json()._tag, again.headers.get('idempotent-replayed')]).toEqual([
+      409,
+      'InstructionAlreadyExecuted',
+      'true',
+    ]);
+    expect(again.json().request_id).toBe(again.headers.get('x-request-id'));
+    expect(state.calls).toBe(1);
+  });
+
+  it('Redis flushed between two identical requests: payout durable record decides (replayed, one execution)', async () => {
+    const { base, state } = await startApp();
+    const key = newKey();
+    const first = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
+    await flushCache();
+    const again = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json().transaction.id).toBe(first.json().transaction.id);
+    expect([state.calls, state.executions]).toEqual([2, 1]);
+    // And a conflicting body after the flush is still refused, by payout.
+    await flushCache();
+    const conflict = await post(base, '/v1/execute', key, {
+      instruction_id: INS,
+      ...PAYER,
+      payer_name: 'Bruno',
+    });
+    expect([conflict.status, conflict.json()._tag]).toEqual([400, 'IdempotencyConflict']);
+  });
+
+  it('Redis unreachable: requests are served and payout decides', async () => {
+    const deadRedis = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    const cache = createRedisIdempotencyCache({
+      redis: deadRedis,
+      keyPrefix: prefix,
+      lockTtlMs: 10_000,
+      ttlMs: 60_000,
+      logger: silentLogger(),
+    });
+    const { base, state } = await startApp({ cache });
+    const key = newKey();
+    expect((await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER })).status).toBe(200);
+    const again = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(state.executions).toBe(1);
+    deadRedis.disconnect();
+  });
+
+  it('keys are per tenant: the same key in two tenants is two executions', async () => {
+    const { base, state } = await startApp();
+    const key = newKey();
+    expect((await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER }, 'key_a')).status).toBe(
+      200,
+    );
+    const b = await post(
+      base,
+      '/v1/execute',
+      key,
+      { instruction_id: INS, ...PAYER, payer_name: 'Other' },
+      'key_b',
+    );
+    expect([b.status, b.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    expect(state.executions).toBe(2);
+  });
+
+  it('after the key lifetime the key is new', async () => {
+    const { base, state } = await startApp({ ttlMs: 1_000 });
+    const key = newKey();
+    expect((await post(base, '/v1/execute', key, { instruction_id: INS_TAX_CHECK, ...PAYER })).status).toBe(
+      200,
+    );
+    await new Promise((r) => setTimeout(r, 1_100));
+    // Another body with the same key: not a conflict any more (the fake payout keeps its record,
+    // so it answers IdempotencyConflict: the gateway's cache no longer has a say).
+    const later = await post(base, '/v1/execute', key, {
+      instruction_id: INS_TAX_CHECK,
+      ...PAYER,
+      payer_name: 'Bruno',
+    });
+    expect(state.calls).toBe(2);
+    expect(later.json()._tag).toBe('IdempotencyConflict');
+    expect(await redis.exists(`${prefix}ten_idem_a:${key}`)).toBe(0);
+  });
+
+  it('missing or malformed Idempotency-Key', async () => {
+    const { base, state } = await startApp();
+    const missing = await post(base, '/v1/execute', undefined, { instruction_id: INS, ...PAYER });
+    expect([missing.status, missing.json()._tag]).toEqual([400, 'IdempotencyKeyMissing']);
+    const long = await post(base, '/v1/execute', 'k'.repeat(256), { instruction_id: INS, ...PAYER });
+    expect([long.status, long.json()._tag]).toEqual([400, 'ValidationError']);
+    expect(state.calls).toBe(0);
+  });
+});
+
+describe('POST /v1/pay idempotency', () => {
+  const PAY = { qr_string: '000201...6304ABCD', ...PAYER };
+
+  it('a replay resolves nothing again; with Redis flushed the recorded instruction is executed again (replayed)', async () => {
+    const { base, state } = await startApp();
+    const key = newKey();
+    const first = await post(base, '/v1/pay', key, PAY);
+    expect(first.status).toBe(200);
+    expect(first.json().instruction.id).toBe(first.json().transaction.instructionId);
+    const cached = await post(base, '/v1/pay', key, PAY);
+    expect(cached.headers.get('idempotent-replayed')).toBe('true');
+    await flushCache();
+    const durable = await post(base, '/v1/pay', key, PAY);
+    expect(durable.status).toBe(200);
+    expect(durable.headers.get('idempotent-replayed')).toBe('true');
+    expect(durable.json().transaction.id).toBe(first.json().transaction.id);
+    expect(durable.json().transaction.instructionId).toBe(first.json().instruction.id);
+    expect(durable.json().instruction).toEqual(first.json().instruction);
+    expect([state.instructionsCreated, state.executions]).toEqual([1, 1]);
+    // Another body after the flush: the pay record refuses it before anything is resolved.
+    await flushCache();
+    const conflict = await post(base, '/v1/pay', key, { ...PAY, payer_name: 'Bruno' });
+    expect([conflict.status, conflict.json()._tag]).toEqual([400, 'IdempotencyConflict']);
+    expect(state.instructionsCreated).toBe(1);
+  });
+});
+
+describe('Redis idempotency cache', () => {
+  it('only the lock holder completes or releases; a completed record replays until its TTL', async () => {
+    const cache = createRedisIdempotencyCache({
+      redis,
+      keyPrefix: prefix,
+      lockTtlMs: 5_000,
+      ttlMs: 60_000,
+      logger: silentLogger(),
+    });
+    const scope = { tenantId: 'ten_cache', key: newKey() };
+    const first = await cache.begin(scope, 'fp1');
+    expect(first.kind).toBe('acquired');
+    expect((await cache.begin(scope, 'fp1')).kind).toBe('in_progress');
+    expect((await cache.begin(scope, 'fp2')).kind).toBe('conflict');
+    if (first.kind !== 'acquired') throw new Error('unreachable');
+    await cache.complete({ ...first.lock, token: 'someone-else' }, { status: 200, body: { a: 1 } });
+    await cache.release({ ...first.lock, token: 'someone-else' });
+    expect((await cache.begin(scope, 'fp1')).kind).toBe('in_progress');
+    await cache.complete(first.lock, { status: 200, body: { a: 1 } });
+    expect(await cache.begin(scope, 'fp1')).toEqual({
+      kind: 'replay',
+      response: { status: 200, body: { a: 1 } },
+    });
+    const ttl = await redis.pttl(first.lock.recordKey);
+    expect(ttl).toBeGreaterThan(55_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('a lock whose holder died expires after lockTtlMs', async () => {
+    const cache = createRedisIdempotencyCache({
+      redis,
+      keyPrefix: prefix,
+      lockTtlMs: 300,
+      ttlMs: 60_000,
+      logger: silentLogger(),
+    });
+    const scope = { tenantId: 'ten_cache', key: newKey() };
+    expect((await cache.begin(scope, 'fp')).kind).toBe('acquired');
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await cache.begin(scope, 'fp')).kind).toBe('acquired');
+  });
+});

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { silentLogger } from '@qr-payout/platform';
+import {
+  type PayoutResource,
+  type RunningPartnerSim,
+  type SignatureCheck,
+  startPartnerSim,
+  verifyCallbackSignature,
+} from '../src/index';
+
+// Helpers of the partner-sim integration tests: a simulator on a free port, a caller speaking the
+// partner protocol, and a real HTTP receiver for callbacks that checks their signatures.
+
+export const API_KEY = 'test_api_key';
+export const CALLBACK_SECRET = 'test_callback_secret';
+
+export function startSim(env: Record<string, string> = {}): Promise<RunningPartnerSim> {
+  return startPartnerSim(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PARTNER_SIM_API_KEY: API_KEY,
+      PARTNER_SIM_CALLBACK_SECRET: CALLBACK_SECRET,
+      PARTNER_SIM_SETTLE_MS: '50',
+      PARTNER_SIM_SLOW_SETTLE_MS: '600',
+      PARTNER_SIM_CALLBACK_RETRY_MS: '50',
+      ...env,
+    },
+    { logger: silentLogger() },
+  );
+}
+
+export type Answer<T = Record<string, unknown>> = { status: number; contentType: string; body: T };
+
+export async function call<T = Record<string, unknown>>(
+  sim: RunningPartnerSim,
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Answer<T>> {
+  const response = await fetch(`${sim.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${API_KEY}`,
+      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...opts.headers,
+    },
+    ...(opts.body === undefined
+      ? {}
+      : { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) }),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    body: (text === '' ? {} : JSON.parse(text)) as T,
+  };
+}
+
+export function submit(
+  sim: RunningPartnerSim,
+  key: string,
+  body: unknown,
+  opts: { signal?: AbortSignal } = {},
+): Promise<Answer<PayoutResource & { code?: string; payout_id?: string }>> {
+  return call(sim, 'POST', '/v1/payouts', { body, headers: { 'idempotency-key': key }, ...opts });
+}
+
+export function newKey(): string {
+  return `txn_${randomUUID().replaceAll('-', '')}`;
+}
+
+export type ReceivedCallback = {
+  path: string;
+  rawBody: string;
+  payout: PayoutResource;
+  signature: SignatureCheck;
+  receivedAt: number;
+};
+
+export type CallbackReceiver = {
+  readonly url: string;
+  readonly received: ReceivedCallback[];
+  /** Statuses to answer the next callbacks to `path` with, in order; 204 once the list is used up. */
+  answerNext(path: string, ...statuses: number[]): void;
+  forPayout(payoutId: string): ReceivedCallback[];
+  close(): Promise<void>;
+};
+
+/** A real HTTP server on a free port that records every callback and verifies its signature. */
+export async function startCallbackReceiver(): Promise<CallbackReceiver> {
+  const received: ReceivedCallback[] = [];
+  const scripted = new Map<string, number[]>();
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const header = request.headers['partner-signature'];
+      received.push({
+        path: request.url ?? '',
+        rawBody,
+        payout: JSON.parse(rawBody) as PayoutResource,
+        signature: verifyCallbackSignature({
+          secret: CALLBACK_SECRET,
+          header: Array.isArray(header) ? header[0] : header,
+          rawBody,
+          now: Math.floor(Date.now() / 1000),
+        }),
+        receivedAt: Date.now(),
+      });
+      response.statusCode = scripted.get(request.url ?? '')?.shift() ?? 204;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    answerNext: (path, ...statuses) => scripted.set(path, [...(scripted.get(path) ?? []), ...statuses]),
+    forPayout: (payoutId) => received.filter((callback) => callback.payout.id === payoutId),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+/** Polls `check` until it returns a value (not undefined) or `timeoutMs` passes. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 3000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A valid Pix payout body; `amountMinor` picks the sandbox outcome by its last two digits. */
+export function pixPayout(amountMinor: string, callbackUrl: string, over: Record<string, unknown> = {}) {
+  return {
+    rail: 'pix',
+    amount: { currency: 'BRL', amount_minor: amountMinor },
+    creditor: { name: 'Padaria Sao Joao', account: 'loja@example.com', account_type: 'pix_email' },
+    debtor: { name: 'QR Payout Ltda', account: '0001-1234567', tax_id: '11222333000181' },
+    references: { txid: 'f0e1d2c3b4a5968778695a4b3c2d1e0f' },
+    callback_url: `${callbackUrl}/v1/partner/callbacks/pix`,
+    ...over,
+  };
+}

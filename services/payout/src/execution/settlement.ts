@@ -1,0 +1,48 @@
+// Applies what a partner said about a transaction, whichever path brought it (the submission
+// answer, a callback, a poll): a terminal outcome settles the transaction with its outbox event
+// (design §3), an in-flight one records the partner's id and when to look again.
+import type { Logger } from '@qr-payout/platform';
+import type { PartnerOutcome } from '../rails/rail-adapter';
+import type { SettlementSignals } from './settlement-signals';
+import type { ExecutionStore } from './store';
+
+export interface Settlement {
+  /** `pollInMs`: when the worker asks the partner again while the payout is in flight. */
+  applyPartnerOutcome(transactionId: string, outcome: PartnerOutcome, pollInMs: number): Promise<void>;
+}
+
+export function createSettlement(deps: {
+  store: ExecutionStore;
+  signals: SettlementSignals;
+  logger: Logger;
+}): Settlement {
+  return {
+    async applyPartnerOutcome(transactionId, outcome, pollInMs) {
+      if (outcome.kind === 'in_flight') {
+        await deps.store.markProcessing(transactionId, outcome.partnerPayoutId, pollInMs);
+        return;
+      }
+      const { changed } = await deps.store.settle(
+        transactionId,
+        outcome.kind === 'completed'
+          ? {
+              status: 'completed',
+              partnerPayoutId: outcome.partnerPayoutId || null,
+              reference: outcome.reference,
+              settledAt: outcome.settledAt,
+            }
+          : {
+              status: 'failed',
+              partnerPayoutId: outcome.partnerPayoutId || null,
+              code: outcome.code,
+              reason: outcome.reason,
+              partnerStatus: outcome.partnerStatus || null,
+            },
+      );
+      if (changed) {
+        deps.logger.info({ transaction_id: transactionId, status: outcome.kind }, 'transaction settled');
+        deps.signals.notify(transactionId);
+      }
+    },
+  };
+}

@@ -1,0 +1,300 @@
+// All SQL of the money path (design §3): durable idempotency, the pending → processing →
+// completed|failed state machine with its outbox event, and the polling worker's claims.
+import { withTransaction } from '@qr-payout/platform';
+import type pg from 'pg';
+import { appendTransactionEvent } from '../outbox/store';
+import type { ValidPayer } from '../payers/validate-payer';
+import { TRANSACTION_COLUMNS, type TransactionRow } from '../transactions/store';
+import { toTransactionMessage } from '../transactions/transaction-message';
+
+/** The instruction as execute needs it, with its transaction once executed. */
+export type ExecutableInstruction = {
+  id: string;
+  tenant_id: string;
+  scheme_id: string;
+  country: string;
+  rail: string;
+  amount_currency: string;
+  amount_minor: string;
+  pay_currency: string;
+  pay_amount_minor: string;
+  quote_id: string | null;
+  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
+  decoded: unknown;
+  transaction_id: string | null;
+};
+
+export type StoredIdempotencyKey = { request_fingerprint: string; transaction_id: string };
+
+/** A transaction row with what the money path needs beyond the public fields. */
+export type LiveTransactionRow = TransactionRow & { partner_payout_id: string | null };
+
+/** Everything a submission to the partner is built from. */
+export type SubmissionRow = LiveTransactionRow & {
+  payer_name: string;
+  payer_account: string;
+  payer_tax_id: string;
+  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
+  decoded: unknown;
+  quote_id: string | null;
+};
+
+export type NewTransaction = {
+  id: string;
+  instruction: ExecutableInstruction;
+  payer: ValidPayer;
+  callbackUrl: string | null;
+};
+
+/** A terminal outcome to store (spec §2.2 result or error). */
+export type TerminalOutcome =
+  | { status: 'completed'; partnerPayoutId: string | null; reference: string; settledAt: Date }
+  | {
+      status: 'failed';
+      partnerPayoutId: string | null;
+      code: string;
+      reason: string;
+      partnerStatus: string | null;
+    };
+
+/** A transaction the polling worker claimed (its lease is held until released or expired). */
+export type ClaimedTransaction = {
+  id: string;
+  status: 'pending' | 'processing';
+  rail: string;
+  partner_payout_id: string | null;
+  poll_attempts: number;
+};
+
+const LIVE_COLUMNS = `${TRANSACTION_COLUMNS}, partner_payout_id`;
+const UNIQUE_VIOLATION = '23505';
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === UNIQUE_VIOLATION;
+}
+
+export interface ExecutionStore {
+  findExecutableInstruction(tenantId: string, instructionId: string): Promise<ExecutableInstruction | undefined>;
+  /** The tenant's unexpired key (spec §8: after 24 h a key may be reused with any body). */
+  findIdempotencyKey(tenantId: string, key: string): Promise<StoredIdempotencyKey | undefined>;
+  /**
+   * Inserts the pending transaction and its idempotency key in ONE database transaction, the
+   * transaction leased to the caller for `leaseMs`. `duplicate` when the key or the instruction
+   * already has one: the unique constraints decide races, not a prior read.
+   */
+  insertPendingTransaction(
+    txn: NewTransaction,
+    key: { tenantId: string; key: string; fingerprint: string; ttlMs: number },
+    leaseMs: number,
+  ): Promise<{ kind: 'inserted'; row: LiveTransactionRow } | { kind: 'duplicate' }>;
+  findTransaction(transactionId: string): Promise<LiveTransactionRow | undefined>;
+  findSubmission(transactionId: string): Promise<SubmissionRow | undefined>;
+  /** Leases a pending transaction whose lease is free (a replay re-running an unsent submission). */
+  leasePendingTransaction(transactionId: string, leaseMs: number): Promise<boolean>;
+  /** pending|processing → processing with the partner's id; the next poll after `pollInMs`. */
+  markProcessing(transactionId: string, partnerPayoutId: string, pollInMs: number): Promise<void>;
+  /** Releases the lease of a transient transaction; the worker looks again after `pollInMs`. */
+  releaseForRetry(transactionId: string, pollInMs: number): Promise<void>;
+  /**
+   * Deletes a pending transaction that never reached the partner, and its key, so that it never
+   * existed (its quote could not be confirmed). False when it had moved on meanwhile.
+   */
+  abandonUnsubmitted(transactionId: string): Promise<boolean>;
+  /**
+   * The terminal transition and its outbox event in one database transaction (design §3, §5),
+   * guarded by WHERE status IN ('pending','processing'). `changed: false` when it was terminal
+   * already (or unknown): nothing is written.
+   */
+  settle(transactionId: string, outcome: TerminalOutcome): Promise<{ changed: boolean }>;
+  /** Claims due transient transactions with FOR UPDATE SKIP LOCKED and a lease (design §4). */
+  claimDueTransactions(limit: number, leaseMs: number): Promise<ClaimedTransaction[]>;
+}
+
+export function createExecutionStore(pool: pg.Pool): ExecutionStore {
+  return {
+    async findExecutableInstruction(tenantId, instructionId) {
+      const { rows } = await pool.query<ExecutableInstruction>(
+        `SELECT i.id, i.tenant_id, i.scheme_id, i.country, i.rail, i.amount_currency, i.amount_minor,
+                i.pay_currency, i.pay_amount_minor, i.quote_id, i.decoded, t.id AS transaction_id
+           FROM instructions i
+           LEFT JOIN transactions t ON t.instruction_id = i.id
+          WHERE i.id = $1 AND i.tenant_id = $2`,
+        [instructionId, tenantId],
+      );
+      return rows[0];
+    },
+
+    async findIdempotencyKey(tenantId, key) {
+      const { rows } = await pool.query<StoredIdempotencyKey>(
+        `SELECT request_fingerprint, transaction_id FROM idempotency_keys
+          WHERE tenant_id = $1 AND key = $2 AND expires_at > now()`,
+        [tenantId, key],
+      );
+      return rows[0];
+    },
+
+    async insertPendingTransaction(txn, key, leaseMs) {
+      const ins = txn.instruction;
+      try {
+        return await withTransaction(pool, async (client) => {
+          // An expired key is free again (spec §8); its old transaction keeps its own row.
+          await client.query('DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND expires_at <= now()', [
+            key.tenantId,
+            key.key,
+          ]);
+          const { rows } = await client.query<LiveTransactionRow>(
+            `INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
+               amount_currency, amount_minor, pay_currency, pay_amount_minor,
+               payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at)
+             VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13,
+               now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond')
+             RETURNING ${LIVE_COLUMNS}`,
+            [
+              txn.id,
+              ins.tenant_id,
+              ins.id,
+              ins.scheme_id,
+              ins.rail,
+              ins.amount_currency,
+              ins.amount_minor,
+              ins.pay_currency,
+              ins.pay_amount_minor,
+              txn.payer.name,
+              txn.payer.account,
+              txn.payer.taxId,
+              txn.callbackUrl,
+              leaseMs,
+            ],
+          );
+          await client.query(
+            `INSERT INTO idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
+             VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
+            [key.tenantId, key.key, key.fingerprint, txn.id, key.ttlMs],
+          );
+          return { kind: 'inserted' as const, row: rows[0]! };
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) return { kind: 'duplicate' };
+        throw err;
+      }
+    },
+
+    async findTransaction(transactionId) {
+      const { rows } = await pool.query<LiveTransactionRow>(
+        `SELECT ${LIVE_COLUMNS} FROM transactions WHERE id = $1`,
+        [transactionId],
+      );
+      return rows[0];
+    },
+
+    async findSubmission(transactionId) {
+      const columns = LIVE_COLUMNS.split(',')
+        .map((c) => `t.${c.trim()}`)
+        .join(', ');
+      const { rows } = await pool.query<SubmissionRow>(
+        `SELECT ${columns}, t.payer_name, t.payer_account, t.payer_tax_id, i.decoded, i.quote_id
+           FROM transactions t JOIN instructions i ON i.id = t.instruction_id
+          WHERE t.id = $1`,
+        [transactionId],
+      );
+      return rows[0];
+    },
+
+    async leasePendingTransaction(transactionId, leaseMs) {
+      const { rowCount } = await pool.query(
+        `UPDATE transactions
+            SET lease_until = now() + $2 * interval '1 millisecond',
+                next_poll_at = now() + $2 * interval '1 millisecond'
+          WHERE id = $1 AND status = 'pending' AND (lease_until IS NULL OR lease_until <= now())`,
+        [transactionId, leaseMs],
+      );
+      return rowCount === 1;
+    },
+
+    async markProcessing(transactionId, partnerPayoutId, pollInMs) {
+      await pool.query(
+        `UPDATE transactions
+            SET status = 'processing', partner_payout_id = $2, poll_attempts = 0, lease_until = NULL,
+                next_poll_at = now() + $3 * interval '1 millisecond', updated_at = now()
+          WHERE id = $1 AND status IN ('pending', 'processing')`,
+        [transactionId, partnerPayoutId, pollInMs],
+      );
+    },
+
+    async releaseForRetry(transactionId, pollInMs) {
+      await pool.query(
+        `UPDATE transactions
+            SET lease_until = NULL, next_poll_at = now() + $2 * interval '1 millisecond'
+          WHERE id = $1 AND status IN ('pending', 'processing')`,
+        [transactionId, pollInMs],
+      );
+    },
+
+    async abandonUnsubmitted(transactionId) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('DELETE FROM idempotency_keys WHERE transaction_id = $1', [transactionId]);
+        const { rowCount } = await client.query(
+          `DELETE FROM transactions WHERE id = $1 AND status = 'pending' AND partner_payout_id IS NULL`,
+          [transactionId],
+        );
+        await client.query(rowCount === 1 ? 'COMMIT' : 'ROLLBACK');
+        return rowCount === 1;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+
+    async settle(transactionId, outcome) {
+      return withTransaction(pool, async (client) => {
+        const completed = outcome.status === 'completed';
+        const { rows } = await client.query<TransactionRow>(
+          `UPDATE transactions
+              SET status = $2, partner_payout_id = COALESCE(partner_payout_id, $3),
+                  result_reference = $4, result_settled_at = $5,
+                  error_code = $6, error_reason = $7, error_partner_status = $8,
+                  next_poll_at = NULL, lease_until = NULL, updated_at = now()
+            WHERE id = $1 AND status IN ('pending', 'processing')
+            RETURNING ${TRANSACTION_COLUMNS}`,
+          [
+            transactionId,
+            outcome.status,
+            outcome.partnerPayoutId,
+            completed ? outcome.reference : null,
+            completed ? outcome.settledAt : null,
+            completed ? null : outcome.code,
+            completed ? null : outcome.reason,
+            completed ? null : outcome.partnerStatus,
+          ],
+        );
+        const row = rows[0];
+        if (!row) return { changed: false };
+        await appendTransactionEvent(client, toTransactionMessage(row));
+        return { changed: true };
+      });
+    },
+
+    async claimDueTransactions(limit, leaseMs) {
+      const { rows } = await pool.query<ClaimedTransaction>(
+        `WITH due AS (
+           SELECT id FROM transactions
+            WHERE status IN ('pending', 'processing') AND next_poll_at <= now()
+              AND (lease_until IS NULL OR lease_until <= now())
+            ORDER BY next_poll_at
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED
+         )
+         UPDATE transactions t
+            SET lease_until = now() + $2 * interval '1 millisecond', poll_attempts = t.poll_attempts + 1
+           FROM due WHERE t.id = due.id
+         RETURNING t.id, t.status, t.rail, t.partner_payout_id, t.poll_attempts`,
+        [limit, leaseMs],
+      );
+      return rows;
+    },
+  };
+}

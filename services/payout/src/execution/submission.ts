@@ -1,0 +1,174 @@
+// Submits a pending transaction to its rail's partner: the path of execute right after the
+// pending row commits, of a replay whose first attempt never reached the partner, and of the
+// polling worker after a crash or an unknown answer. Our transaction id is the partner's
+// Idempotency-Key, so however often this runs for one transaction, the partner pays at most once.
+import { fromJson, type JsonValue } from '@bufbuild/protobuf';
+import type { Client } from '@connectrpc/connect';
+import { Code, ConnectError, type Logger, readErrorDetail } from '@qr-payout/platform';
+import { AccountType, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import type { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import { railAdapterFor } from '../rails/adapters';
+import type { PartnerClient } from '../rails/partner-client';
+import type { RailName } from '../rails/partner-protocol';
+import { type RailAdapter, RailMappingError, type SubmissionInput } from '../rails/rail-adapter';
+import type { Settlement } from './settlement';
+import type { ExecutionStore, SubmissionRow } from './store';
+
+/** What became of a submission attempt. */
+export type SubmissionResult =
+  /** The partner answered: the transaction is processing or terminal now. */
+  | { kind: 'submitted' }
+  /** The transaction was not pending (someone else moved it on): nothing done. */
+  | { kind: 'not_pending' }
+  /** Its quote could not be confirmed: the transaction and its key were deleted, never sent. */
+  | { kind: 'abandoned'; reason: 'quote_expired' | 'quote_used' }
+  /** fx or the partner did not answer usefully; the worker tries again later. */
+  | { kind: 'retry_later'; cause: 'fx_unavailable' | 'partner_unknown' };
+
+export interface Submitter {
+  /** `attempt` (0 for the first) sets the backoff before the worker's next try. */
+  submitTransaction(transactionId: string, attempt: number): Promise<SubmissionResult>;
+}
+
+export type SubmitterDeps = {
+  store: ExecutionStore;
+  settlement: Settlement;
+  partner: PartnerClient;
+  fx: Client<typeof FxService>;
+  logger: Logger;
+  /** PARTNER_CALLBACK_BASE_URL: partners call back <base>/v1/partner/callbacks/<rail>. */
+  callbackBaseUrl: string;
+  /** Delay before the worker's next look at a transaction after `attempt` attempts. */
+  backoffMs(attempt: number): number;
+  fxTimeoutMs?: number;
+};
+
+const DECODED_READ = { ignoreUnknownFields: true } as const;
+
+/** The partner callback URL of a rail under PARTNER_CALLBACK_BASE_URL. */
+export function partnerCallbackUrl(baseUrl: string, rail: RailName): string {
+  return new URL(`v1/partner/callbacks/${rail}`, baseUrl.replace(/\/?$/, '/')).toString();
+}
+
+/** What a submission is built from: the transaction's amount, its instruction's QR, the payer. */
+export type SubmissionParts = {
+  transactionId: string;
+  amountCurrency: string;
+  amountMinor: string;
+  /** payout.decoder.v1.DecodedQr in protobuf JSON, as instructions store it. */
+  decodedJson: unknown;
+  payer: { name: string; account: string; taxId: string };
+};
+
+/** The adapter input of a transaction. */
+export function submissionInput(parts: SubmissionParts, callbackUrl: string): SubmissionInput {
+  const decoded = fromJson(DecodedQrSchema, parts.decodedJson as JsonValue, DECODED_READ);
+  return {
+    transactionId: parts.transactionId,
+    amount: { currency: parts.amountCurrency, amountMinor: BigInt(parts.amountMinor) },
+    creditor: {
+      name: decoded.creditor?.name ?? '',
+      account: decoded.creditor?.account ?? '',
+      accountType: decoded.creditor?.accountType ?? AccountType.UNSPECIFIED,
+      taxId: decoded.creditor?.taxId ?? '',
+    },
+    references: decoded.references,
+    payer: parts.payer,
+    callbackUrl,
+  };
+}
+
+export function createSubmitter(deps: SubmitterDeps): Submitter {
+  const log = deps.logger;
+
+  /** Confirms the instruction's quote for this transaction (fx: idempotent per consumer). */
+  async function confirmQuote(row: SubmissionRow): Promise<'confirmed' | 'expired' | 'used' | 'unavailable'> {
+    if (row.quote_id === null) return 'confirmed';
+    try {
+      await deps.fx.confirmQuote(
+        { tenantId: row.tenant_id, quoteId: row.quote_id, consumerId: row.id },
+        { timeoutMs: deps.fxTimeoutMs ?? 2_000 },
+      );
+      return 'confirmed';
+    } catch (err) {
+      const tag = readErrorDetail(err)?.tag;
+      // A quote that is gone is as unusable as an expired one: the payer must resolve again.
+      if (tag === 'QuoteExpired' || ConnectError.from(err).code === Code.NotFound) return 'expired';
+      if (tag === 'QuoteAlreadyUsed') return 'used';
+      log.warn({ err, transaction_id: row.id }, 'fx could not confirm the quote; retrying later');
+      return 'unavailable';
+    }
+  }
+
+  async function failWithoutPartner(row: SubmissionRow, code: string, reason: string): Promise<SubmissionResult> {
+    log.error({ transaction_id: row.id, rail: row.rail, code, reason }, 'transaction failed before the partner');
+    await deps.settlement.applyPartnerOutcome(
+      row.id,
+      { kind: 'failed', partnerPayoutId: '', code, reason, partnerStatus: '' },
+      0,
+    );
+    return { kind: 'submitted' };
+  }
+
+  async function submitTo(adapter: RailAdapter, row: SubmissionRow, attempt: number): Promise<SubmissionResult> {
+    let body: ReturnType<RailAdapter['toPartnerRequest']>;
+    try {
+      const parts: SubmissionParts = {
+        transactionId: row.id,
+        amountCurrency: row.amount_currency,
+        amountMinor: row.amount_minor,
+        decodedJson: row.decoded,
+        payer: { name: row.payer_name, account: row.payer_account, taxId: row.payer_tax_id },
+      };
+      body = adapter.toPartnerRequest(submissionInput(parts, partnerCallbackUrl(deps.callbackBaseUrl, adapter.rail)));
+    } catch (err) {
+      if (err instanceof RailMappingError) return failWithoutPartner(row, 'FF01', err.message);
+      throw err;
+    }
+    const answer = await deps.partner.submitPayout(adapter.rail, row.id, body);
+    if (answer.kind === 'answered') {
+      await deps.settlement.applyPartnerOutcome(row.id, adapter.toOutcome(answer.resource), deps.backoffMs(0));
+      return { kind: 'submitted' };
+    }
+    if (answer.kind === 'refused') {
+      // A 4xx refusal of the request itself: the partner created no payout, and the same request
+      // would be refused again.
+      return failWithoutPartner(row, 'FF01', `the partner refused the payout request (HTTP ${answer.status})`);
+    }
+    // The payout may exist: ask by our key before deciding anything (partner protocol).
+    const lookup = await deps.partner.findPayoutByIdempotencyKey(adapter.rail, row.id);
+    if (lookup.kind === 'found') {
+      await deps.settlement.applyPartnerOutcome(row.id, adapter.toOutcome(lookup.resource), deps.backoffMs(0));
+      return { kind: 'submitted' };
+    }
+    log.warn(
+      { transaction_id: row.id, rail: adapter.rail, detail: answer.detail, lookup: lookup.kind, attempt },
+      'partner submission outcome unknown; the worker retries it',
+    );
+    await deps.store.releaseForRetry(row.id, deps.backoffMs(attempt));
+    return { kind: 'retry_later', cause: 'partner_unknown' };
+  }
+
+  return {
+    async submitTransaction(transactionId, attempt) {
+      const row = await deps.store.findSubmission(transactionId);
+      if (!row || row.status !== 'pending') return { kind: 'not_pending' };
+      const adapter = railAdapterFor(row.rail);
+      if (!adapter) return failWithoutPartner(row, 'FF01', `rail ${row.rail} is not served`);
+      const quote = await confirmQuote(row);
+      if (quote === 'expired' || quote === 'used') {
+        const abandoned = await deps.store.abandonUnsubmitted(row.id);
+        if (abandoned) {
+          log.info({ transaction_id: row.id, reason: quote }, 'quote not confirmed; transaction withdrawn');
+          return { kind: 'abandoned', reason: quote === 'expired' ? 'quote_expired' : 'quote_used' };
+        }
+        return { kind: 'not_pending' };
+      }
+      if (quote === 'unavailable') {
+        await deps.store.releaseForRetry(row.id, deps.backoffMs(attempt));
+        return { kind: 'retry_later', cause: 'fx_unavailable' };
+      }
+      return submitTo(adapter, row, attempt);
+    },
+  };
+}

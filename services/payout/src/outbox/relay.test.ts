@@ -1,0 +1,149 @@
+import type { BusMessage, EventBus } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform';
+import { createOutboxRelay } from './relay';
+import type { ClaimedEvent, OutboxStore } from './store';
+
+// An outbox in memory with the store's contract: claim due, unleased, unpublished rows in id order.
+function memoryOutbox(count: number) {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    event: {
+      id: BigInt(i + 1),
+      eventId: `evt-${i + 1}`,
+      topic: 'payout.transaction-events.v1',
+      key: `txn-${i + 1}`,
+      payload: new Uint8Array([i]),
+      headers: { 'event-id': `evt-${i + 1}` },
+      attempts: 0,
+      createdAt: new Date(),
+    } as ClaimedEvent,
+    published: false,
+    leased: false,
+    failures: [] as string[],
+  }));
+  const store: OutboxStore = {
+    async claimDue(limit) {
+      const due = rows.filter((row) => !row.published && !row.leased).slice(0, limit);
+      for (const row of due) row.leased = true;
+      return due.map((row) => ({ ...row.event, attempts: row.failures.length }));
+    },
+    async markPublished(ids) {
+      for (const row of rows)
+        if (ids.includes(row.event.id)) Object.assign(row, { published: true, leased: false });
+    },
+    async markFailed(ids, error) {
+      for (const row of rows) {
+        if (!ids.includes(row.event.id)) continue;
+        row.failures.push(error);
+        row.leased = true; // backing off: not due during the test
+      }
+    },
+  };
+  return { rows, store };
+}
+
+function recordingBus(publish: (messages: BusMessage[]) => Promise<void> = async () => {}) {
+  const published: BusMessage[][] = [];
+  const bus: EventBus = {
+    async publish(_topic, messages) {
+      await publish(messages);
+      published.push(messages);
+    },
+    subscribe: () => Promise.reject(new Error('not used')),
+    close: async () => {},
+  };
+  return { bus, published };
+}
+
+const options = { logger: silentLogger(), pollMs: 60_000, leaseMs: 1_000 };
+
+describe('createOutboxRelay', () => {
+  it('publishes in id order, batch by batch, and marks only what the bus acknowledged', async () => {
+    const { rows, store } = memoryOutbox(5);
+    const { bus, published } = recordingBus();
+    const relay = createOutboxRelay({ ...options, store, bus, batchSize: 2 });
+    expect(await relay.relayBatch()).toBe(2);
+    expect(published.map((batch) => batch.map((m) => m.key))).toEqual([['txn-1', 'txn-2']]);
+    expect(rows.map((row) => row.published)).toEqual([true, true, false, false, false]);
+  });
+
+  it('goes on without waiting while batches are full, then waits for a wake-up', async () => {
+    const { rows, store } = memoryOutbox(5);
+    const { bus, published } = recordingBus();
+    const relay = createOutboxRelay({ ...options, store, bus, batchSize: 2 });
+    relay.start();
+    // pollMs is a minute: only the full batches keep the loop going.
+    await waitFor(() => rows.every((row) => row.published));
+    expect(published.map((batch) => batch.length)).toEqual([2, 2, 1]);
+    await relay.stop();
+  });
+
+  it('on a failed publish marks the batch failed (with the error) and not published', async () => {
+    const { rows, store } = memoryOutbox(2);
+    const { bus } = recordingBus(async () => {
+      throw new Error('broker unreachable');
+    });
+    const relay = createOutboxRelay({ ...options, store, bus, batchSize: 10 });
+    expect(await relay.relayBatch()).toBe(2);
+    expect(rows.map((row) => [row.published, row.failures])).toEqual([
+      [false, ['broker unreachable']],
+      [false, ['broker unreachable']],
+    ]);
+  });
+
+  it('runs a round at once on wake(), not only at the poll', async () => {
+    const { rows, store } = memoryOutbox(1);
+    rows[0]!.leased = true; // not due yet
+    let claims = 0;
+    const counting: OutboxStore = {
+      ...store,
+      claimDue: (limit, leaseMs) => {
+        claims++;
+        return store.claimDue(limit, leaseMs);
+      },
+    };
+    const relay = createOutboxRelay({ ...options, store: counting, bus: recordingBus().bus, batchSize: 10 });
+    relay.start();
+    await waitFor(() => claims === 1);
+    rows[0]!.leased = false; // committed now
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The poll is a minute away: nothing happens until the NOTIFY's wake-up.
+    expect(claims).toBe(1);
+    relay.wake();
+    await waitFor(() => rows[0]!.published);
+    expect(claims).toBe(2);
+    await relay.stop();
+  });
+
+  it('stops only after the batch in flight is acknowledged and marked', async () => {
+    const { rows, store } = memoryOutbox(1);
+    let acknowledge: () => void = () => {};
+    const acked = new Promise<void>((resolve) => {
+      acknowledge = resolve;
+    });
+    let publishing = false;
+    const { bus } = recordingBus(async () => {
+      publishing = true;
+      await acked;
+    });
+    const relay = createOutboxRelay({ ...options, store, bus, batchSize: 10 });
+    relay.start();
+    await waitFor(() => publishing);
+    let stopped = false;
+    const stopping = relay.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stopped).toBe(false);
+    acknowledge();
+    await stopping;
+    expect(rows[0]!.published).toBe(true);
+  });
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

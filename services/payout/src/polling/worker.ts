@@ -1,0 +1,105 @@
+// The polling worker (design §4): the path that settles what no callback reports (sandbox 52/53),
+// resumes submissions that stopped (a crash after the pending commit, an unknown partner answer,
+// fx down), and backstops lost callbacks. Every replica runs one: rows are claimed with
+// FOR UPDATE SKIP LOCKED plus a lease, and no database transaction is held across an HTTP call.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '@qr-payout/platform';
+import type { Settlement } from '../execution/settlement';
+import type { ClaimedTransaction, ExecutionStore } from '../execution/store';
+import type { Submitter } from '../execution/submission';
+import { railAdapterFor } from '../rails/adapters';
+import type { PartnerClient } from '../rails/partner-client';
+
+export type PollingWorkerOptions = {
+  store: ExecutionStore;
+  submitter: Submitter;
+  settlement: Settlement;
+  partner: PartnerClient;
+  logger: Logger;
+  intervalMs: number;
+  batchSize: number;
+  leaseMs: number;
+  backoffMs(attempt: number): number;
+};
+
+export type RunningPollingWorker = {
+  /** Stops claiming; resolves once the batch in flight is done. Idempotent. */
+  stop(): Promise<void>;
+};
+
+/** Exponential backoff: `base`, doubled per attempt, capped at `max`. */
+export function exponentialBackoff(baseMs: number, maxMs: number): (attempt: number) => number {
+  return (attempt) => Math.min(maxMs, baseMs * 2 ** Math.min(Math.max(attempt, 0), 30));
+}
+
+export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWorker {
+  const log = opts.logger;
+  const stopping = new AbortController();
+
+  async function pollProcessing(txn: ClaimedTransaction): Promise<void> {
+    const adapter = railAdapterFor(txn.rail);
+    if (!adapter) {
+      log.error({ transaction_id: txn.id, rail: txn.rail }, 'processing transaction on a rail not served');
+      await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.poll_attempts));
+      return;
+    }
+    const answer = txn.partner_payout_id
+      ? await opts.partner.getPayout(adapter.rail, txn.partner_payout_id)
+      : await opts.partner.findPayoutByIdempotencyKey(adapter.rail, txn.id);
+    if (answer.kind === 'found') {
+      await opts.settlement.applyPartnerOutcome(
+        txn.id,
+        adapter.toOutcome(answer.resource),
+        opts.backoffMs(txn.poll_attempts),
+      );
+      return;
+    }
+    if (answer.kind === 'not_found') {
+      log.error({ transaction_id: txn.id }, 'the partner does not know a payout it accepted');
+    }
+    await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.poll_attempts));
+  }
+
+  async function handle(txn: ClaimedTransaction): Promise<void> {
+    try {
+      if (txn.status === 'pending') {
+        const result = await opts.submitter.submitTransaction(txn.id, txn.poll_attempts);
+        if (result.kind === 'abandoned') {
+          log.info({ transaction_id: txn.id, reason: result.reason }, 'pending transaction withdrawn');
+        }
+      } else {
+        await pollProcessing(txn);
+      }
+    } catch (err) {
+      // The lease expires on its own; the row comes back after it.
+      log.error({ err, transaction_id: txn.id }, 'polling a transaction failed');
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      let claimed: ClaimedTransaction[] = [];
+      try {
+        claimed = await opts.store.claimDueTransactions(opts.batchSize, opts.leaseMs);
+        await Promise.all(claimed.map(handle));
+      } catch (err) {
+        log.error({ err }, 'claiming due transactions failed');
+      }
+      // A full batch means more may be due: go again at once.
+      if (claimed.length < opts.batchSize) {
+        await sleep(opts.intervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+      }
+    }
+  })();
+
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        stopping.abort();
+        await loop;
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { brebAdapter, pixAdapter, railAdapterFor } from './adapters';
+import type { PayoutResource } from './partner-protocol';
+import { RailMappingError, type SubmissionInput } from './rail-adapter';
+
+const input = (overrides: Partial<SubmissionInput> = {}): SubmissionInput => ({
+  transactionId: 'txn_01JD0000000000000000000001',
+  amount: { currency: 'BRL', amountMinor: 9_007_199_254_740_993n },
+  creditor: { name: 'Padaria', account: 'loja@example.com', accountType: AccountType.EMAIL, taxId: '' },
+  references: { txid: 'PEDIDO42', storeLabel: 'LOJA 1', 'not a key': 'x' },
+  payer: { name: 'Ana Souza', account: '0001-12345-6', taxId: '12345678909' },
+  callbackUrl: 'https://api.example.com/v1/partner/callbacks/pix',
+  ...overrides,
+});
+
+const resource = (overrides: Partial<PayoutResource>): PayoutResource => ({
+  id: 'pp_ab12',
+  idempotency_key: 'txn_01JD0000000000000000000001',
+  rail: 'pix',
+  amount: { currency: 'BRL', amount_minor: '1250' },
+  status: 'ACSP',
+  reason_code: null,
+  reason: null,
+  reference: null,
+  created_at: '2026-11-23T14:00:00.000Z',
+  settled_at: null,
+  ...overrides,
+});
+
+describe('rail adapters', () => {
+  it('serves the five rails of spec §1 and nothing else', () => {
+    for (const rail of ['pix', 'transferencias-3.0', 'bre-b', 'cce-inmediatas', 'bolivia-qr-interoperable']) {
+      expect(railAdapterFor(rail)?.rail).toBe(rail);
+    }
+    expect(railAdapterFor('swift')).toBeUndefined();
+    expect(railAdapterFor('toString')).toBeUndefined();
+  });
+
+  it('maps an instruction and payer to the partner request, money as an exact string', () => {
+    expect(pixAdapter.toPartnerRequest(input())).toEqual({
+      rail: 'pix',
+      amount: { currency: 'BRL', amount_minor: '9007199254740993' },
+      creditor: { name: 'Padaria', account: 'loja@example.com', account_type: 'pix_email' },
+      debtor: { name: 'Ana Souza', account: '0001-12345-6', tax_id: '12345678909' },
+      references: { txid: 'PEDIDO42', store_label: 'LOJA 1' },
+      callback_url: 'https://api.example.com/v1/partner/callbacks/pix',
+    });
+  });
+
+  it('names account types per rail and passes a creditor tax id on', () => {
+    const body = brebAdapter.toPartnerRequest(
+      input({
+        amount: { currency: 'COP', amountMinor: 5_000_000n },
+        creditor: { name: 'Tienda', account: '@tienda', accountType: AccountType.BREB_KEY, taxId: '9001234567' },
+      }),
+    );
+    expect(body.creditor).toEqual({ name: 'Tienda', account: '@tienda', account_type: 'breb_key', tax_id: '9001234567' });
+  });
+
+  it('refuses another currency or an account type the rail cannot route on', () => {
+    expect(() => pixAdapter.toPartnerRequest(input({ amount: { currency: 'USD', amountMinor: 1n } }))).toThrow(
+      RailMappingError,
+    );
+    expect(() =>
+      pixAdapter.toPartnerRequest(
+        input({ creditor: { name: 'x', account: '0000', accountType: AccountType.CBU_CVU, taxId: '' } }),
+      ),
+    ).toThrow(/cannot route on account type CBU_CVU/);
+  });
+
+  it('maps ISO 20022 statuses to our outcomes', () => {
+    expect(pixAdapter.toOutcome(resource({ status: 'PDNG' }))).toEqual({
+      kind: 'in_flight',
+      partnerPayoutId: 'pp_ab12',
+      partnerStatus: 'PDNG',
+    });
+    expect(pixAdapter.toOutcome(resource({ status: 'ACSP' })).kind).toBe('in_flight');
+    expect(
+      pixAdapter.toOutcome(
+        resource({
+          status: 'ACSC',
+          reference: 'E99999999202611231400abcDEF12345',
+          settled_at: '2026-11-23T14:00:01.000Z',
+        }),
+      ),
+    ).toEqual({
+      kind: 'completed',
+      partnerPayoutId: 'pp_ab12',
+      reference: 'E99999999202611231400abcDEF12345',
+      settledAt: new Date('2026-11-23T14:00:01.000Z'),
+    });
+    expect(
+      pixAdapter.toOutcome(resource({ status: 'RJCT', reason_code: 'AC03', reason: 'invalid creditor account number' })),
+    ).toEqual({
+      kind: 'failed',
+      partnerPayoutId: 'pp_ab12',
+      code: 'AC03',
+      reason: 'invalid creditor account number',
+      partnerStatus: 'RJCT',
+    });
+  });
+
+  it('fills what a partner left out: reason words, a reference, a reason code', () => {
+    expect(pixAdapter.toOutcome(resource({ status: 'RJCT', reason_code: 'AM04' }))).toMatchObject({
+      code: 'AM04',
+      reason: 'insufficient funds',
+    });
+    expect(pixAdapter.toOutcome(resource({ status: 'RJCT' }))).toMatchObject({ code: 'MS03' });
+    expect(pixAdapter.toOutcome(resource({ status: 'ACSC' }))).toMatchObject({ reference: 'pp_ab12' });
+  });
+});

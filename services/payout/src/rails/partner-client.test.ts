@@ -1,0 +1,113 @@
+import { createPartnerClient } from './partner-client';
+import { parsePayoutResource } from './partner-protocol';
+
+const RESOURCE = {
+  id: 'pp_1',
+  idempotency_key: 'txn_1',
+  rail: 'pix',
+  amount: { currency: 'BRL', amount_minor: '1250' },
+  status: 'ACSP',
+  reason_code: null,
+  reason: null,
+  reference: null,
+  created_at: '2026-11-23T14:00:00.000Z',
+  settled_at: null,
+};
+
+type Seen = { url: string; init: RequestInit };
+
+function fakeFetch(answer: (seen: Seen) => Response | Promise<Response>) {
+  const seen: Seen[] = [];
+  const fetchImpl = (async (url: string | URL, init?: RequestInit) => {
+    const call = { url: String(url), init: init ?? {} };
+    seen.push(call);
+    return answer(call);
+  }) as typeof fetch;
+  return { seen, fetchImpl };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function client(fetchImpl: typeof fetch) {
+  return createPartnerClient({
+    baseUrlFor: (rail) => (rail === 'pix' ? 'http://pix.partner.test/base' : 'http://partner.test'),
+    apiKey: 'k_secret',
+    timeoutMs: 200,
+    fetch: fetchImpl,
+  });
+}
+
+const BODY = {
+  rail: 'pix' as const,
+  amount: { currency: 'BRL', amount_minor: '1250' },
+  creditor: { name: 'x', account: 'y', account_type: 'pix_email' },
+  debtor: { name: 'a', account: 'b', tax_id: 'c' },
+  references: {},
+  callback_url: 'http://cb.test/v1/partner/callbacks/pix',
+};
+
+describe('partner client', () => {
+  it('submits with our transaction id as Idempotency-Key and the bearer key, to the rail base URL', async () => {
+    const { seen, fetchImpl } = fakeFetch(() => json(201, RESOURCE));
+    const answer = await client(fetchImpl).submitPayout('pix', 'txn_1', BODY);
+    expect(answer).toEqual({ kind: 'answered', resource: RESOURCE });
+    expect(seen[0]?.url).toBe('http://pix.partner.test/base/v1/payouts');
+    expect(seen[0]?.init.method).toBe('POST');
+    expect(seen[0]?.init.headers).toMatchObject({
+      authorization: 'Bearer k_secret',
+      'idempotency-key': 'txn_1',
+      'content-type': 'application/json',
+    });
+    expect(JSON.parse(String(seen[0]?.init.body))).toEqual(BODY);
+  });
+
+  it.each([
+    [500, 'unknown'],
+    [503, 'unknown'],
+    [429, 'unknown'],
+    [409, 'unknown'],
+    [401, 'unknown'],
+    [400, 'refused'],
+    [422, 'refused'],
+  ])('reads HTTP %i as %s', async (status, kind) => {
+    const { fetchImpl } = fakeFetch(() => json(status, { code: 'x', title: 'y' }));
+    expect((await client(fetchImpl).submitPayout('bre-b', 'txn_1', BODY)).kind).toBe(kind);
+  });
+
+  it('reads a 201 without a payout resource, a timeout and a refused connection as unknown', async () => {
+    const garbage = fakeFetch(() => new Response('<html>', { status: 201 }));
+    expect((await client(garbage.fetchImpl).submitPayout('pix', 'txn_1', BODY)).kind).toBe('unknown');
+    const slow = fakeFetch(
+      ({ init }) =>
+        new Promise<Response>((_, reject) => {
+          init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        }),
+    );
+    expect(await client(slow.fetchImpl).submitPayout('pix', 'txn_1', BODY)).toEqual({
+      kind: 'unknown',
+      detail: 'timeout',
+    });
+    const refused = fakeFetch(() => Promise.reject(new TypeError('fetch failed')));
+    expect((await client(refused.fetchImpl).submitPayout('pix', 'txn_1', BODY)).kind).toBe('unknown');
+  });
+
+  it('looks a payout up by id and by idempotency key; 404 is not_found', async () => {
+    const { seen, fetchImpl } = fakeFetch(({ url }) => (url.includes('missing') ? json(404, {}) : json(200, RESOURCE)));
+    const partner = client(fetchImpl);
+    expect(await partner.getPayout('cce-inmediatas', 'pp_1')).toEqual({ kind: 'found', resource: RESOURCE });
+    expect(seen[0]?.url).toBe('http://partner.test/v1/payouts/pp_1');
+    expect(await partner.findPayoutByIdempotencyKey('pix', 'txn_missing')).toEqual({ kind: 'not_found' });
+    expect(seen[1]?.url).toBe('http://pix.partner.test/base/v1/payouts?idempotency_key=txn_missing');
+  });
+});
+
+describe('parsePayoutResource', () => {
+  it('accepts the protocol resource and refuses anything else', () => {
+    expect(parsePayoutResource(RESOURCE)).toEqual(RESOURCE);
+    expect(parsePayoutResource({ ...RESOURCE, status: 'DONE' })).toBeUndefined();
+    expect(parsePayoutResource({ ...RESOURCE, amount: { currency: 'BRL', amount_minor: 1250 } })).toBeUndefined();
+    expect(parsePayoutResource({ ...RESOURCE, reference: 42 })).toBeUndefined();
+    expect(parsePayoutResource([RESOURCE])).toBeUndefined();
+  });
+});

@@ -1,0 +1,113 @@
+// The one HTTP client of the partner protocol. Every submission carries our transaction id as
+// Idempotency-Key, so a submission retried after a timeout can never create a second payout at
+// the partner; after an unknown answer the caller looks the payout up by that key before deciding.
+import { type PayoutResource, parsePayoutResource, type RailName, type SubmitPayoutBody } from './partner-protocol';
+
+/** What a submission answer tells us. `unknown`: the payout may or may not exist (ask again). */
+export type SubmitAnswer =
+  | { kind: 'answered'; resource: PayoutResource }
+  | { kind: 'refused'; status: number; problem: string }
+  | { kind: 'unknown'; detail: string };
+
+/** What a lookup answer tells us. `not_found`: the partner has no such payout. */
+export type LookupAnswer =
+  | { kind: 'found'; resource: PayoutResource }
+  | { kind: 'not_found' }
+  | { kind: 'unknown'; detail: string };
+
+export interface PartnerClient {
+  submitPayout(rail: RailName, idempotencyKey: string, body: SubmitPayoutBody): Promise<SubmitAnswer>;
+  getPayout(rail: RailName, partnerPayoutId: string): Promise<LookupAnswer>;
+  /** GET /v1/payouts?idempotency_key=: did a submission of ours land (one whose answer we lost)? */
+  findPayoutByIdempotencyKey(rail: RailName, idempotencyKey: string): Promise<LookupAnswer>;
+}
+
+export type PartnerClientOptions = {
+  /** The partner's base URL for a rail (PARTNER_<RAIL>_URL or PARTNER_BASE_URL). */
+  baseUrlFor(rail: RailName): string;
+  apiKey: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+};
+
+const UNKNOWN_STATUSES = new Set([401, 403, 408, 409, 429]);
+
+type HttpAnswer = { ok: true; status: number; body: unknown } | { ok: false; detail: string };
+
+function problemOf(body: unknown): string {
+  if (typeof body === 'object' && body !== null) {
+    const { code, title, detail } = body as Record<string, unknown>;
+    const words = [code, title, detail].filter((part) => typeof part === 'string' && part !== '');
+    if (words.length > 0) return words.join(': ');
+  }
+  return 'no problem details';
+}
+
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  const fetchImpl = options.fetch ?? fetch;
+
+  async function call(rail: RailName, path: string, init: RequestInit): Promise<HttpAnswer> {
+    const url = new URL(path, options.baseUrlFor(rail).replace(/\/?$/, '/')).toString();
+    try {
+      const response = await fetchImpl(url, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${options.apiKey}` },
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return { ok: true, status: response.status, body };
+    } catch (err) {
+      // Timeouts, refused or reset connections: the request may have been processed.
+      // AbortSignal.timeout rejects with a DOMException named TimeoutError (not always an Error
+      // instance across realms, hence the duck typing).
+      const name = typeof err === 'object' && err !== null && 'name' in err ? String(err.name) : 'Error';
+      return { ok: false, detail: name === 'TimeoutError' ? 'timeout' : `network error (${name})` };
+    }
+  }
+
+  function lookup(answer: HttpAnswer): LookupAnswer {
+    if (!answer.ok) return { kind: 'unknown', detail: answer.detail };
+    if (answer.status === 404) return { kind: 'not_found' };
+    const resource = answer.status === 200 ? parsePayoutResource(answer.body) : undefined;
+    return resource ? { kind: 'found', resource } : { kind: 'unknown', detail: `HTTP ${answer.status}` };
+  }
+
+  return {
+    async submitPayout(rail, idempotencyKey, body) {
+      const answer = await call(rail, 'v1/payouts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        body: JSON.stringify(body),
+      });
+      if (!answer.ok) return { kind: 'unknown', detail: answer.detail };
+      if (answer.status === 200 || answer.status === 201) {
+        const resource = parsePayoutResource(answer.body);
+        return resource
+          ? { kind: 'answered', resource }
+          : { kind: 'unknown', detail: `HTTP ${answer.status} without a payout resource` };
+      }
+      // Unknown, to be looked up and retried: 408, 429 and 5xx say nothing about whether the payout
+      // exists; 409 says one exists under our key; 401/403 are our configuration, not the payer's
+      // fault. Any other 4xx refuses the request itself: no payout was created.
+      if (UNKNOWN_STATUSES.has(answer.status) || answer.status >= 500) {
+        return { kind: 'unknown', detail: `HTTP ${answer.status}: ${problemOf(answer.body)}` };
+      }
+      return { kind: 'refused', status: answer.status, problem: problemOf(answer.body) };
+    },
+
+    async getPayout(rail, partnerPayoutId) {
+      return lookup(await call(rail, `v1/payouts/${encodeURIComponent(partnerPayoutId)}`, { method: 'GET' }));
+    },
+
+    async findPayoutByIdempotencyKey(rail, idempotencyKey) {
+      const query = new URLSearchParams({ idempotency_key: idempotencyKey });
+      return lookup(await call(rail, `v1/payouts?${query}`, { method: 'GET' }));
+    },
+  };
+}

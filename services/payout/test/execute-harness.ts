@@ -1,0 +1,256 @@
+// The world of the execute integration tests: real PostgreSQL (a random schema), the real partner
+// simulator over HTTP, real fx over gRPC, payout over gRPC, and a callback relay standing in for
+// the gateway's partner callback route (verify the Partner-Signature, then ApplyPartnerCallback).
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { Client } from '@connectrpc/connect';
+import { type RunningFx, startFx } from '@qr-payout/fx';
+import { type PayoutResource, type RunningPartnerSim, startPartnerSim, verifyCallbackSignature } from '@qr-payout/partner-sim';
+import { closeGrpcClients, createGrpcClient, createMemoryBus, newId, silentLogger } from '@qr-payout/platform';
+import {
+  AccountType,
+  type DecodedQr,
+  DecodedQrSchema,
+  PointOfInitiation,
+} from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import { type ExecuteInstructionRequest, PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import pg from 'pg';
+import { type RunningPayout, startPayout } from '../src/index';
+
+const DATABASE_URL = process.env.DATABASE_URL;
+
+export const SIM_API_KEY = 'exec_test_api_key';
+export const SIM_CALLBACK_SECRET = 'exec_test_callback_secret';
+/** The polling worker's first look after a submission: well after any sandbox callback. */
+export const FIRST_POLL_MS = 1_500;
+/** What `timeout_after_accept` must outlast. */
+export const PARTNER_TIMEOUT_MS = 800;
+
+export type World = {
+  schema: string;
+  fxSchema: string;
+  admin: pg.Pool;
+  sim: RunningPartnerSim;
+  payout: RunningPayout;
+  fx: RunningFx;
+  client: Client<typeof PayoutService>;
+  fxClient: Client<typeof FxService>;
+  /** Callbacks the relay received, by our transaction id. */
+  callbacks: Map<string, PayoutResource[]>;
+  close(): Promise<void>;
+};
+
+export const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
+
+export function pixQr(amountMinor?: bigint): DecodedQr {
+  return create(DecodedQrSchema, {
+    schemeId: 'BR.PIX',
+    country: 'BR',
+    currency: 'BRL',
+    ...(amountMinor !== undefined ? { amount: { currency: 'BRL', amountMinor } } : {}),
+    creditor: {
+      name: 'Padaria Pao Quente',
+      account: 'padaria@example.com',
+      accountType: AccountType.EMAIL,
+      city: 'SAO PAULO',
+      merchantCategoryCode: '5812',
+    },
+    confidence: 0.97,
+    pointOfInitiation: PointOfInitiation.STATIC,
+    rail: 'pix',
+    references: { txid: 'PEDIDO42' },
+  });
+}
+
+async function startCallbackRelay(
+  callbacks: Map<string, PayoutResource[]>,
+  payoutClient: () => Client<typeof PayoutService> | undefined,
+): Promise<{ server: Server; baseUrl: string }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const rawBody = Buffer.concat(chunks).toString('utf8');
+        const rail = /^\/v1\/partner\/callbacks\/([a-z0-9.-]+)$/.exec(req.url ?? '')?.[1];
+        const header = req.headers['partner-signature'];
+        const check = verifyCallbackSignature({
+          secret: SIM_CALLBACK_SECRET,
+          header: typeof header === 'string' ? header : undefined,
+          rawBody,
+          now: Math.floor(Date.now() / 1000),
+        });
+        const client = payoutClient();
+        if (!rail || !check.ok || !client) {
+          res.writeHead(rail ? 401 : 404).end();
+          return;
+        }
+        const payout = JSON.parse(rawBody) as PayoutResource;
+        callbacks.set(payout.idempotency_key, [...(callbacks.get(payout.idempotency_key) ?? []), payout]);
+        try {
+          await client.applyPartnerCallback({
+            rail,
+            transactionId: payout.idempotency_key,
+            partnerPayoutId: payout.id,
+            partnerStatus: payout.status,
+            reasonCode: payout.reason_code ?? '',
+            reason: payout.reason ?? '',
+            reference: payout.reference ?? '',
+            ...(payout.settled_at ? { settledAt: timestampFromDate(new Date(payout.settled_at)) } : {}),
+          });
+          res.writeHead(200).end();
+        } catch {
+          res.writeHead(500).end();
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function startWorld(): Promise<World> {
+  if (!DATABASE_URL) throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
+  const schema = `payout_test_${randomBytes(6).toString('hex')}`;
+  const fxSchema = `fx_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+  const callbacks = new Map<string, PayoutResource[]>();
+  let client: Client<typeof PayoutService> | undefined;
+  const relay = await startCallbackRelay(callbacks, () => client);
+  const sim = await startPartnerSim(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      PARTNER_SIM_API_KEY: SIM_API_KEY,
+      PARTNER_SIM_CALLBACK_SECRET: SIM_CALLBACK_SECRET,
+      PARTNER_SIM_SETTLE_MS: '100',
+      PARTNER_SIM_SLOW_SETTLE_MS: '700',
+      PARTNER_SIM_CALLBACK_RETRY_MS: '100',
+      PARTNER_SIM_FAULTS: 'true',
+    },
+    { logger: silentLogger() },
+  );
+  const fx = await startFx({
+    DATABASE_URL,
+    DB_SCHEMA: fxSchema,
+    DB_POOL_MAX: '2',
+    MIGRATE_ON_START: 'true',
+    GRPC_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+  });
+  const payout = await startPayout(
+    {
+      DATABASE_URL,
+      DB_SCHEMA: schema,
+      DB_POOL_MAX: '10',
+      MIGRATE_ON_START: 'true',
+      GRPC_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      OUTBOX_RELAY_ENABLED: 'false',
+      FX_URL: `http://127.0.0.1:${fx.grpcPort}`,
+      PARTNER_BASE_URL: sim.baseUrl,
+      PARTNER_API_KEY: SIM_API_KEY,
+      PARTNER_TIMEOUT_MS: String(PARTNER_TIMEOUT_MS),
+      PARTNER_CALLBACK_BASE_URL: relay.baseUrl,
+      POLL_INTERVAL_MS: '50',
+      POLL_BACKOFF_BASE_MS: String(FIRST_POLL_MS),
+      POLL_BACKOFF_MAX_MS: '3000',
+      POLL_LEASE_MS: '3000',
+    },
+    { bus: createMemoryBus() },
+  );
+  client = createGrpcClient(PayoutService, { baseUrl: `http://127.0.0.1:${payout.grpcPort}`, timeoutMs: 20_000 });
+  const fxClient = createGrpcClient(FxService, { baseUrl: `http://127.0.0.1:${fx.grpcPort}`, timeoutMs: 5_000 });
+  return {
+    schema,
+    fxSchema,
+    admin,
+    sim,
+    payout,
+    fx,
+    client,
+    fxClient,
+    callbacks,
+    async close() {
+      await closeGrpcClients();
+      await payout.close();
+      await fx.close();
+      await sim.close();
+      await new Promise<void>((resolve) => relay.server.close(() => resolve()));
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.query(`DROP SCHEMA IF EXISTS "${fxSchema}" CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+/** A stored instruction of `tenantId` paying `amountMinor` BRL over Pix. */
+export async function newInstruction(world: World, tenantId: string, amountMinor: bigint): Promise<string> {
+  const { instruction } = await world.client.createInstruction({
+    tenantId,
+    decoded: pixQr(amountMinor),
+    amount: { currency: 'BRL', amountMinor },
+  });
+  return instruction!.id;
+}
+
+export function fingerprintOf(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}
+
+export function executeRequest(
+  tenantId: string,
+  instructionId: string,
+  overrides: Partial<ExecuteInstructionRequest> = {},
+): Partial<ExecuteInstructionRequest> {
+  const payer = { name: 'Ana Souza', account: '0001-12345-6', taxId: '123.456.789-09' };
+  return {
+    tenantId,
+    instructionId,
+    payer,
+    idempotencyKey: newId('idk'),
+    requestFingerprint: fingerprintOf({ instructionId, payer }),
+    waitMs: 5_000,
+    ...overrides,
+  };
+}
+
+export async function outboxEvents(world: World, transactionId: string): Promise<string[]> {
+  const { rows } = await world.admin.query<{ event_type: string }>(
+    `SELECT event_type FROM "${world.schema}".outbox_events WHERE message_key = $1 ORDER BY id`,
+    [transactionId],
+  );
+  return rows.map((r) => r.event_type);
+}
+
+export type SimStats = { submissions: Record<string, number>; requests: number };
+
+export async function simStats(world: World): Promise<SimStats> {
+  const response = await fetch(`${world.sim.baseUrl}/_sim/stats`);
+  return (await response.json()) as SimStats;
+}
+
+export async function setFaults(world: World, plan: unknown): Promise<void> {
+  const response = await fetch(`${world.sim.baseUrl}/_sim/faults`, {
+    method: plan === undefined ? 'DELETE' : 'POST',
+    ...(plan === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan) }),
+  });
+  if (!response.ok) throw new Error(`fault plan refused: HTTP ${response.status} ${await response.text()}`);
+}
+
+/** Polls until `check` holds or `ms` passes, returning the last value. */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 8_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (check(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,154 @@
+// Helpers of the outbox integration tests: real PostgreSQL schemas, a real Kafka consumer, and
+// terminal transactions to write events for.
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  type BusMessage,
+  createKafkaBus,
+  createPgPool,
+  type KafkaBus,
+  migrate,
+  newId,
+  silentLogger,
+  TRANSACTION_EVENTS_TOPIC,
+  withTransaction,
+} from '@qr-payout/platform';
+import {
+  type Transaction,
+  TransactionSchema,
+  TransactionStatus,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import type pg from 'pg';
+import { MIGRATIONS_DIR } from '../../src/deps';
+import { appendTransactionEvent } from '../../src/outbox/store';
+
+// Real infrastructure only (scripts/with-infra sets it); never a guessed default.
+export function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required for the integration tests (scripts/with-infra sets it)`);
+  return value;
+}
+
+export const DATABASE_URL = requiredEnv('DATABASE_URL');
+export const KAFKA_BROKERS = requiredEnv('KAFKA_BROKERS').split(',');
+
+/** A migrated random schema and a pool on it; `drop()` removes both. */
+export async function migratedSchema(): Promise<{ schema: string; pool: pg.Pool; drop(): Promise<void> }> {
+  const schema = `payout_test_${randomBytes(6).toString('hex')}`;
+  const pool = createPgPool({ connectionString: DATABASE_URL, schema, max: 4 });
+  await migrate(pool, { schema, dir: MIGRATIONS_DIR });
+  return {
+    schema,
+    pool,
+    async drop() {
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await pool.end();
+    },
+  };
+}
+
+/** A transaction as it stands right after a terminal transition (no row needed for the outbox). */
+export function terminalTransaction(
+  status: 'completed' | 'failed',
+  tenantId = 'ten_outbox_test',
+): Transaction {
+  const now = timestampFromDate(new Date());
+  return create(TransactionSchema, {
+    id: newId('txn'),
+    tenantId,
+    instructionId: newId('ins'),
+    status: status === 'completed' ? TransactionStatus.COMPLETED : TransactionStatus.FAILED,
+    rail: 'pix',
+    schemeId: 'BR.PIX',
+    createdAt: now,
+    updatedAt: now,
+    amount: { currency: 'BRL', amountMinor: 12_345n },
+    payAmount: { currency: 'BRL', amountMinor: 12_345n },
+    ...(status === 'completed'
+      ? { result: { reference: `E2E${randomBytes(8).toString('hex')}`, settledAt: now } }
+      : { error: { code: 'AC04', reason: 'Closed account', partnerStatus: 'RJCT' } }),
+  });
+}
+
+/** Appends one committed event per transaction (one database transaction each); returns event ids. */
+export async function appendCommitted(pool: pg.Pool, txns: readonly Transaction[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const txn of txns) {
+    const { eventId } = await withTransaction(pool, (client) => appendTransactionEvent(client, txn));
+    ids.push(eventId);
+  }
+  return ids;
+}
+
+export function kafkaBus(clientId: string, brokers = KAFKA_BROKERS): KafkaBus {
+  return createKafkaBus({ brokers, clientId, logger: silentLogger() });
+}
+
+/** A bus whose broker is down, failing each publish at once instead of after kafkajs' retries. */
+export async function unreachableKafkaBus(clientId: string): Promise<KafkaBus> {
+  return createKafkaBus({
+    brokers: [await deadBrokerAddress()],
+    clientId,
+    logger: silentLogger(),
+    kafka: { connectionTimeout: 500, retry: { retries: 0 } },
+  });
+}
+
+/**
+ * Every message of the transaction events topic, read by a new consumer group from the earliest
+ * offset (the topic is shared with other suites: assertions filter by their own keys).
+ */
+export async function collectTransactionEvents(
+  bus: KafkaBus,
+): Promise<{ messages: BusMessage[]; stop(): Promise<void> }> {
+  await bus.ensureTopics([TRANSACTION_EVENTS_TOPIC]);
+  const messages: BusMessage[] = [];
+  const subscription = await bus.subscribe({
+    topic: TRANSACTION_EVENTS_TOPIC,
+    groupId: `payout-outbox-test-${randomBytes(6).toString('hex')}`,
+    handle: async (message) => {
+      messages.push(message);
+    },
+  });
+  return { messages, stop: () => subscription.stop() };
+}
+
+export function withKeys(messages: readonly BusMessage[], keys: ReadonlySet<string>): BusMessage[] {
+  return messages.filter((message) => keys.has(message.key));
+}
+
+/** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */
+export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A 127.0.0.1 port nothing listens on: a Kafka broker that is down. */
+export async function deadBrokerAddress(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `127.0.0.1:${port}`;
+}
+
+export type OutboxRowState = {
+  event_id: string;
+  published: boolean;
+  attempts: number;
+  last_error: string | null;
+};
+
+export async function outboxRows(pool: pg.Pool): Promise<OutboxRowState[]> {
+  const { rows } = await pool.query<OutboxRowState>(
+    `SELECT event_id, published_at IS NOT NULL AS published, attempts, last_error FROM outbox_events ORDER BY id`,
+  );
+  return rows;
+}

@@ -1,0 +1,295 @@
+// POST /v1/execute and POST /v1/pay end to end (spec §4.2, §4.3, §8; design §3, §4): gateway,
+// decoder, fx, payout, webhook and the partner simulator as separate processes against real
+// PostgreSQL, Redis and Kafka. Payout submits to the simulator, which calls the gateway back with
+// a signed callback; the simulator's /_sim/stats counts submissions per idempotency key (our
+// transaction id), so "exactly one payout" is checked where the money would move.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { encodeMerchantQr } from '../services/decoder/src/emv/encode';
+import { type System, startSystem, type TestTenant } from './harness';
+import { expectErrorBody } from './support/error-body';
+import { type ApiResponse, call, UUID } from './support/http';
+import { MERCHANT_QRS } from './support/merchant-qrs';
+
+jest.setTimeout(180_000);
+
+const IDEMPOTENCY_PREFIX = `e2e-idem:${randomBytes(4).toString('hex')}:`;
+// A valid CPF (mod-11 check digits), as payout checks for Brazil.
+const PAYER = { payer_name: 'Ana Souza', payer_account: '0001-1234567', payer_tax_id: '529.982.247-25' };
+const PIX_E2E_ID = /^E[0-9]{8}[0-9]{12}[0-9A-Za-z]{11}$/;
+
+let system: System;
+let tenant: TestTenant;
+let redis: Redis;
+let db: pg.Pool;
+
+/** A static Pix QR without an amount: the request's amount picks the sandbox outcome (design §4). */
+const PIX_WITHOUT_AMOUNT = encodeMerchantQr([
+  { id: 1, value: '11' },
+  {
+    id: 26,
+    value: [
+      { id: 0, value: 'br.gov.bcb.pix' },
+      { id: 1, value: '123e4567-e89b-42d3-a456-426614174000' },
+    ],
+  },
+  { id: 52, value: '5812' },
+  { id: 53, value: '986' },
+  { id: 58, value: 'BR' },
+  { id: 59, value: 'PADARIA PAO QUENTE' },
+  { id: 60, value: 'SAO PAULO' },
+  { id: 62, value: [{ id: 5, value: 'E2EPAY1' }] },
+]);
+const PIX_12_34 = MERCHANT_QRS.find((qr) => qr.country === 'BR' && qr.amount !== undefined)!;
+
+beforeAll(async () => {
+  system = await startSystem({ gatewayEnv: { IDEMPOTENCY_KEY_PREFIX: IDEMPOTENCY_PREFIX } });
+  tenant = await system.createTenant(`e2e-pay-${randomBytes(4).toString('hex')}`, 1_000);
+  redis = new Redis(process.env.REDIS_URL as string);
+  db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
+}, 240_000);
+
+afterAll(async () => {
+  if (redis) {
+    const keys = await redis.keys(`${IDEMPOTENCY_PREFIX}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  }
+  await db?.end();
+  await system?.stop();
+}, 60_000);
+
+function post(
+  path: string,
+  key: string | undefined,
+  body: object,
+  apiKey = tenant.apiKey,
+): Promise<ApiResponse> {
+  return call(system.gatewayUrl, path, {
+    apiKey,
+    body: JSON.stringify(body),
+    contentType: 'application/json',
+    headers: key === undefined ? {} : { 'idempotency-key': key },
+  });
+}
+
+type Txn = {
+  id: string;
+  instructionId: string;
+  status: string;
+  result: { reference: string } | null;
+  error: { code: string } | null;
+};
+const txnOf = (res: ApiResponse) => res.json?.transaction as Txn;
+
+async function flushIdempotencyCache(): Promise<void> {
+  const keys = await redis.keys(`${IDEMPOTENCY_PREFIX}*`);
+  if (keys.length > 0) await redis.del(...keys);
+}
+
+async function partnerSubmissions(txnId: string): Promise<number> {
+  const res = await fetch(`${system.partnerSimUrl}/_sim/stats`);
+  const stats = (await res.json()) as { submissions: Record<string, number> };
+  return stats.submissions[txnId] ?? 0;
+}
+
+async function instructionCount(tenantId: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT count(*) AS n FROM payout.instructions WHERE tenant_id = $1',
+    [tenantId],
+  );
+  return Number(rows[0]?.n);
+}
+
+async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('execute after resolve', () => {
+  it('pays the instruction once: completed through the partner callback, the Pix end-to-end id as reference', async () => {
+    const resolved = await post('/v1/resolve', undefined, { qr_string: PIX_12_34.qrString });
+    expect(resolved.status).toBe(200);
+    const instructionId = (resolved.json!.instruction as { id: string }).id;
+    const key = randomUUID();
+    const executed = await post('/v1/execute', key, { instruction_id: instructionId, ...PAYER });
+    expect(executed.status).toBe(200);
+    expect(executed.json?.request_id).toBe(executed.headers.get('x-request-id'));
+    const txn = txnOf(executed);
+    expect(txn).toMatchObject({ instructionId, status: 'completed', rail: 'pix', error: null });
+    expect(txn.result?.reference).toMatch(PIX_E2E_ID);
+    const read = await call(system.gatewayUrl, `/v1/transactions/${txn.id}`, { apiKey: tenant.apiKey });
+    expect(read.json?.transaction).toEqual(txn);
+    expect(await partnerSubmissions(txn.id)).toBe(1);
+
+    // The same key and body: the stored response; another key for the same instruction: refused.
+    const replay = await post('/v1/execute', key, { instruction_id: instructionId, ...PAYER });
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(txnOf(replay)).toEqual(txn);
+    const conflict = await post('/v1/execute', key, {
+      instruction_id: instructionId,
+      ...PAYER,
+      payer_name: 'Bruno',
+    });
+    expectErrorBody(conflict, 400, 'IdempotencyConflict', `${system.gatewayUrl}/docs`);
+    const twice = await post('/v1/execute', randomUUID(), { instruction_id: instructionId, ...PAYER });
+    expectErrorBody(twice, 409, 'InstructionAlreadyExecuted', `${system.gatewayUrl}/docs`);
+    expect(await partnerSubmissions(txn.id)).toBe(1);
+  });
+
+  it('needs an Idempotency-Key and checks payer fields and callback_url', async () => {
+    const docs = `${system.gatewayUrl}/docs`;
+    expectErrorBody(
+      await post('/v1/execute', undefined, { instruction_id: 'ins_x', ...PAYER }),
+      400,
+      'IdempotencyKeyMissing',
+      docs,
+    );
+    expectErrorBody(
+      await post('/v1/pay', undefined, { qr_string: PIX_12_34.qrString, ...PAYER }),
+      400,
+      'IdempotencyKeyMissing',
+      docs,
+    );
+    const noTaxId = await post('/v1/pay', randomUUID(), {
+      qr_string: PIX_12_34.qrString,
+      payer_name: 'A',
+      payer_account: '1',
+    });
+    expectErrorBody(noTaxId, 400, 'ValidationError', docs);
+    const badCpf = await post('/v1/pay', randomUUID(), {
+      qr_string: PIX_12_34.qrString,
+      ...PAYER,
+      payer_tax_id: '123.456.789-00',
+    });
+    expectErrorBody(badCpf, 400, 'ValidationError', docs);
+    expect(badCpf.json?.message).toMatch(/payer_tax_id/);
+    const badUrl = await post('/v1/pay', randomUUID(), {
+      qr_string: PIX_12_34.qrString,
+      ...PAYER,
+      callback_url: 'ftp://hooks.example.com/x',
+    });
+    expectErrorBody(badUrl, 400, 'ValidationError', docs);
+    expect(badUrl.json?.message).toMatch(/callback_url/);
+  });
+});
+
+describe('pay', () => {
+  it('resolves and executes in one call; a replay is the stored response, another body a conflict', async () => {
+    const body = { qr_string: PIX_WITHOUT_AMOUNT, amount: 10, ...PAYER };
+    const key = randomUUID();
+    const paid = await post('/v1/pay', key, body);
+    expect(paid.status).toBe(200);
+    const txn = txnOf(paid);
+    expect(txn.status).toBe('completed');
+    expect(paid.json?.instruction).toMatchObject({
+      id: txn.instructionId,
+      amount: 10,
+      currency: 'BRL',
+      scheme: 'BR.PIX',
+    });
+    const replay = await post('/v1/pay', key, body);
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(txnOf(replay)).toEqual(txn);
+    expectErrorBody(
+      await post('/v1/pay', key, { ...body, amount: 11 }),
+      400,
+      'IdempotencyConflict',
+      `${system.gatewayUrl}/docs`,
+    );
+    expect(await partnerSubmissions(txn.id)).toBe(1);
+  });
+
+  it('a partner rejection (amount ending in 51) is a 200 with a failed transaction', async () => {
+    const paid = await post('/v1/pay', randomUUID(), {
+      qr_string: PIX_WITHOUT_AMOUNT,
+      amount: 20.51,
+      ...PAYER,
+    });
+    expect(paid.status).toBe(200);
+    expect(txnOf(paid)).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'AC03', partnerStatus: 'RJCT' },
+    });
+  });
+
+  it('100 concurrent pays with one key and one body: one instruction, one transaction, one partner submission', async () => {
+    const own = await system.createTenant(`e2e-pay-burst-${randomBytes(4).toString('hex')}`, 1_000);
+    const key = randomUUID();
+    const body = { qr_string: PIX_WITHOUT_AMOUNT, amount: 30, ...PAYER };
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => post('/v1/pay', key, body, own.apiKey)),
+    );
+    const byStatus = new Map<number, number>();
+    for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
+    // Every answer is the one response (first or replayed) or 409 IdempotencyInProgress.
+    expect([...byStatus.keys()].sort()).toEqual(expect.arrayContaining([200]));
+    expect([...byStatus.keys()].every((s) => s === 200 || s === 409)).toBe(true);
+    for (const a of answers.filter((x) => x.status === 409))
+      expect(a.json?._tag).toBe('IdempotencyInProgress');
+    const ids = new Set(answers.filter((a) => a.status === 200).map((a) => txnOf(a).id));
+    expect(ids.size).toBe(1);
+    const [txnId] = [...ids] as [string];
+    expect(await instructionCount(own.tenantId)).toBe(1);
+    expect(await partnerSubmissions(txnId)).toBe(1);
+    // After the burst, the same request is the stored response.
+    const after = await post('/v1/pay', key, body, own.apiKey);
+    expect([after.status, after.headers.get('idempotent-replayed'), txnOf(after).id]).toEqual([
+      200,
+      'true',
+      txnId,
+    ]);
+  });
+
+  it('Redis flushed between two identical pays: payout and the pay record decide, nothing runs twice', async () => {
+    const own = await system.createTenant(`e2e-pay-flush-${randomBytes(4).toString('hex')}`, 1_000);
+    const key = randomUUID();
+    const body = { qr_string: PIX_WITHOUT_AMOUNT, amount: 40, ...PAYER };
+    const first = await post('/v1/pay', key, body, own.apiKey);
+    expect(first.status).toBe(200);
+    await flushIdempotencyCache();
+    const second = await post('/v1/pay', key, body, own.apiKey);
+    expect([second.status, second.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(txnOf(second).id).toBe(txnOf(first).id);
+    expect(second.json?.instruction).toEqual(first.json?.instruction);
+    expect(await instructionCount(own.tenantId)).toBe(1);
+    expect(await partnerSubmissions(txnOf(first).id)).toBe(1);
+
+    // Another body after a flush: the pay record refuses it before resolving anything.
+    await flushIdempotencyCache();
+    const conflict = await post('/v1/pay', key, { ...body, amount: 41 }, own.apiKey);
+    expectErrorBody(conflict, 400, 'IdempotencyConflict', `${system.gatewayUrl}/docs`);
+    expect(await instructionCount(own.tenantId)).toBe(1);
+  });
+
+  it('a slow settlement (amount ending in 54) answers processing, then completes through the callback', async () => {
+    const paid = await post('/v1/pay', randomUUID(), {
+      qr_string: PIX_WITHOUT_AMOUNT,
+      amount: 50.54,
+      ...PAYER,
+    });
+    expect(paid.status).toBe(200);
+    const txn = txnOf(paid);
+    expect(txn.status).toBe('processing');
+    const settled = await eventually(
+      async () =>
+        (await call(system.gatewayUrl, `/v1/transactions/${txn.id}`, { apiKey: tenant.apiKey })).json
+          ?.transaction as Txn,
+      (t) => t.status === 'completed',
+      40_000,
+    );
+    expect(settled.status).toBe('completed');
+    expect(settled.result?.reference).toMatch(PIX_E2E_ID);
+    expect(UUID.test(String(paid.json?.request_id))).toBe(true);
+  }, 60_000);
+});
