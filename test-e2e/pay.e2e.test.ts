@@ -44,7 +44,11 @@ const PIX_WITHOUT_AMOUNT = encodeMerchantQr([
 const PIX_12_34 = MERCHANT_QRS.find((qr) => qr.country === 'BR' && qr.amount !== undefined)!;
 
 beforeAll(async () => {
-  system = await startSystem({ gatewayEnv: { IDEMPOTENCY_KEY_PREFIX: IDEMPOTENCY_PREFIX } });
+  system = await startSystem({
+    // A short wait and a short slow settlement, so "answers processing, then completes" takes seconds.
+    gatewayEnv: { IDEMPOTENCY_KEY_PREFIX: IDEMPOTENCY_PREFIX, EXECUTE_WAIT_MS: '2000' },
+    partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '4000' },
+  });
   tenant = await system.createTenant(`e2e-pay-${randomBytes(4).toString('hex')}`, 1_000);
   redis = new Redis(process.env.REDIS_URL as string);
   db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
@@ -88,10 +92,14 @@ async function flushIdempotencyCache(): Promise<void> {
   if (keys.length > 0) await redis.del(...keys);
 }
 
+type SimStats = { submissions: Record<string, number>; callbacks: { delivered: number; failed: number } };
+
+async function simStats(): Promise<SimStats> {
+  return (await (await fetch(`${system.partnerSimUrl}/_sim/stats`)).json()) as SimStats;
+}
+
 async function partnerSubmissions(txnId: string): Promise<number> {
-  const res = await fetch(`${system.partnerSimUrl}/_sim/stats`);
-  const stats = (await res.json()) as { submissions: Record<string, number> };
-  return stats.submissions[txnId] ?? 0;
+  return (await simStats()).submissions[txnId] ?? 0;
 }
 
 async function instructionCount(tenantId: string): Promise<number> {
@@ -121,6 +129,7 @@ describe('execute after resolve', () => {
     expect(resolved.status).toBe(200);
     const instructionId = (resolved.json!.instruction as { id: string }).id;
     const key = randomUUID();
+    const callbacksBefore = (await simStats()).callbacks;
     const executed = await post('/v1/execute', key, { instruction_id: instructionId, ...PAYER });
     expect(executed.status).toBe(200);
     expect(executed.json?.request_id).toBe(executed.headers.get('x-request-id'));
@@ -130,6 +139,10 @@ describe('execute after resolve', () => {
     const read = await call(system.gatewayUrl, `/v1/transactions/${txn.id}`, { apiKey: tenant.apiKey });
     expect(read.json?.transaction).toEqual(txn);
     expect(await partnerSubmissions(txn.id)).toBe(1);
+    // Settled through the signed callback the gateway verified and forwarded (not by polling).
+    const callbacksAfter = (await simStats()).callbacks;
+    expect(callbacksAfter.delivered).toBeGreaterThan(callbacksBefore.delivered);
+    expect(callbacksAfter.failed).toBe(callbacksBefore.failed);
 
     // The same key and body: the stored response; another key for the same instruction: refused.
     const replay = await post('/v1/execute', key, { instruction_id: instructionId, ...PAYER });
@@ -180,6 +193,28 @@ describe('execute after resolve', () => {
     });
     expectErrorBody(badUrl, 400, 'ValidationError', docs);
     expect(badUrl.json?.message).toMatch(/callback_url/);
+  });
+});
+
+describe('partner callbacks', () => {
+  it('refuses a callback without a valid Partner-Signature', async () => {
+    const body = JSON.stringify({
+      id: 'pp_forged',
+      idempotency_key: 'txn_01JD0000000000000000000001',
+      status: 'ACSC',
+    });
+    const t = Math.floor(Date.now() / 1000);
+    const forged = await call(system.gatewayUrl, '/v1/partner/callbacks/pix', {
+      body,
+      contentType: 'application/json',
+      headers: { 'partner-signature': `t=${t},v1=${'0'.repeat(64)}` },
+    });
+    expectErrorBody(forged, 401, 'AuthError', `${system.gatewayUrl}/docs`);
+    const unsigned = await call(system.gatewayUrl, '/v1/partner/callbacks/pix', {
+      body,
+      contentType: 'application/json',
+    });
+    expectErrorBody(unsigned, 401, 'AuthError', `${system.gatewayUrl}/docs`);
   });
 });
 
@@ -272,6 +307,37 @@ describe('pay', () => {
     expect(await instructionCount(own.tenantId)).toBe(1);
   });
 
+  it('without Redis at all (a gateway on per-process limits), 50 concurrent pays still make one payout', async () => {
+    const noRedis = await system.startGateway({ RATE_LIMIT_BACKEND: 'memory', REDIS_URL: '' });
+    const own = await system.createTenant(`e2e-pay-noredis-${randomBytes(4).toString('hex')}`, 1_000);
+    const key = randomUUID();
+    const body = { qr_string: PIX_WITHOUT_AMOUNT, amount: 60, ...PAYER };
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        call(noRedis.url, '/v1/pay', {
+          apiKey: own.apiKey,
+          body: JSON.stringify(body),
+          contentType: 'application/json',
+          headers: { 'idempotency-key': key },
+        }),
+      ),
+    );
+    // payout's durable record is the only guard here: every answer is the one transaction (or a
+    // 409 from payout while the first is being written).
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok.length).toBeGreaterThan(0);
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    const ids = new Set(ok.map((a) => txnOf(a).id));
+    expect(ids.size).toBe(1);
+    const [txnId] = [...ids] as [string];
+    const { rows } = await db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM payout.transactions WHERE tenant_id = $1',
+      [own.tenantId],
+    );
+    expect(Number(rows[0]?.n)).toBe(1);
+    expect(await partnerSubmissions(txnId)).toBe(1);
+  });
+
   it('a slow settlement (amount ending in 54) answers processing, then completes through the callback', async () => {
     const paid = await post('/v1/pay', randomUUID(), {
       qr_string: PIX_WITHOUT_AMOUNT,
@@ -286,7 +352,7 @@ describe('pay', () => {
         (await call(system.gatewayUrl, `/v1/transactions/${txn.id}`, { apiKey: tenant.apiKey })).json
           ?.transaction as Txn,
       (t) => t.status === 'completed',
-      40_000,
+      20_000,
     );
     expect(settled.status).toBe('completed');
     expect(settled.result?.reference).toMatch(PIX_E2E_ID);

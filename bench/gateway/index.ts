@@ -5,7 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
+import {
+  type OtlpReceiver,
+  REPO_ROOT,
+  type SystemOptions,
+  startOtlpReceiver,
+  startSystem,
+} from '../../test-e2e/harness';
 import { type LoadResult, runLoad } from './load';
 import { formatTable, type Row, rowOf, summarize, type Target, writeResults } from './report';
 
@@ -18,10 +24,44 @@ export interface GatewayBenchOptions {
 
 /**
  * The highest limit the admin API takes (1,000,000 per minute): the gateway's runs in any 60 s
- * stay below it up to ~27k req/s, and a refusal would show as non-2xx and fail the run. The limiter
- * still runs its Lua script on every request.
+ * (at most ~36 s of gateway load between bare runs) stay below it up to ~27k req/s, and a refusal
+ * would show as non-2xx and fail the run. Every request is still checked and recorded in Redis.
  */
 const BENCH_RATE_LIMIT = 1_000_000;
+
+/**
+ * Tracing in the bench. Off by default: every process runs with OTEL_SDK_DISABLED=true, so the
+ * figures are the request path's own. BENCH_TRACE_RATIO=r (0 < r <= 1) runs the system as
+ * production would: the SDK on everywhere, the gateway sampling r of its traces
+ * (parentbased_traceidratio), spans exported over OTLP/HTTP to a receiver in this process.
+ */
+function traceRatio(): number | undefined {
+  const raw = process.env.BENCH_TRACE_RATIO;
+  if (raw === undefined || raw === '') return undefined;
+  const ratio = Number(raw);
+  if (!(ratio > 0 && ratio <= 1)) throw new Error(`BENCH_TRACE_RATIO must be in (0, 1], got ${raw}`);
+  return ratio;
+}
+
+function systemOptions(ratio: number | undefined, receiver: OtlpReceiver | undefined): SystemOptions {
+  const gatewayEnv: NodeJS.ProcessEnv = {};
+  // The gateway writes a V8 CPU profile there when it stops (bench/README.md: profiling).
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  if (profileDir) gatewayEnv.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}`;
+  if (ratio !== undefined) {
+    gatewayEnv.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
+    gatewayEnv.OTEL_TRACES_SAMPLER_ARG = String(ratio);
+    // The SDK's default batching (5 s), not the e2e suite's 100 ms.
+    gatewayEnv.OTEL_BSP_SCHEDULE_DELAY = '5000';
+  }
+  return { logLevel: 'warn', gatewayEnv, ...(receiver ? { otlpTracesUrl: receiver.tracesUrl } : {}) };
+}
+
+function telemetryLine(ratio: number | undefined): string {
+  return ratio === undefined
+    ? 'telemetry: off (OTEL_SDK_DISABLED=true in every process)'
+    : `telemetry: on; gateway samples ${ratio} of traces (parentbased_traceidratio), OTLP/HTTP export`;
+}
 
 async function startBareServer(
   body: Buffer,
@@ -59,12 +99,14 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function runGatewayBench(opts: GatewayBenchOptions): Promise<boolean> {
-  console.log(`starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...`);
-  const profileDir = process.env.BENCH_CPU_PROF_DIR;
-  const system = await startSystem({
-    logLevel: 'warn',
-    // The gateway writes a V8 CPU profile there when it stops (bench/README.md: profiling).
-    ...(profileDir ? { gatewayEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}` } } : {}),
+  const ratio = traceRatio();
+  console.log(
+    `starting the system (every service its own process, LOG_LEVEL=warn, ${telemetryLine(ratio)})...`,
+  );
+  const receiver = ratio === undefined ? undefined : await startOtlpReceiver();
+  const system = await startSystem(systemOptions(ratio, receiver)).catch(async (err: unknown) => {
+    await receiver?.close();
+    throw err;
   });
   let bare: { url: string; child: ChildProcess } | undefined;
   try {
@@ -99,12 +141,23 @@ export async function runGatewayBench(opts: GatewayBenchOptions): Promise<boolea
     }
 
     const summary = summarize(rows, runs);
-    console.log(`\n${formatTable(summary)}`);
-    const file = writeResults(REPO_ROOT, { ...opts, bodyBytes: body.length }, summary);
+    const context = [
+      `GET /v1/schemes, ${body.length} bytes; c=${opts.connections}; ${os.cpus().length} cores, Node ${process.version}`,
+      receiver ? `${telemetryLine(ratio)}; ${receiver.spans.length} spans received` : telemetryLine(ratio),
+      'gateway: x-api-key checked (cached key hash), Redis sliding-window limit checked and recorded per request, LOG_LEVEL=warn',
+      'bare: node:http, same body bytes (catalogue serialized once, fresh request id spliced in per request)',
+    ];
+    console.log(`\n${formatTable(summary, context)}`);
+    const file = writeResults(
+      REPO_ROOT,
+      { ...opts, bodyBytes: body.length, telemetry: telemetryLine(ratio) },
+      summary,
+    );
     console.log(`\nresults written to ${path.relative(REPO_ROOT, file)}`);
     return summary.pass.all;
   } finally {
     if (bare) await stopChild(bare.child);
     await system.stop();
+    await receiver?.close();
   }
 }

@@ -76,7 +76,8 @@ export function summarize(rows: Row[], runs: Record<Target, LoadResult[]>): Summ
 const cell = (value: string | number, width: number) =>
   (typeof value === 'number' ? value.toFixed(value >= 100 ? 0 : 2) : value).padStart(width);
 
-export function formatTable(summary: Summary): string {
+/** The table, under `context` lines saying what was measured and how. */
+export function formatTable(summary: Summary, context: string[] = []): string {
   const header = ['target', 'round', 'req/s', 'p50 ms', 'p99 ms', 'p99 ms (autocannon)', 'errors', 'non-2xx'];
   const widths = header.map((h) => Math.max(h.length, 10));
   const line = (values: Array<string | number>) => values.map((v, i) => cell(v, widths[i]!)).join('  ');
@@ -92,6 +93,8 @@ export function formatTable(summary: Summary): string {
   ];
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   return [
+    ...context,
+    '',
     line(header),
     ...summary.rows.map((r) => line(rowValues(r.target, String(r.round), r))),
     line(rowValues('bare', 'all', summary.totals.bare)),

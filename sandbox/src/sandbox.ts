@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startDecoder } from '@qr-payout/decoder';
 import { startFx } from '@qr-payout/fx';
@@ -100,8 +101,11 @@ export async function startSandbox(
 
     // The partner simulator stands in for the rails' partners (design §4, §8): it serves the signed
     // payloads of dynamic Pix codes, fetched by the decoder over plain http on loopback only.
+    // Signs the simulator's payout callbacks; the gateway verifies them (docs/partner-callbacks.md).
+    const partnerCallbackSecret = randomBytes(24).toString('base64url');
     const partnerSim = await startPartnerSim({
       ...shared,
+      PARTNER_SIM_CALLBACK_SECRET: partnerCallbackSecret,
       HOST: '127.0.0.1',
       PORT: String(portFrom(env, 'PARTNER_SIM_PORT', 0) || (await freePort('127.0.0.1'))),
     });
@@ -111,15 +115,23 @@ export async function startSandbox(
     const [decoder, fx, payout, webhook] = await startAllOrNone([
       startDecoder({ ...shared, PIX_LOCATION_HTTP_HOSTS: partnerSimHost }),
       startFx(withDatabase('fx')),
-      startPayout(withDatabase('payout'), { bus }),
+      startPayout(
+        {
+          ...withDatabase('payout'),
+          // Payouts go to the simulator, which calls back the gateway's public port.
+          PARTNER_BASE_URL: partnerSim.baseUrl,
+          PARTNER_CALLBACK_BASE_URL: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+        },
+        { bus },
+      ),
       startWebhook(withDatabase('webhook'), { bus }),
     ] as const);
     const services = [decoder, fx, payout, webhook];
     cleanup.add(() => closeAll(services));
     const grpcUrl = (p: number) => `http://127.0.0.1:${p}`;
 
-    const gateway = await startGateway(
-      gatewayEnv(env, shared, {
+    const gateway = await startGateway({
+      ...gatewayEnv(env, shared, {
         host,
         port,
         adminPort,
@@ -131,7 +143,8 @@ export async function startSandbox(
           webhook: grpcUrl(webhook.grpcPort),
         },
       }),
-    );
+      PARTNER_CALLBACK_SECRET: partnerCallbackSecret,
+    });
     cleanup.add(async () => {
       await gateway.close();
       await closeGrpcClients();

@@ -87,7 +87,7 @@ export function createRedisIdempotencyCache(opts: RedisIdempotencyCacheOptions):
   redis.defineCommand('idempotencyRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
 
   // Keys are per tenant (spec §2.6): the tenant id is part of the record name. The client's key
-  // is hashed by nothing: it is at most 255 printable characters, safe as part of a Redis key.
+  // goes in as sent: at most 255 printable ASCII characters, safe in a Redis key.
   const recordKey = (scope: IdempotencyScope) => `${opts.keyPrefix}${scope.tenantId}:${scope.key}`;
 
   const warn = (err: unknown, step: string) =>

@@ -45,7 +45,8 @@ export async function runIdempotent(opts: RunIdempotentOptions): Promise<Idempot
     case 'conflict':
       throw apiError('IdempotencyConflict');
     case 'in_progress':
-      throw apiError('IdempotencyInProgress');
+      // Most payments finish within payout's wait; a second later the stored answer is likely there.
+      throw apiError('IdempotencyInProgress', undefined, { headers: { 'retry-after': '1' } });
     case 'replay':
       return { ...begun.response, replayed: true };
     default:

@@ -65,6 +65,32 @@ describe('memory sliding-window limiter', () => {
     );
   });
 
+  it('records a request from a clock that stepped back in the newest millisecond: counted longer, never shorter', async () => {
+    const limiter = createMemoryRateLimiter();
+    expect((await limiter.consume('k', 2, WINDOW, 1_000)).allowed).toBe(true);
+    expect((await limiter.consume('k', 2, WINDOW, 500)).allowed).toBe(true);
+    // Had it been recorded at 500 it would have left by now; it counts until 1000 + window.
+    expect((await limiter.consume('k', 2, WINDOW, 500 + WINDOW + 100)).allowed).toBe(false);
+    const after = await limiter.consume('k', 2, WINDOW, 1_000 + WINDOW);
+    expect(after).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('keeps one entry per millisecond, so a large limit costs no more per check', async () => {
+    const limiter = createMemoryRateLimiter();
+    const t0 = 1_700_000_000_000;
+    // 200,000 requests within 20 ms: under the old per-request log each check shifted arrays as
+    // long as the log; now the log has 20 entries.
+    for (let i = 0; i < 200_000; i++) {
+      await limiter.consume('big', 1_000_000, WINDOW, t0 + Math.floor(i / 10_000));
+    }
+    const r = await limiter.consume('big', 1_000_000, WINDOW, t0 + 20);
+    expect(r).toMatchObject({ allowed: true, remaining: 1_000_000 - 200_001, resetAtMs: t0 + WINDOW });
+    // The 20,000 requests of t0 and t0 + 1 have left the window.
+    const slid = await limiter.consume('big', 1_000_000, WINDOW, t0 + WINDOW + 1);
+    expect(slid).toMatchObject({ allowed: true, remaining: 1_000_000 - (200_001 - 20_000 + 1) });
+    expect(slid.resetAtMs).toBe(t0 + 2 + WINDOW);
+  });
+
   it('bounds the number of keys it holds', async () => {
     const limiter = createMemoryRateLimiter({ maxKeys: 10 });
     for (let i = 0; i < 50; i++) await limiter.consume(`k${i}`, 1, WINDOW, i);

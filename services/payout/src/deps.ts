@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import {
   createGrpcClient,
   createKafkaBus,
@@ -9,15 +8,16 @@ import {
   type Logger,
   migrate,
 } from '@qr-payout/platform';
+import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import type pg from 'pg';
 import type { PayoutConfig } from './config';
-import { createInstructionService, type InstructionService } from './instructions/service';
-import { createInstructionStore } from './instructions/store';
 import { createExecutionService, type ExecutionService } from './execution/service';
 import { createSettlement } from './execution/settlement';
 import { createSettlementSignals } from './execution/settlement-signals';
 import { createExecutionStore, type ExecutionStore } from './execution/store';
 import { createSubmitter, type Submitter } from './execution/submission';
+import { createInstructionService, type InstructionService } from './instructions/service';
+import { createInstructionStore } from './instructions/store';
 import { exponentialBackoff } from './polling/worker';
 import { createPartnerClient, type PartnerClient } from './rails/partner-client';
 import type { RailName } from './rails/partner-protocol';

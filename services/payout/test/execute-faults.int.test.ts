@@ -2,8 +2,8 @@
 // whatever the partner's answers do (fault injection of the partner simulator, /_sim/faults).
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import {
-  executeRequest,
   eventually,
+  executeRequest,
   newInstruction,
   outboxEvents,
   PARTNER_TIMEOUT_MS,
@@ -41,7 +41,9 @@ describe('payout execute: concurrency and partner faults', () => {
     const tenantId = tenant();
     const instructionId = await newInstruction(world, tenantId, 3000n);
     const request = executeRequest(tenantId, instructionId);
-    const answers = await Promise.all(Array.from({ length: 100 }, () => world.client.executeInstruction(request)));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => world.client.executeInstruction(request)),
+    );
     const ids = new Set(answers.map((a) => a.transaction?.id));
     expect(ids.size).toBe(1);
     const [transactionId] = [...ids] as [string];

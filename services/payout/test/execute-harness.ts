@@ -4,12 +4,23 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { create } from '@bufbuild/protobuf';
+import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
 import { type RunningFx, startFx } from '@qr-payout/fx';
-import { type PayoutResource, type RunningPartnerSim, startPartnerSim, verifyCallbackSignature } from '@qr-payout/partner-sim';
-import { closeGrpcClients, createGrpcClient, createMemoryBus, newId, silentLogger } from '@qr-payout/platform';
+import {
+  type PayoutResource,
+  type RunningPartnerSim,
+  startPartnerSim,
+  verifyCallbackSignature,
+} from '@qr-payout/partner-sim';
+import {
+  closeGrpcClients,
+  createGrpcClient,
+  createMemoryBus,
+  newId,
+  silentLogger,
+} from '@qr-payout/platform';
 import {
   AccountType,
   type DecodedQr,
@@ -17,7 +28,11 @@ import {
   PointOfInitiation,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
-import { type ExecuteInstructionRequest, PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import {
+  type ExecuteInstructionRequest,
+  ExecuteInstructionRequestSchema,
+  PayoutService,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
 import { type RunningPayout, startPayout } from '../src/index';
 
@@ -114,7 +129,8 @@ async function startCallbackRelay(
 }
 
 export async function startWorld(): Promise<World> {
-  if (!DATABASE_URL) throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
+  if (!DATABASE_URL)
+    throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
   const schema = `payout_test_${randomBytes(6).toString('hex')}`;
   const fxSchema = `fx_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
@@ -166,8 +182,14 @@ export async function startWorld(): Promise<World> {
     },
     { bus: createMemoryBus() },
   );
-  client = createGrpcClient(PayoutService, { baseUrl: `http://127.0.0.1:${payout.grpcPort}`, timeoutMs: 20_000 });
-  const fxClient = createGrpcClient(FxService, { baseUrl: `http://127.0.0.1:${fx.grpcPort}`, timeoutMs: 5_000 });
+  client = createGrpcClient(PayoutService, {
+    baseUrl: `http://127.0.0.1:${payout.grpcPort}`,
+    timeoutMs: 20_000,
+  });
+  const fxClient = createGrpcClient(FxService, {
+    baseUrl: `http://127.0.0.1:${fx.grpcPort}`,
+    timeoutMs: 5_000,
+  });
   return {
     schema,
     fxSchema,
@@ -208,10 +230,10 @@ export function fingerprintOf(value: unknown): string {
 export function executeRequest(
   tenantId: string,
   instructionId: string,
-  overrides: Partial<ExecuteInstructionRequest> = {},
-): Partial<ExecuteInstructionRequest> {
+  overrides: Omit<MessageInitShape<typeof ExecuteInstructionRequestSchema>, '$typeName'> = {},
+): ExecuteInstructionRequest {
   const payer = { name: 'Ana Souza', account: '0001-12345-6', taxId: '123.456.789-09' };
-  return {
+  return create(ExecuteInstructionRequestSchema, {
     tenantId,
     instructionId,
     payer,
@@ -219,7 +241,7 @@ export function executeRequest(
     requestFingerprint: fingerprintOf({ instructionId, payer }),
     waitMs: 5_000,
     ...overrides,
-  };
+  });
 }
 
 export async function outboxEvents(world: World, transactionId: string): Promise<string[]> {
@@ -240,13 +262,19 @@ export async function simStats(world: World): Promise<SimStats> {
 export async function setFaults(world: World, plan: unknown): Promise<void> {
   const response = await fetch(`${world.sim.baseUrl}/_sim/faults`, {
     method: plan === undefined ? 'DELETE' : 'POST',
-    ...(plan === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan) }),
+    ...(plan === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan) }),
   });
   if (!response.ok) throw new Error(`fault plan refused: HTTP ${response.status} ${await response.text()}`);
 }
 
 /** Polls until `check` holds or `ms` passes, returning the last value. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 8_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  ms = 8_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();

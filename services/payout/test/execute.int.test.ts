@@ -6,8 +6,8 @@ import { newId, readErrorDetail } from '@qr-payout/platform';
 import { QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import {
-  executeRequest,
   eventually,
+  executeRequest,
   FIRST_POLL_MS,
   newInstruction,
   outboxEvents,
@@ -48,9 +48,16 @@ describe('payout execute', () => {
     const tenantId = tenant();
     const instructionId = await newInstruction(world, tenantId, 1250n);
     const started = Date.now();
-    const { transaction, replayed } = await world.client.executeInstruction(executeRequest(tenantId, instructionId));
+    const { transaction, replayed } = await world.client.executeInstruction(
+      executeRequest(tenantId, instructionId),
+    );
     expect(replayed).toBe(false);
-    expect(transaction).toMatchObject({ tenantId, instructionId, status: TransactionStatus.COMPLETED, rail: 'pix' });
+    expect(transaction).toMatchObject({
+      tenantId,
+      instructionId,
+      status: TransactionStatus.COMPLETED,
+      rail: 'pix',
+    });
     expect(transaction?.result?.reference).toMatch(PIX_E2E_ID);
     expect(transaction?.error).toBeUndefined();
     // Settled before the worker's first poll: the callback did it.
@@ -91,7 +98,11 @@ describe('payout execute', () => {
     const instructionId = await newInstruction(world, tenantId, 353n);
     const { transaction } = await world.client.executeInstruction(executeRequest(tenantId, instructionId));
     expect(transaction?.status).toBe(TransactionStatus.FAILED);
-    expect(transaction?.error).toMatchObject({ code: 'AM04', partnerStatus: 'RJCT', reason: 'insufficient funds' });
+    expect(transaction?.error).toMatchObject({
+      code: 'AM04',
+      partnerStatus: 'RJCT',
+      reason: 'insufficient funds',
+    });
     expect(world.callbacks.get(transaction!.id)).toBeUndefined();
     expect(await outboxEvents(world, transaction!.id)).toEqual(['transaction.failed']);
   });
@@ -175,7 +186,10 @@ describe('payout execute', () => {
     await world.client.executeInstruction(executeRequest(tenantId, instructionId));
     const err = await failure(world.client.executeInstruction(executeRequest(tenantId, instructionId)));
     expect(err.code).toBe(Code.AlreadyExists);
-    expect(readErrorDetail(err)).toMatchObject({ tag: 'InstructionAlreadyExecuted', field: 'instruction_id' });
+    expect(readErrorDetail(err)).toMatchObject({
+      tag: 'InstructionAlreadyExecuted',
+      field: 'instruction_id',
+    });
   });
 
   it('refuses a bad payer naming the field, and an unknown or foreign instruction', async () => {
@@ -183,7 +197,9 @@ describe('payout execute', () => {
     const instructionId = await newInstruction(world, tenantId, 1900n);
     const bad = await failure(
       world.client.executeInstruction(
-        executeRequest(tenantId, instructionId, { payer: { name: 'Ana', account: '1', taxId: '123.456.789-00' } }),
+        executeRequest(tenantId, instructionId, {
+          payer: { name: 'Ana', account: '1', taxId: '123.456.789-00' },
+        }),
       ),
     );
     expect(readErrorDetail(bad)).toMatchObject({ tag: 'ValidationError', field: 'payer_tax_id' });
@@ -230,9 +246,10 @@ describe('payout execute', () => {
       expect(transaction?.payAmount?.currency).toBe('USD');
       const { quote } = await world.fxClient.getQuote({ tenantId, quoteId });
       expect(quote?.status).toBe(QuoteStatus.CONFIRMED);
-      const { rows } = await world.admin.query(`SELECT consumer_id FROM "${world.fxSchema}".quotes WHERE id = $1`, [
-        quoteId,
-      ]);
+      const { rows } = await world.admin.query(
+        `SELECT consumer_id FROM "${world.fxSchema}".quotes WHERE id = $1`,
+        [quoteId],
+      );
       expect(rows[0].consumer_id).toBe(transaction?.id);
     });
 
@@ -256,14 +273,20 @@ describe('payout execute', () => {
       );
       expect(rows[0]).toEqual({ txns: 0, keys: 0 });
       // A retry with the same key is answered the same way, not replayed from a frozen error.
-      expect(readErrorDetail(await failure(world.client.executeInstruction(request)))?.tag).toBe('QuoteExpired');
+      expect(readErrorDetail(await failure(world.client.executeInstruction(request)))?.tag).toBe(
+        'QuoteExpired',
+      );
     });
   });
 
   describe('ApplyPartnerCallback', () => {
     it('NotFound for an unknown transaction', async () => {
       const err = await failure(
-        world.client.applyPartnerCallback({ rail: 'pix', transactionId: newId('txn'), partnerStatus: 'ACSC' }),
+        world.client.applyPartnerCallback({
+          rail: 'pix',
+          transactionId: newId('txn'),
+          partnerStatus: 'ACSC',
+        }),
       );
       expect(err.code).toBe(Code.NotFound);
     });
@@ -290,11 +313,19 @@ describe('payout execute', () => {
         executeRequest(tenantId, instructionId, { waitMs: 1 }),
       );
       const wrongRail = await failure(
-        world.client.applyPartnerCallback({ rail: 'bre-b', transactionId: transaction!.id, partnerStatus: 'ACSC' }),
+        world.client.applyPartnerCallback({
+          rail: 'bre-b',
+          transactionId: transaction!.id,
+          partnerStatus: 'ACSC',
+        }),
       );
       expect(readErrorDetail(wrongRail)).toMatchObject({ tag: 'ValidationError', field: 'rail' });
       const badStatus = await failure(
-        world.client.applyPartnerCallback({ rail: 'pix', transactionId: transaction!.id, partnerStatus: 'DONE' }),
+        world.client.applyPartnerCallback({
+          rail: 'pix',
+          transactionId: transaction!.id,
+          partnerStatus: 'DONE',
+        }),
       );
       expect(readErrorDetail(badStatus)).toMatchObject({ tag: 'ValidationError', field: 'partner_status' });
     });

@@ -177,10 +177,16 @@ describe('payout service', () => {
     await expect(insertKey()).rejects.toThrow(/idempotency_keys_pkey/);
   });
 
-  it('answers UNIMPLEMENTED for the RPCs later issues bring', async () => {
+  // Their behaviour is covered by execute.int.test.ts; here only that every RPC is served.
+  it('serves ExecuteInstruction and ApplyPartnerCallback', async () => {
     const client = createGrpcClient(PayoutService, { baseUrl, timeoutMs: 2_000 });
-    const err = await failure(client.executeInstruction({ tenantId: 'ten_a', instructionId: 'ins_x' }));
-    expect(err.code).toBe(Code.Unimplemented);
+    const execute = await failure(client.executeInstruction({ tenantId: 'ten_a', instructionId: 'ins_x' }));
+    expect(readErrorDetail(execute)).toMatchObject({
+      tag: 'IdempotencyKeyMissing',
+      code: Code.InvalidArgument,
+    });
+    const callback = await failure(client.applyPartnerCallback({ rail: 'pix', transactionId: 'txn_x' }));
+    expect(callback.code).toBe(Code.NotFound);
   });
 
   it('starts with its own Kafka bus, which connects only on first publish', async () => {

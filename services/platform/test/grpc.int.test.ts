@@ -1,5 +1,6 @@
 import type { DescMessage, MessageInitShape } from '@bufbuild/protobuf';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { BinaryReader } from '@bufbuild/protobuf/wire';
 import * as grpcJs from '@grpc/grpc-js';
 import {
   Health,
@@ -9,6 +10,7 @@ import {
   HealthListResponseSchema,
   HealthCheckResponse_ServingStatus as ServingStatus,
 } from '@qr-payout/proto/grpc/health/v1/health_pb';
+import { ErrorDetailSchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import {
   DecodeRequestSchema,
   DecodeResponseSchema,
@@ -51,9 +53,36 @@ const RawClient = grpcJs.makeGenericClientConstructor(
     List: unary('/grpc.health.v1.Health/List', HealthListRequestSchema, HealthListResponseSchema),
     ListSchemes: unary(`/${DECODER}/ListSchemes`, ListSchemesRequestSchema, ListSchemesResponseSchema),
     Decode: unary(`/${DECODER}/Decode`, DecodeRequestSchema, DecodeResponseSchema),
+    Watch: {
+      ...unary('/grpc.health.v1.Health/Watch', HealthCheckRequestSchema, HealthCheckResponseSchema),
+      responseStream: true,
+    },
   },
   'Raw',
 );
+
+// google.rpc.Status decoded by hand from its wire bytes (code = 1, message = 2, details = 3 as
+// Any{type_url = 1, value = 2}): what any gRPC stack reading the rich error model sees.
+function decodeRpcStatus(bytes: Uint8Array) {
+  const reader = new BinaryReader(bytes);
+  const status = { code: 0, message: '', details: [] as { typeUrl: string; value: Uint8Array }[] };
+  while (reader.pos < reader.len) {
+    const [field] = reader.tag();
+    if (field === 1) status.code = reader.int32();
+    else if (field === 2) status.message = reader.string();
+    else if (field === 3) {
+      const any = new BinaryReader(reader.bytes());
+      const detail: { typeUrl: string; value: Uint8Array } = { typeUrl: '', value: new Uint8Array() };
+      while (any.pos < any.len) {
+        const [anyField] = any.tag();
+        if (anyField === 1) detail.typeUrl = any.string();
+        else detail.value = any.bytes();
+      }
+      status.details.push(detail);
+    }
+  }
+  return status;
+}
 
 type RawCall = (
   req: unknown,
@@ -132,6 +161,44 @@ describe('gRPC server and client', () => {
       metadata: { expected_crc: '1D3D' },
       code: Code.InvalidArgument,
     });
+  });
+
+  it('sends a serviceError to a plain @grpc/grpc-js client in the standard rich error model', async () => {
+    const err = (await rawCall(raw, 'Decode', { qrString: 'bad' }).catch(
+      (e: unknown) => e,
+    )) as grpcJs.ServiceError;
+    expect(err.code).toBe(grpcJs.status.INVALID_ARGUMENT);
+    expect(err.details).toBe('CRC mismatch: expected 1D3D, got 0000');
+    const [bytes] = err.metadata.get('grpc-status-details-bin');
+    const status = decodeRpcStatus(bytes as Buffer);
+    expect(status.code).toBe(grpcJs.status.INVALID_ARGUMENT);
+    expect(status.message).toBe('CRC mismatch: expected 1D3D, got 0000');
+    expect(status.details.map((d) => d.typeUrl)).toEqual([
+      'type.googleapis.com/payout.common.v1.ErrorDetail',
+    ]);
+    expect(fromBinary(ErrorDetailSchema, status.details[0]!.value)).toMatchObject({
+      tag: 'QrDecodeError',
+      field: 'qr_string',
+      metadata: { expected_crc: '1D3D' },
+    });
+  });
+
+  it('streams health Watch to a plain @grpc/grpc-js client and ends the call on its cancel', async () => {
+    const service = 'watch.v1.Raw';
+    server.health.setStatus(service, 'SERVING');
+    const before = server.inFlight();
+    const watch = (
+      raw as unknown as Record<string, (req: unknown) => grpcJs.ClientReadableStream<unknown>>
+    ).Watch!.call(raw, { service });
+    watch.on('error', () => {});
+    const [first] = (await new Promise((resolve) => watch.once('data', (m) => resolve([m])))) as [
+      { status: number },
+    ];
+    expect(first.status).toBe(ServingStatus.SERVING);
+    expect(server.inFlight()).toBe(before + 1);
+    watch.cancel();
+    for (let i = 0; i < 50 && server.inFlight() > before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(server.inFlight()).toBe(before);
   });
 
   it('turns an unexpected error into Internal with nothing internal in it', async () => {

@@ -1,8 +1,9 @@
 // Argentina (research qr-schemes.md §3): a check-digit-valid CBU/CVU in 51 is a transfer to that
 // account (AR.CBU_CVU); otherwise the QR names an acquirer and a merchant (CUIT in 50), paid as a
 // Pago con Transferencia that the acquirer resolves (AR.INTEROPERABLE).
-import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+
 import { digitsOnly, isValidCbuCvu, isValidCuit } from '@qr-payout/platform';
+import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { qrDecodeError } from '../emv/errors';
 import { type EmvPayload, tlvGet } from '../emv/tlv';
 import { acquirerReferences, findAcquirerAccount, type KnownAcquirer, MERCADO_PAGO } from './acquirer';

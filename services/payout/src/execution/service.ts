@@ -6,13 +6,14 @@
 // (3) the answer moves the transaction on. A crash between phases leaves a pending row that the
 // polling worker resumes after its lease. Nothing is frozen: a retry with the same key re-runs a
 // submission that never reached the partner, or answers the transaction as it stands.
+
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { isId, type Logger, newId } from '@qr-payout/platform';
 import type {
   ApplyPartnerCallbackRequest,
   ExecuteInstructionRequest,
   Transaction,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { instructionNotFound } from '../instructions/errors';
 import { validatePayer } from '../payers/validate-payer';
 import { railAdapterFor } from '../rails/adapters';
@@ -77,7 +78,10 @@ function checkCallbackUrl(value: string): string | null {
     throw invalidRequest('callback_url', 'callback_url must be an absolute URL');
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || value.length > MAX_CALLBACK_URL) {
-    throw invalidRequest('callback_url', `callback_url must be an http(s) URL of at most ${MAX_CALLBACK_URL} characters`);
+    throw invalidRequest(
+      'callback_url',
+      `callback_url must be an http(s) URL of at most ${MAX_CALLBACK_URL} characters`,
+    );
   }
   return value;
 }
@@ -105,9 +109,12 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
 
   function refusalOf(result: SubmissionResult, instructionId: string): Error | undefined {
     if (result.kind === 'abandoned') {
-      return result.reason === 'quote_expired' ? quoteExpired(instructionId) : instructionAlreadyExecuted(instructionId);
+      return result.reason === 'quote_expired'
+        ? quoteExpired(instructionId)
+        : instructionAlreadyExecuted(instructionId);
     }
-    if (result.kind === 'retry_later' && result.cause === 'fx_unavailable') return dependencyUnavailable('fx');
+    if (result.kind === 'retry_later' && result.cause === 'fx_unavailable')
+      return dependencyUnavailable('fx');
     return undefined;
   }
 
@@ -121,7 +128,10 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     // The first attempt may have stopped before the partner (crash, fx down, unknown answer):
     // whoever holds the free lease re-runs it; the partner's idempotency makes that safe.
     if (await deps.store.leasePendingTransaction(stored.transaction_id, deps.leaseMs)) {
-      const refusal = refusalOf(await deps.submitter.submitTransaction(stored.transaction_id, 0), req.instructionId);
+      const refusal = refusalOf(
+        await deps.submitter.submitTransaction(stored.transaction_id, 0),
+        req.instructionId,
+      );
       if (refusal) throw refusal;
     }
     return { row: await waitForTerminal(stored.transaction_id, waitMs, signal) };
@@ -150,7 +160,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     const stored = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
     if (stored) return { ...(await replay(req, stored, waitMs, signal)), replayed: true };
 
-    if (!isId(req.instructionId, 'ins')) throw invalidRequest('instruction_id', 'instruction_id must be an ins_ id');
+    // An id of another shape cannot exist (design §6: unknown ids are NotFound), no query needed.
+    if (!isId(req.instructionId, 'ins')) throw instructionNotFound();
     const instruction = await deps.store.findExecutableInstruction(req.tenantId, req.instructionId);
     if (!instruction) throw instructionNotFound();
     if (instruction.transaction_id !== null) return replayOrRefuse(req, instruction.id, waitMs, signal);
@@ -180,7 +191,12 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
 
     const inserted = await deps.store.insertPendingTransaction(
       { id: transactionId, instruction, payer, callbackUrl },
-      { tenantId: req.tenantId, key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: keyTtlMs },
+      {
+        tenantId: req.tenantId,
+        key: req.idempotencyKey,
+        fingerprint: req.requestFingerprint,
+        ttlMs: keyTtlMs,
+      },
       deps.leaseMs,
     );
     if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction.id, waitMs, signal);
@@ -194,10 +210,16 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       if (req.tenantId === '') throw tenantRequired();
       if (req.idempotencyKey === '') throw idempotencyKeyMissing();
       if (!IDEMPOTENCY_KEY.test(req.idempotencyKey)) {
-        throw invalidRequest('idempotency_key', 'idempotency_key must be 1 to 255 printable ASCII characters');
+        throw invalidRequest(
+          'idempotency_key',
+          'idempotency_key must be 1 to 255 printable ASCII characters',
+        );
       }
       if (!FINGERPRINT.test(req.requestFingerprint)) {
-        throw invalidRequest('request_fingerprint', 'request_fingerprint must be 1 to 128 hex or base64 characters');
+        throw invalidRequest(
+          'request_fingerprint',
+          'request_fingerprint must be 1 to 128 hex or base64 characters',
+        );
       }
       if (req.waitMs < 0) throw invalidRequest('wait_ms', 'wait_ms must not be negative');
       const waitMs = req.waitMs === 0 ? deps.defaultWaitMs : Math.min(req.waitMs, MAX_WAIT_MS);
@@ -213,12 +235,19 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     async applyPartnerCallback(req) {
       if (!isId(req.transactionId, 'txn')) throw transactionNotFound();
       if (!(PARTNER_STATUSES as readonly string[]).includes(req.partnerStatus)) {
-        throw invalidRequest('partner_status', `partner_status must be one of ${PARTNER_STATUSES.join(', ')}`);
+        throw invalidRequest(
+          'partner_status',
+          `partner_status must be one of ${PARTNER_STATUSES.join(', ')}`,
+        );
       }
       const row = await deps.store.findTransaction(req.transactionId);
       if (!row) throw transactionNotFound();
       if (req.rail !== row.rail) throw invalidRequest('rail', 'the callback came for another rail');
-      if (row.partner_payout_id !== null && req.partnerPayoutId !== '' && req.partnerPayoutId !== row.partner_payout_id) {
+      if (
+        row.partner_payout_id !== null &&
+        req.partnerPayoutId !== '' &&
+        req.partnerPayoutId !== row.partner_payout_id
+      ) {
         throw invalidRequest('partner_payout_id', 'the callback names another partner payout');
       }
       // A callback repeated after settlement (partners retry) changes nothing.

@@ -26,6 +26,8 @@ describe('settlement signals', () => {
 describe('exponentialBackoff', () => {
   it('doubles from the base per attempt up to the max', () => {
     const backoff = exponentialBackoff(1_000, 60_000);
-    expect([0, 1, 2, 5, 6, 7, 1_000].map(backoff)).toEqual([1_000, 2_000, 4_000, 32_000, 60_000, 60_000, 60_000]);
+    expect([0, 1, 2, 5, 6, 7, 1_000].map(backoff)).toEqual([
+      1_000, 2_000, 4_000, 32_000, 60_000, 60_000, 60_000,
+    ]);
   });
 });

@@ -74,7 +74,10 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 export interface ExecutionStore {
-  findExecutableInstruction(tenantId: string, instructionId: string): Promise<ExecutableInstruction | undefined>;
+  findExecutableInstruction(
+    tenantId: string,
+    instructionId: string,
+  ): Promise<ExecutableInstruction | undefined>;
   /** The tenant's unexpired key (spec §8: after 24 h a key may be reused with any body). */
   findIdempotencyKey(tenantId: string, key: string): Promise<StoredIdempotencyKey | undefined>;
   /**
@@ -138,10 +141,10 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       try {
         return await withTransaction(pool, async (client) => {
           // An expired key is free again (spec §8); its old transaction keeps its own row.
-          await client.query('DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND expires_at <= now()', [
-            key.tenantId,
-            key.key,
-          ]);
+          await client.query(
+            'DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND expires_at <= now()',
+            [key.tenantId, key.key],
+          );
           const { rows } = await client.query<LiveTransactionRow>(
             `INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
                amount_currency, amount_minor, pay_currency, pay_amount_minor,

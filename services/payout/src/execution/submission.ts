@@ -100,8 +100,15 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
     }
   }
 
-  async function failWithoutPartner(row: SubmissionRow, code: string, reason: string): Promise<SubmissionResult> {
-    log.error({ transaction_id: row.id, rail: row.rail, code, reason }, 'transaction failed before the partner');
+  async function failWithoutPartner(
+    row: SubmissionRow,
+    code: string,
+    reason: string,
+  ): Promise<SubmissionResult> {
+    log.error(
+      { transaction_id: row.id, rail: row.rail, code, reason },
+      'transaction failed before the partner',
+    );
     await deps.settlement.applyPartnerOutcome(
       row.id,
       { kind: 'failed', partnerPayoutId: '', code, reason, partnerStatus: '' },
@@ -110,7 +117,11 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
     return { kind: 'submitted' };
   }
 
-  async function submitTo(adapter: RailAdapter, row: SubmissionRow, attempt: number): Promise<SubmissionResult> {
+  async function submitTo(
+    adapter: RailAdapter,
+    row: SubmissionRow,
+    attempt: number,
+  ): Promise<SubmissionResult> {
     let body: ReturnType<RailAdapter['toPartnerRequest']>;
     try {
       const parts: SubmissionParts = {
@@ -120,25 +131,39 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
         decodedJson: row.decoded,
         payer: { name: row.payer_name, account: row.payer_account, taxId: row.payer_tax_id },
       };
-      body = adapter.toPartnerRequest(submissionInput(parts, partnerCallbackUrl(deps.callbackBaseUrl, adapter.rail)));
+      body = adapter.toPartnerRequest(
+        submissionInput(parts, partnerCallbackUrl(deps.callbackBaseUrl, adapter.rail)),
+      );
     } catch (err) {
       if (err instanceof RailMappingError) return failWithoutPartner(row, 'FF01', err.message);
       throw err;
     }
     const answer = await deps.partner.submitPayout(adapter.rail, row.id, body);
     if (answer.kind === 'answered') {
-      await deps.settlement.applyPartnerOutcome(row.id, adapter.toOutcome(answer.resource), deps.backoffMs(0));
+      await deps.settlement.applyPartnerOutcome(
+        row.id,
+        adapter.toOutcome(answer.resource),
+        deps.backoffMs(0),
+      );
       return { kind: 'submitted' };
     }
     if (answer.kind === 'refused') {
       // A 4xx refusal of the request itself: the partner created no payout, and the same request
       // would be refused again.
-      return failWithoutPartner(row, 'FF01', `the partner refused the payout request (HTTP ${answer.status})`);
+      return failWithoutPartner(
+        row,
+        'FF01',
+        `the partner refused the payout request (HTTP ${answer.status})`,
+      );
     }
     // The payout may exist: ask by our key before deciding anything (partner protocol).
     const lookup = await deps.partner.findPayoutByIdempotencyKey(adapter.rail, row.id);
     if (lookup.kind === 'found') {
-      await deps.settlement.applyPartnerOutcome(row.id, adapter.toOutcome(lookup.resource), deps.backoffMs(0));
+      await deps.settlement.applyPartnerOutcome(
+        row.id,
+        adapter.toOutcome(lookup.resource),
+        deps.backoffMs(0),
+      );
       return { kind: 'submitted' };
     }
     log.warn(
@@ -152,7 +177,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
   return {
     async submitTransaction(transactionId, attempt) {
       const row = await deps.store.findSubmission(transactionId);
-      if (!row || row.status !== 'pending') return { kind: 'not_pending' };
+      if (row?.status !== 'pending') return { kind: 'not_pending' };
       const adapter = railAdapterFor(row.rail);
       if (!adapter) return failWithoutPartner(row, 'FF01', `rail ${row.rail} is not served`);
       const quote = await confirmQuote(row);

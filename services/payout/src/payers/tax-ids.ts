@@ -1,13 +1,7 @@
 // Payer tax id formats per country of the rail, as the decoder's scheme catalogue documents them
 // for GET /v1/schemes (required_payer_fields): the national identity and taxpayer documents the
 // partners ask for. Check digits are verified where the document has one.
-import {
-  isValidCnpj,
-  isValidColombianNit,
-  isValidCpf,
-  isValidCuit,
-  isValidRuc,
-} from '@qr-payout/platform';
+import { isValidCnpj, isValidColombianNit, isValidCpf, isValidCuit, isValidRuc } from '@qr-payout/platform';
 
 export type TaxIdCheck = { ok: true; normalized: string } | { ok: false; problem: string };
 
@@ -28,7 +22,9 @@ function brazil(raw: string): TaxIdCheck {
 function argentina(raw: string): TaxIdCheck {
   const bare = raw.replace(SEPARATORS, '');
   if (/^\d{11}$/.test(bare)) {
-    return isValidCuit(bare) ? { ok: true, normalized: bare } : { ok: false, problem: 'is not a valid CUIT/CUIL' };
+    return isValidCuit(bare)
+      ? { ok: true, normalized: bare }
+      : { ok: false, problem: 'is not a valid CUIT/CUIL' };
   }
   if (/^\d{7,8}$/.test(bare)) return { ok: true, normalized: bare };
   return { ok: false, problem: 'must be a CUIT/CUIL (11 digits) or a DNI (7 or 8 digits)' };
@@ -65,7 +61,10 @@ function bolivia(raw: string): TaxIdCheck {
   if (/^\d{5,10}-[0-9A-Z]{1,2}$/.test(value)) return { ok: true, normalized: value };
   const bare = value.replace(SEPARATORS, '');
   if (/^\d{5,13}$/.test(bare)) return { ok: true, normalized: bare };
-  return { ok: false, problem: 'must be a CI (5 to 10 digits, optional complement) or a NIT (up to 13 digits)' };
+  return {
+    ok: false,
+    problem: 'must be a CI (5 to 10 digits, optional complement) or a NIT (up to 13 digits)',
+  };
 }
 
 const BY_COUNTRY: Readonly<Record<string, (raw: string) => TaxIdCheck>> = {

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { readErrorDetail } from '@qr-payout/platform';
 import { PayerSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import fc from 'fast-check';
 import { checkPayerTaxId } from './tax-ids';
 import { validatePayer } from './validate-payer';
 
@@ -78,5 +79,43 @@ describe('checkPayerTaxId', () => {
     ['CL', '12345678'],
   ])('%s refuses %s', (country, raw) => {
     expect(checkPayerTaxId(country, raw).ok).toBe(false);
+  });
+});
+
+// CPF check digits computed here from the base, to generate valid ids of any shape.
+function cpfOf(base: string): string {
+  let id = base;
+  for (const weightFrom of [10, 11]) {
+    let sum = 0;
+    for (let i = 0; i < id.length; i++) sum += Number(id[i]) * (weightFrom - i);
+    const rest = sum % 11;
+    id += String(rest < 2 ? 0 : 11 - rest);
+  }
+  return id;
+}
+
+describe('payer tax id (property)', () => {
+  const base = fc.stringMatching(/^[0-9]{9}$/).filter((b) => !/^(\d)\1{8}$/.test(b));
+
+  it('a CPF written with or without punctuation is accepted and stored bare', () => {
+    fc.assert(
+      fc.property(base, fc.boolean(), (b, punctuated) => {
+        const cpf = cpfOf(b);
+        const written = punctuated
+          ? `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`
+          : cpf;
+        expect(checkPayerTaxId('BR', written)).toEqual({ ok: true, normalized: cpf });
+      }),
+    );
+  });
+
+  it('a CPF with a wrong last digit is refused', () => {
+    fc.assert(
+      fc.property(base, fc.integer({ min: 1, max: 9 }), (b, shift) => {
+        const cpf = cpfOf(b);
+        const wrong = cpf.slice(0, 10) + String((Number(cpf[10]) + shift) % 10);
+        expect(checkPayerTaxId('BR', wrong).ok).toBe(false);
+      }),
+    );
   });
 });

@@ -10,7 +10,7 @@ const MAX_NAME = 140;
 const MAX_ACCOUNT = 64;
 const MAX_TAX_ID = 32;
 // C0/C1 control characters have no place in a name or an account, and break partner files.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /\p{Cc}/u;
 
 function invalidPayer(field: string, message: string): ConnectError {
   return serviceError('ValidationError', message, { code: Code.InvalidArgument, field });

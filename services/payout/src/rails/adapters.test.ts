@@ -51,16 +51,26 @@ describe('rail adapters', () => {
     const body = brebAdapter.toPartnerRequest(
       input({
         amount: { currency: 'COP', amountMinor: 5_000_000n },
-        creditor: { name: 'Tienda', account: '@tienda', accountType: AccountType.BREB_KEY, taxId: '9001234567' },
+        creditor: {
+          name: 'Tienda',
+          account: '@tienda',
+          accountType: AccountType.BREB_KEY,
+          taxId: '9001234567',
+        },
       }),
     );
-    expect(body.creditor).toEqual({ name: 'Tienda', account: '@tienda', account_type: 'breb_key', tax_id: '9001234567' });
+    expect(body.creditor).toEqual({
+      name: 'Tienda',
+      account: '@tienda',
+      account_type: 'breb_key',
+      tax_id: '9001234567',
+    });
   });
 
   it('refuses another currency or an account type the rail cannot route on', () => {
-    expect(() => pixAdapter.toPartnerRequest(input({ amount: { currency: 'USD', amountMinor: 1n } }))).toThrow(
-      RailMappingError,
-    );
+    expect(() =>
+      pixAdapter.toPartnerRequest(input({ amount: { currency: 'USD', amountMinor: 1n } })),
+    ).toThrow(RailMappingError);
     expect(() =>
       pixAdapter.toPartnerRequest(
         input({ creditor: { name: 'x', account: '0000', accountType: AccountType.CBU_CVU, taxId: '' } }),
@@ -90,7 +100,9 @@ describe('rail adapters', () => {
       settledAt: new Date('2026-11-23T14:00:01.000Z'),
     });
     expect(
-      pixAdapter.toOutcome(resource({ status: 'RJCT', reason_code: 'AC03', reason: 'invalid creditor account number' })),
+      pixAdapter.toOutcome(
+        resource({ status: 'RJCT', reason_code: 'AC03', reason: 'invalid creditor account number' }),
+      ),
     ).toEqual({
       kind: 'failed',
       partnerPayoutId: 'pp_ab12',

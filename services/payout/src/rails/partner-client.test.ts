@@ -93,7 +93,9 @@ describe('partner client', () => {
   });
 
   it('looks a payout up by id and by idempotency key; 404 is not_found', async () => {
-    const { seen, fetchImpl } = fakeFetch(({ url }) => (url.includes('missing') ? json(404, {}) : json(200, RESOURCE)));
+    const { seen, fetchImpl } = fakeFetch(({ url }) =>
+      url.includes('missing') ? json(404, {}) : json(200, RESOURCE),
+    );
     const partner = client(fetchImpl);
     expect(await partner.getPayout('cce-inmediatas', 'pp_1')).toEqual({ kind: 'found', resource: RESOURCE });
     expect(seen[0]?.url).toBe('http://partner.test/v1/payouts/pp_1');
@@ -106,7 +108,9 @@ describe('parsePayoutResource', () => {
   it('accepts the protocol resource and refuses anything else', () => {
     expect(parsePayoutResource(RESOURCE)).toEqual(RESOURCE);
     expect(parsePayoutResource({ ...RESOURCE, status: 'DONE' })).toBeUndefined();
-    expect(parsePayoutResource({ ...RESOURCE, amount: { currency: 'BRL', amount_minor: 1250 } })).toBeUndefined();
+    expect(
+      parsePayoutResource({ ...RESOURCE, amount: { currency: 'BRL', amount_minor: 1250 } }),
+    ).toBeUndefined();
     expect(parsePayoutResource({ ...RESOURCE, reference: 42 })).toBeUndefined();
     expect(parsePayoutResource([RESOURCE])).toBeUndefined();
   });

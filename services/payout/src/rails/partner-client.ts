@@ -1,7 +1,12 @@
 // The one HTTP client of the partner protocol. Every submission carries our transaction id as
 // Idempotency-Key, so a submission retried after a timeout can never create a second payout at
 // the partner; after an unknown answer the caller looks the payout up by that key before deciding.
-import { type PayoutResource, parsePayoutResource, type RailName, type SubmitPayoutBody } from './partner-protocol';
+import {
+  type PayoutResource,
+  parsePayoutResource,
+  type RailName,
+  type SubmitPayoutBody,
+} from './partner-protocol';
 
 /** What a submission answer tells us. `unknown`: the payout may or may not exist (ask again). */
 export type SubmitAnswer =

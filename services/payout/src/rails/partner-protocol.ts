@@ -3,7 +3,13 @@
 // and never imports the simulator. Amounts are strings of integer minor units; statuses are
 // ISO 20022 pacs.002 transaction statuses.
 
-export const RAILS = ['pix', 'transferencias-3.0', 'bre-b', 'cce-inmediatas', 'bolivia-qr-interoperable'] as const;
+export const RAILS = [
+  'pix',
+  'transferencias-3.0',
+  'bre-b',
+  'cce-inmediatas',
+  'bolivia-qr-interoperable',
+] as const;
 export type RailName = (typeof RAILS)[number];
 
 export function isRailName(value: string): value is RailName {
@@ -58,7 +64,8 @@ export function parsePayoutResource(body: unknown): PayoutResource | undefined {
   const { id, idempotency_key, rail, amount, status, created_at } = body;
   if (typeof id !== 'string' || id === '' || typeof idempotency_key !== 'string') return undefined;
   if (typeof rail !== 'string' || typeof created_at !== 'string') return undefined;
-  if (typeof status !== 'string' || !(PARTNER_STATUSES as readonly string[]).includes(status)) return undefined;
+  if (typeof status !== 'string' || !(PARTNER_STATUSES as readonly string[]).includes(status))
+    return undefined;
   if (!isRecord(amount) || typeof amount.currency !== 'string' || typeof amount.amount_minor !== 'string')
     return undefined;
   const reasonCode = optionalString(body.reason_code);

@@ -74,7 +74,8 @@ function forwardedReferences(refs: Readonly<Record<string, string>>): Record<str
   for (const [key, value] of Object.entries(refs)) {
     if (Object.keys(out).length === MAX_REFERENCES) break;
     const wireKey = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-    if (REFERENCE_KEY.test(wireKey) && value !== '' && value.length <= MAX_REFERENCE_LENGTH) out[wireKey] = value;
+    if (REFERENCE_KEY.test(wireKey) && value !== '' && value.length <= MAX_REFERENCE_LENGTH)
+      out[wireKey] = value;
   }
   return out;
 }

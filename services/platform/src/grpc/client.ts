@@ -43,6 +43,10 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.keepalive_timeout_ms': 10_000,
   // An idle channel lets its connection go after five minutes and reconnects on the next call.
   'grpc.client_idle_timeout_ms': 5 * 60_000,
+  // While a target is down, calls fail fast (UNAVAILABLE) and the channel retries the connection
+  // with backoff; gRPC's 120 s ceiling would keep a restarted pod unused for up to two minutes.
+  'grpc.initial_reconnect_backoff_ms': 250,
+  'grpc.max_reconnect_backoff_ms': 5_000,
   // channelz keeps per-call statistics nobody reads here; it costs on every call.
   'grpc.enable_channelz': 0,
 };

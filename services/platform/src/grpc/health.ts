@@ -66,7 +66,8 @@ export function createHealth(): { registry: HealthRegistry; impl: ServiceImpl<ty
       for (const [service, status] of statuses) all[service] = response(WIRE[status]);
       return { statuses: all };
     },
-    // Sends the current status, then every change, until the client or the server goes away.
+    // Sends the current status, then every change, until the client or the server goes away. A
+    // closing server first sends what is pending (its NOT_SERVING), then ends the stream.
     async *watch(req, ctx) {
       const pending: HealthCheckResponse_ServingStatus[] = [current(req.service)];
       let wake: (() => void) | undefined;
@@ -81,12 +82,13 @@ export function createHealth(): { registry: HealthRegistry; impl: ServiceImpl<ty
       ctx.signal.addEventListener('abort', stop);
       closing.signal.addEventListener('abort', stop);
       try {
-        while (!ctx.signal.aborted && !closing.signal.aborted) {
+        while (!ctx.signal.aborted) {
           const next = pending.shift();
           if (next !== undefined) {
             yield response(next);
             continue;
           }
+          if (closing.signal.aborted) break;
           await new Promise<void>((resolve) => {
             wake = resolve;
           });

@@ -55,24 +55,25 @@ export type ServerRoute = {
   readonly rpc: string;
   readonly logger: Logger;
   readonly inFlight: InFlight;
+  readonly attributes: Attributes;
+  /** Health probes log at debug: they would drown the calls that matter. */
+  readonly quiet: boolean;
 };
 
-export function serverRoute(service: DescService, method: DescMethod, logger: Logger, inFlight: InFlight) {
-  return { service, method, rpc: `${service.typeName}/${method.name}`, logger, inFlight };
-}
-
-type RouteState = ServerRoute & { readonly attributes: Attributes; readonly quiet: boolean };
-
-function routeState(route: ServerRoute): RouteState {
+export function serverRoute(
+  service: DescService,
+  method: DescMethod,
+  logger: Logger,
+  inFlight: InFlight,
+): ServerRoute {
   return {
-    ...route,
-    attributes: {
-      'rpc.system': 'grpc',
-      'rpc.service': route.service.typeName,
-      'rpc.method': route.method.name,
-    },
-    // Health probes log at debug: they would drown the calls that matter.
-    quiet: route.service.typeName === HEALTH_SERVICE,
+    service,
+    method,
+    rpc: `${service.typeName}/${method.name}`,
+    logger,
+    inFlight,
+    attributes: { 'rpc.system': 'grpc', 'rpc.service': service.typeName, 'rpc.method': method.name },
+    quiet: service.typeName === HEALTH_SERVICE,
   };
 }
 
@@ -84,7 +85,7 @@ class ObservedCall {
   readonly request: RequestContext;
 
   constructor(
-    readonly route: RouteState,
+    readonly route: ServerRoute,
     metadata: grpc.Metadata,
   ) {
     route.inFlight.count++;
@@ -140,9 +141,8 @@ export function unaryHandler(
   route: ServerRoute,
   impl: UnaryImplementation,
 ): grpc.handleUnaryCall<Message, Message> {
-  const state = routeState(route);
   return (call, callback) => {
-    const observed = new ObservedCall(state, call.metadata);
+    const observed = new ObservedCall(route, call.metadata);
     observed.run(runUnary, observed, impl, call, callback);
   };
 }
@@ -172,9 +172,8 @@ export function serverStreamHandler(
   route: ServerRoute,
   impl: ServerStreamImplementation,
 ): grpc.handleServerStreamingCall<Message, Message> {
-  const state = routeState(route);
   return (call) => {
-    const observed = new ObservedCall(state, call.metadata);
+    const observed = new ObservedCall(route, call.metadata);
     observed.run(runServerStream, observed, impl, call);
   };
 }

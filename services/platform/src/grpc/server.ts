@@ -66,7 +66,9 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
       for (const method of service.methods) {
         const route = serverRoute(service, method, logger, inFlight);
         const path = `/${route.rpc}`;
-        const impl = methods[method.localName] ?? unimplemented(route.rpc);
+        const given = methods[method.localName];
+        // Bound like connect binds it: an implementation may be an object using `this`.
+        const impl = typeof given === 'function' ? given.bind(implementation) : unimplemented(route.rpc);
         const serialize = (message: Message) => asBuffer(toBinary(method.output, message));
         const deserialize = (bytes: Buffer) => fromBinary(method.input, bytes);
         if (method.methodKind === 'unary') {
