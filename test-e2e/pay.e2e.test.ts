@@ -244,6 +244,20 @@ describe('pay', () => {
     expect(await partnerSubmissions(txn.id)).toBe(1);
   });
 
+  it('pays from another wallet currency: the quote is confirmed at execute and the payout completes', async () => {
+    const paid = await post('/v1/pay', randomUUID(), {
+      qr_string: PIX_WITHOUT_AMOUNT,
+      amount: 25,
+      wallet_currency: 'USD',
+      ...PAYER,
+    });
+    expect(paid.status).toBe(200);
+    expect(txnOf(paid).status).toBe('completed');
+    const instruction = paid.json?.instruction as { quote?: { id: string; source_currency: string } };
+    expect(instruction.quote).toMatchObject({ id: expect.stringMatching(/^quo_/), source_currency: 'USD' });
+    expect(await partnerSubmissions(txnOf(paid).id)).toBe(1);
+  });
+
   it('a partner rejection (amount ending in 51) is a 200 with a failed transaction', async () => {
     const paid = await post('/v1/pay', randomUUID(), {
       qr_string: PIX_WITHOUT_AMOUNT,

@@ -112,12 +112,16 @@ export async function startSandbox(
     cleanup.add(() => partnerSim.close());
     const partnerSimHost = new URL(partnerSim.baseUrl).host;
 
-    const [decoder, fx, payout, webhook] = await startAllOrNone([
+    // fx first: payout confirms quotes at execute, so it needs fx's address.
+    const fx = await startFx(withDatabase('fx'));
+    cleanup.add(() => fx.close());
+    const grpcUrl = (p: number) => `http://127.0.0.1:${p}`;
+    const [decoder, payout, webhook] = await startAllOrNone([
       startDecoder({ ...shared, PIX_LOCATION_HTTP_HOSTS: partnerSimHost }),
-      startFx(withDatabase('fx')),
       startPayout(
         {
           ...withDatabase('payout'),
+          FX_URL: grpcUrl(fx.grpcPort),
           // Payouts go to the simulator, which calls back the gateway's public port.
           PARTNER_BASE_URL: partnerSim.baseUrl,
           PARTNER_CALLBACK_BASE_URL: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -126,9 +130,8 @@ export async function startSandbox(
       ),
       startWebhook(withDatabase('webhook'), { bus }),
     ] as const);
-    const services = [decoder, fx, payout, webhook];
-    cleanup.add(() => closeAll(services));
-    const grpcUrl = (p: number) => `http://127.0.0.1:${p}`;
+    const services = [decoder, payout, webhook, fx];
+    cleanup.add(() => closeAll([decoder, payout, webhook]));
 
     const gateway = await startGateway({
       ...gatewayEnv(env, shared, {

@@ -252,12 +252,14 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       PARTNER_BASE_URL: partnerSim.url,
       PARTNER_CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPorts.port}`,
     };
-    const names = Object.keys(SERVICE_SCRIPTS) as ServiceName[];
-    const services = await Promise.all(names.map((name) => launchService(name)));
-    const serviceUrls = Object.fromEntries(names.map((name, i) => [name, services[i]!.url])) as Record<
-      ServiceName,
-      string
-    >;
+    // fx first: payout confirms quotes at execute, so it needs fx's address.
+    const fx = await launchService('fx');
+    serviceEnv.payout.FX_URL = fx.url;
+    const names = (Object.keys(SERVICE_SCRIPTS) as ServiceName[]).filter((name) => name !== 'fx');
+    const services = [fx, ...(await Promise.all(names.map((name) => launchService(name))))];
+    const serviceUrls = Object.fromEntries(
+      ['fx', ...names].map((name, i) => [name, services[i]!.url]),
+    ) as Record<ServiceName, string>;
     const gateway = await launchGateway(serviceUrls, opts.gatewayEnv, gatewayPorts);
     await Promise.all([partnerSim.ready(), ...services.map((s) => s.ready()), gateway.ready()]);
     const admin = createAdminClient(gateway.handle.adminUrl, adminToken);

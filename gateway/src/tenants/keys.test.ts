@@ -4,6 +4,7 @@ import {
   generateApiKey,
   givenKeyProblem,
   hashApiKey,
+  hashApiKeyHex,
   isGeneratedKeyShape,
   keyPrefix,
   randomBase62,
@@ -60,6 +61,14 @@ describe('hashApiKey', () => {
   it('is the SHA-256 of the whole key (known vector)', () => {
     expect(hashApiKey('abc').toString('hex')).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+  });
+
+  it('hashApiKeyHex is the same digest in hex (the auth cache key and the stored hash agree)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (key) => {
+        expect(hashApiKeyHex(key)).toBe(hashApiKey(key).toString('hex'));
+      }),
     );
   });
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hash, randomBytes } from 'node:crypto';
 
 // API key format: `qrp_` + 8-char public id + `_` + 32 secret chars, all base62.
 // The prefix (`qrp_` + public id, 12 chars) is public: safe to show, list and log.
@@ -67,5 +67,6 @@ export function hashApiKey(key: string): Buffer {
 
 /** The key's SHA-256 as hex: the in-process cache key of a key (never the key itself). */
 export function hashApiKeyHex(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One-shot hash: no Hash object per request (this runs on every authenticated request).
+  return hash('sha256', key, 'hex');
 }

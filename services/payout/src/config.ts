@@ -51,6 +51,8 @@ export function loadPayoutConfig(env: Env) {
       // First poll after a submission, doubled per attempt up to the max.
       pollBackoffBaseMs: int('POLL_BACKOFF_BASE_MS', { default: 1_000, min: 10 }),
       pollBackoffMaxMs: int('POLL_BACKOFF_MAX_MS', { default: 60_000, min: 10 }),
+      // The worker deletes keys past their 24 hours this often (an expired key is reusable at once).
+      idempotencyKeyReapMs: int('IDEMPOTENCY_KEY_REAP_MS', { default: 60_000, min: 10 }),
     },
     env,
   );

@@ -12,7 +12,7 @@ import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import type pg from 'pg';
 import type { PayoutConfig } from './config';
 import { createExecutionService, type ExecutionService } from './execution/service';
-import { createSettlement } from './execution/settlement';
+import { createSettlement, type Settlement } from './execution/settlement';
 import { createSettlementSignals } from './execution/settlement-signals';
 import { createExecutionStore, type ExecutionStore } from './execution/store';
 import { createSubmitter, type Submitter } from './execution/submission';
@@ -40,7 +40,7 @@ export type PayoutDeps = {
   /** The money path's SQL, its submitter and settlement, shared with the polling worker. */
   readonly executionStore: ExecutionStore;
   readonly submitter: Submitter;
-  readonly settlement: ReturnType<typeof createSettlement>;
+  readonly settlement: Settlement;
   readonly partner: PartnerClient;
   /** Delay before the next look at a transaction after n attempts (POLL_BACKOFF_*). */
   backoffMs(attempt: number): number;

@@ -61,6 +61,7 @@ export async function startPayout(
         batchSize: config.pollBatchSize,
         leaseMs: config.pollLeaseMs,
         backoffMs: deps.backoffMs,
+        keyReapIntervalMs: config.idempotencyKeyReapMs,
       })
     : undefined;
   let closing: Promise<void> | undefined;

@@ -179,6 +179,7 @@ export async function startWorld(): Promise<World> {
       POLL_BACKOFF_BASE_MS: String(FIRST_POLL_MS),
       POLL_BACKOFF_MAX_MS: '3000',
       POLL_LEASE_MS: '3000',
+      IDEMPOTENCY_KEY_REAP_MS: '200',
     },
     { bus: createMemoryBus() },
   );

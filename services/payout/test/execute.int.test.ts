@@ -180,6 +180,30 @@ describe('payout execute', () => {
     expect(second.transaction?.id).not.toBe(first.transaction?.id);
   });
 
+  it('the polling worker deletes keys past their 24 hours, and only those', async () => {
+    const tenantId = tenant();
+    const live = await world.client.executeInstruction(
+      executeRequest(tenantId, await newInstruction(world, tenantId, 1650n)),
+    );
+    const expired = await world.client.executeInstruction(
+      executeRequest(tenantId, await newInstruction(world, tenantId, 1660n)),
+    );
+    await world.admin.query(
+      `UPDATE "${world.schema}".idempotency_keys
+          SET created_at = now() - interval '25 hours', expires_at = now() - interval '1 hour'
+        WHERE transaction_id = $1`,
+      [expired.transaction!.id],
+    );
+    const keysOf = async () =>
+      (
+        await world.admin.query<{ transaction_id: string }>(
+          `SELECT transaction_id FROM "${world.schema}".idempotency_keys WHERE tenant_id = $1`,
+          [tenantId],
+        )
+      ).rows.map((r) => r.transaction_id);
+    expect(await eventually(keysOf, (ids) => ids.length === 1)).toEqual([live.transaction!.id]);
+  });
+
   it('an instruction executes once: a second key is InstructionAlreadyExecuted', async () => {
     const tenantId = tenant();
     const instructionId = await newInstruction(world, tenantId, 1800n);

@@ -1,5 +1,5 @@
-// Rows the integration tests seed directly, standing in for CreateInstruction and
-// ExecuteInstruction until those RPCs exist.
+// Rows the store-level integration tests (constraints, GetTransaction, outbox) seed directly, so
+// they need neither the partner simulator nor a settlement path.
 import { newId } from '@qr-payout/platform';
 import type pg from 'pg';
 

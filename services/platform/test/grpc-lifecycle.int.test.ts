@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
@@ -58,6 +59,34 @@ describe('gRPC server close', () => {
     expect([Code.Unavailable, Code.Canceled, Code.Internal, Code.Unknown]).toContain(
       (err as ConnectError).code,
     );
+  });
+});
+
+describe('gRPC client reconnect', () => {
+  it('serves the first call made after a target that refused calls comes up', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const decoder = createGrpcClient(DecoderService, {
+      baseUrl: `http://127.0.0.1:${port}`,
+      timeoutMs: 1_000,
+    });
+    await expect(decoder.listSchemes({})).rejects.toMatchObject({ code: Code.Unavailable });
+    const server = createGrpcServer({
+      serviceName: 'decoder',
+      logger: silentLogger(),
+      register: registerFakeDecoder({ requestIds: [] }),
+    });
+    await server.listen(port, '127.0.0.1');
+    try {
+      // No reconnect backoff to wait out: the first call after the target is up is served.
+      await expect(decoder.listSchemes({})).resolves.toBeDefined();
+    } finally {
+      await server.close({ graceMs: 500 });
+    }
   });
 });
 

@@ -89,13 +89,12 @@ function checkCallbackUrl(value: string): string | null {
 export function createExecutionService(deps: ExecutionServiceDeps): ExecutionService {
   const keyTtlMs = deps.idempotencyKeyTtlMs ?? DAY_MS;
 
-  /** Re-reads until terminal or `waitMs` passed; undefined when the transaction was withdrawn. */
+  /** Re-reads until terminal or `deadline` (epoch ms); undefined when the transaction was withdrawn. */
   async function waitForTerminal(
     transactionId: string,
-    waitMs: number,
+    deadline: number,
     signal?: AbortSignal,
   ): Promise<LiveTransactionRow | undefined> {
-    const deadline = Date.now() + waitMs;
     let pause = 25;
     for (;;) {
       // Subscribed before the read, so a settlement between the read and the pause still wakes us.
@@ -121,7 +120,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
   async function replay(
     req: ExecuteInstructionRequest,
     stored: { request_fingerprint: string; transaction_id: string },
-    waitMs: number,
+    waitUntil: number,
     signal?: AbortSignal,
   ): Promise<{ row: LiveTransactionRow | undefined }> {
     if (stored.request_fingerprint !== req.requestFingerprint) throw idempotencyConflict();
@@ -134,7 +133,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       );
       if (refusal) throw refusal;
     }
-    return { row: await waitForTerminal(stored.transaction_id, waitMs, signal) };
+    return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal) };
   }
 
   /**
@@ -144,27 +143,27 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
   async function replayOrRefuse(
     req: ExecuteInstructionRequest,
     instructionId: string,
-    waitMs: number,
+    waitUntil: number,
     signal?: AbortSignal,
   ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
     const winner = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
-    if (winner) return { ...(await replay(req, winner, waitMs, signal)), replayed: true };
+    if (winner) return { ...(await replay(req, winner, waitUntil, signal)), replayed: true };
     throw instructionAlreadyExecuted(instructionId);
   }
 
   async function execute(
     req: ExecuteInstructionRequest,
-    waitMs: number,
+    waitUntil: number,
     signal?: AbortSignal,
   ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
     const stored = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
-    if (stored) return { ...(await replay(req, stored, waitMs, signal)), replayed: true };
+    if (stored) return { ...(await replay(req, stored, waitUntil, signal)), replayed: true };
 
     // An id of another shape cannot exist (design §6: unknown ids are NotFound), no query needed.
     if (!isId(req.instructionId, 'ins')) throw instructionNotFound();
     const instruction = await deps.store.findExecutableInstruction(req.tenantId, req.instructionId);
     if (!instruction) throw instructionNotFound();
-    if (instruction.transaction_id !== null) return replayOrRefuse(req, instruction.id, waitMs, signal);
+    if (instruction.transaction_id !== null) return replayOrRefuse(req, instruction.id, waitUntil, signal);
     const payer = validatePayer(req.payer, instruction.country);
     const callbackUrl = checkCallbackUrl(req.callbackUrl);
     const adapter = railAdapterFor(instruction.rail);
@@ -199,10 +198,10 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       },
       deps.leaseMs,
     );
-    if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction.id, waitMs, signal);
+    if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction.id, waitUntil, signal);
     const refusal = refusalOf(await deps.submitter.submitTransaction(transactionId, 0), instruction.id);
     if (refusal) throw refusal;
-    return { row: await waitForTerminal(transactionId, waitMs, signal), replayed: false };
+    return { row: await waitForTerminal(transactionId, waitUntil, signal), replayed: false };
   }
 
   return {
@@ -222,11 +221,14 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
         );
       }
       if (req.waitMs < 0) throw invalidRequest('wait_ms', 'wait_ms must not be negative');
-      const waitMs = req.waitMs === 0 ? deps.defaultWaitMs : Math.min(req.waitMs, MAX_WAIT_MS);
+      // The wait counts from the call's start, so the whole call stays within wait_ms plus one
+      // submission, and the caller's deadline (wait_ms plus a margin) holds.
+      const waitUntil =
+        Date.now() + (req.waitMs === 0 ? deps.defaultWaitMs : Math.min(req.waitMs, MAX_WAIT_MS));
       // A transaction withdrawn while we waited on it (its quote expired under another attempt)
       // never existed: run once more, which answers for this request alone.
       for (let round = 0; round < 2; round += 1) {
-        const { row, replayed } = await execute(req, waitMs, signal);
+        const { row, replayed } = await execute(req, waitUntil, signal);
         if (row) return { transaction: toTransactionMessage(row), replayed };
       }
       throw dependencyUnavailable('the payout state');

@@ -111,6 +111,8 @@ export interface ExecutionStore {
   settle(transactionId: string, outcome: TerminalOutcome): Promise<{ changed: boolean }>;
   /** Claims due transient transactions with FOR UPDATE SKIP LOCKED and a lease (design §4). */
   claimDueTransactions(limit: number, leaseMs: number): Promise<ClaimedTransaction[]>;
+  /** Deletes up to `limit` keys past their 24 hours (spec §8); resolves with how many. */
+  deleteExpiredIdempotencyKeys(limit: number): Promise<number>;
 }
 
 export function createExecutionStore(pool: pg.Pool): ExecutionStore {
@@ -298,6 +300,18 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
         [limit, leaseMs],
       );
       return rows;
+    },
+
+    async deleteExpiredIdempotencyKeys(limit) {
+      // Batched and SKIP LOCKED, so replicas reaping at once neither wait on nor repeat each other.
+      const { rowCount } = await pool.query(
+        `DELETE FROM idempotency_keys WHERE ctid IN (
+           SELECT ctid FROM idempotency_keys WHERE expires_at <= now()
+            LIMIT $1 FOR UPDATE SKIP LOCKED
+         )`,
+        [limit],
+      );
+      return rowCount ?? 0;
     },
   };
 }

@@ -1,7 +1,8 @@
 // The polling worker (design §4): the path that settles what no callback reports (sandbox 52/53),
 // resumes submissions that stopped (a crash after the pending commit, an unknown partner answer,
-// fx down), and backstops lost callbacks. Every replica runs one: rows are claimed with
-// FOR UPDATE SKIP LOCKED plus a lease, and no database transaction is held across an HTTP call.
+// fx down), and backstops lost callbacks; it also deletes idempotency keys past their 24 hours.
+// Every replica runs one: rows are claimed with FOR UPDATE SKIP LOCKED plus a lease, and no
+// database transaction is held across an HTTP call.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@qr-payout/platform';
 import type { Settlement } from '../execution/settlement';
@@ -20,7 +21,11 @@ export type PollingWorkerOptions = {
   batchSize: number;
   leaseMs: number;
   backoffMs(attempt: number): number;
+  /** How often expired idempotency keys are deleted (spec §8: keys live 24 hours). */
+  keyReapIntervalMs: number;
 };
+
+const KEY_REAP_BATCH = 1_000;
 
 export type RunningPollingWorker = {
   /** Stops claiming; resolves once the batch in flight is done. Idempotent. */
@@ -76,8 +81,23 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
     }
   }
 
+  let lastReap = 0;
+  async function reapExpiredKeys(): Promise<void> {
+    if (Date.now() - lastReap < opts.keyReapIntervalMs) return;
+    lastReap = Date.now();
+    try {
+      let deleted = KEY_REAP_BATCH;
+      while (deleted === KEY_REAP_BATCH && !stopping.signal.aborted) {
+        deleted = await opts.store.deleteExpiredIdempotencyKeys(KEY_REAP_BATCH);
+      }
+    } catch (err) {
+      log.error({ err }, 'deleting expired idempotency keys failed');
+    }
+  }
+
   const loop = (async () => {
     while (!stopping.signal.aborted) {
+      await reapExpiredKeys();
       let claimed: ClaimedTransaction[] = [];
       try {
         claimed = await opts.store.claimDueTransactions(opts.batchSize, opts.leaseMs);

@@ -43,10 +43,8 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.keepalive_timeout_ms': 10_000,
   // An idle channel lets its connection go after five minutes and reconnects on the next call.
   'grpc.client_idle_timeout_ms': 5 * 60_000,
-  // While a target is down, calls fail fast (UNAVAILABLE) and the channel retries the connection
-  // with backoff; gRPC's 120 s ceiling would keep a restarted pod unused for up to two minutes.
-  'grpc.initial_reconnect_backoff_ms': 250,
-  'grpc.max_reconnect_backoff_ms': 5_000,
+  // Its own subchannel, so a replaced channel (below) really opens a new connection.
+  'grpc.use_local_subchannel_pool': 1,
   // channelz keeps per-call statistics nobody reads here; it costs on every call.
   'grpc.enable_channelz': 0,
 };
@@ -57,6 +55,14 @@ const channels = new Map<string, grpc.Client>();
 
 function channelFor(baseUrl: string): grpc.Client {
   let channel = channels.get(baseUrl);
+  // After a failed connection attempt a channel waits out a backoff (up to minutes) and fails
+  // every call meanwhile. A call then gets a new channel that connects at once instead, so a
+  // target that has just come (back) up serves the very next call, as when each call reached
+  // for its own connection.
+  if (channel?.getChannel().getConnectivityState(false) === grpc.connectivityState.TRANSIENT_FAILURE) {
+    channel.close();
+    channel = undefined;
+  }
   if (!channel) {
     const url = new URL(baseUrl);
     const tls = url.protocol === 'https:';
@@ -94,11 +100,19 @@ export function createGrpcClient<T extends DescService>(service: T, opts: GrpcCl
     if (method.methodKind === 'unary') {
       const base: ClientUnaryCall = (request, options) => unary(call, request, options);
       const wrapped = (opts.interceptors ?? []).reduceRight((next, hook) => hook(next, method), base);
-      client[method.localName] = (request: unknown, options?: CallOptions) =>
-        wrapped(create(method.input, request as never), options ?? {});
+      client[method.localName] = (request: unknown, options?: CallOptions) => {
+        // A request that is not a valid init shape fails the promise, as with connect's client.
+        let message: Message;
+        try {
+          message = create(method.input, request as never);
+        } catch (err) {
+          return Promise.reject(err);
+        }
+        return wrapped(message, options ?? {});
+      };
     } else if (method.methodKind === 'server_streaming') {
       client[method.localName] = (request: unknown, options?: CallOptions) =>
-        serverStream(call, create(method.input, request as never), options ?? {});
+        serverStream(call, request, options ?? {});
     } else {
       client[method.localName] = () => {
         throw new ConnectError(`${call.rpc}: ${method.methodKind} is not supported`, Code.Unimplemented);
@@ -158,17 +172,18 @@ function unary(call: MethodCall, request: Message, options: CallOptions): Promis
 
 async function* serverStream(
   call: MethodCall,
-  request: Message,
+  request: unknown,
   options: CallOptions,
 ): AsyncGenerator<Message> {
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
+  const message = create(call.method.input, request as never);
   const span = startClientSpan(call);
   const stream = channelFor(call.baseUrl).makeServerStreamRequest(
     call.path,
     call.serialize,
     call.deserialize,
-    request,
+    message,
     requestMetadata(span, options.headers),
     callOptions(call, options),
   );
