@@ -37,6 +37,11 @@ export interface SystemOptions {
   readyTimeoutMs?: number;
   /** Extra env for the partner simulator (e.g. PARTNER_SIM_SLOW_SETTLE_MS, PARTNER_SIM_FAULTS). */
   partnerSimEnv?: NodeJS.ProcessEnv;
+  /**
+   * Extra env per service (e.g. payout's POLL_INTERVAL_MS), applied over the harness's own and
+   * kept for processes started later with startService.
+   */
+  serviceEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
 }
 
 export interface GatewayHandle {
@@ -159,6 +164,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         ...sharedEnv,
         ...telemetryEnv(name, opts.otlpTracesUrl),
         ...serviceEnv[name],
+        ...opts.serviceEnv?.[name],
         GRPC_PORT: String(port),
         ...extraEnv,
       },

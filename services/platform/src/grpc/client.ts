@@ -38,7 +38,8 @@ export type GrpcClientOptions = {
 export const DEFAULT_CLIENT_TIMEOUT_MS = 5_000;
 
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
-  // A ping every 30 s on a quiet connection, dropped when none answers in 10 s.
+  // While calls are open, a ping every 30 s; a connection that leaves one unanswered for 10 s
+  // is dropped (a peer gone without a FIN would otherwise hang calls until their deadline).
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
   // An idle channel lets its connection go after five minutes and reconnects on the next call.
@@ -153,7 +154,7 @@ function unary(call: MethodCall, request: Message, options: CallOptions): Promis
       metadata,
       callOptions(call, options),
       (err, response) => {
-        if (signal) signal.removeEventListener('abort', cancel);
+        if (cancel) signal?.removeEventListener('abort', cancel);
         if (err) {
           const error = signal?.aborted ? abortError(signal) : fromServiceError(err);
           endClientSpan(span, error.code);
@@ -164,8 +165,9 @@ function unary(call: MethodCall, request: Message, options: CallOptions): Promis
         }
       },
     );
-    const cancel = () => pending.cancel();
-    if (signal) signal.addEventListener('abort', cancel);
+    // Only a call that can be aborted pays for the listener.
+    const cancel = signal ? () => pending.cancel() : undefined;
+    if (cancel) signal?.addEventListener('abort', cancel);
     observeHeaders(pending, options);
   });
 }

@@ -1,0 +1,89 @@
+// What the money-path proofs (outcomes, crash, bench/pay) share: a Pix QR whose amount the request
+// chooses (so the amount's last two digits pick the sandbox outcome, design §4), a payer payout
+// accepts for Brazil, and the shapes the gateway and the simulator answer.
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { TransactionEvent } from '@qr-payout/proto/payout/events/v1/events_pb';
+import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { encodeMerchantQr } from '../../services/decoder/src/emv/encode';
+
+/** A static Pix QR without an amount: POST /v1/pay's `amount` then sets it. */
+export const PIX_WITHOUT_AMOUNT = encodeMerchantQr([
+  { id: 1, value: '11' },
+  {
+    id: 26,
+    value: [
+      { id: 0, value: 'br.gov.bcb.pix' },
+      { id: 1, value: '123e4567-e89b-42d3-a456-426614174000' },
+    ],
+  },
+  { id: 52, value: '5812' },
+  { id: 53, value: '986' },
+  { id: 58, value: 'BR' },
+  { id: 59, value: 'PADARIA PAO QUENTE' },
+  { id: 60, value: 'SAO PAULO' },
+  { id: 62, value: [{ id: 5, value: 'E2EOUT1' }] },
+]);
+
+/** A valid CPF (mod-11 check digits), as payout checks for Brazil. */
+export const PAYER = {
+  payer_name: 'Ana Souza',
+  payer_account: '0001-1234567',
+  payer_tax_id: '529.982.247-25',
+};
+
+/** The transaction as GET /v1/transactions/{id} and the pay answer show it (spec §2.2). */
+export type PublicTransaction = {
+  id: string;
+  instructionId: string;
+  status: string;
+  rail: string;
+  createdAt: string;
+  updatedAt: string;
+  result: { reference: string; settledAt: string | null } | null;
+  error: { reason: string; code: string; partnerStatus: string } | null;
+};
+
+export type SimStats = {
+  submissions: Record<string, number>;
+  requests: number;
+  callbacks: { delivered: number; failed: number; dropped: number };
+};
+
+export async function simStats(partnerSimUrl: string): Promise<SimStats> {
+  const res = await fetch(`${partnerSimUrl}/_sim/stats`, { signal: AbortSignal.timeout(5_000) });
+  return (await res.json()) as SimStats;
+}
+
+const STATUS_NAMES: Partial<Record<TransactionStatus, string>> = {
+  [TransactionStatus.PENDING]: 'pending',
+  [TransactionStatus.PROCESSING]: 'processing',
+  [TransactionStatus.COMPLETED]: 'completed',
+  [TransactionStatus.FAILED]: 'failed',
+};
+
+/**
+ * The event's transaction in the public API's terms, written out here rather than borrowed from the
+ * gateway's presenter, so a test comparing it with GET /v1/transactions/{id} checks both sides.
+ */
+export function publicViewOfEvent(event: TransactionEvent): PublicTransaction {
+  const txn = event.transaction;
+  if (!txn) throw new Error(`event ${event.eventId} carries no transaction`);
+  const iso = (ts: Parameters<typeof timestampDate>[0] | undefined) => (ts ? timestampDate(ts).toISOString() : '');
+  return {
+    id: txn.id,
+    instructionId: txn.instructionId,
+    status: STATUS_NAMES[txn.status] ?? `unknown(${txn.status})`,
+    rail: txn.rail,
+    createdAt: iso(txn.createdAt),
+    updatedAt: iso(txn.updatedAt),
+    result: txn.result
+      ? { reference: txn.result.reference, settledAt: txn.result.settledAt ? iso(txn.result.settledAt) : null }
+      : null,
+    error: txn.error
+      ? { reason: txn.error.reason, code: txn.error.code, partnerStatus: txn.error.partnerStatus }
+      : null,
+  };
+}
+
+/** W3C traceparent (version 00): the trace id is the second field. */
+export const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
