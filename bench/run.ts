@@ -2,6 +2,7 @@
 import { runDecodeBench } from './decode';
 import { runGatewayBench } from './gateway';
 import { runGrpcBench } from './grpc';
+import { runPayBench } from './pay';
 import { runResolveBench } from './resolve';
 
 function positiveInt(name: string, fallback: number): number {
@@ -33,6 +34,14 @@ const benches: Record<string, () => Promise<boolean>> = {
       warmupMs: positiveInt('BENCH_WARMUP', 2) * 1000,
       rounds: positiveInt('BENCH_ROUNDS', 3),
       concurrency: positiveInt('BENCH_CONNECTIONS', 32),
+    }),
+  pay: () =>
+    runPayBench({
+      durationSeconds: positiveInt('BENCH_PAY_SECONDS', 60),
+      warmupSeconds: positiveInt('BENCH_WARMUP', 5),
+      concurrency: positiveInt('BENCH_CONNECTIONS', 64),
+      settleMs: positiveInt('BENCH_PAY_SETTLE_MS', 2),
+      cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,
     }),
   gateway: () =>
     runGatewayBench({

@@ -8,7 +8,13 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { type ManagedProcess, type System, startSystem, type TestTenant } from './harness';
 import { type ApiResponse, call } from './support/http';
-import { PAYER, PIX_WITHOUT_AMOUNT, type PublicTransaction, publicViewOfEvent, simStats } from './support/pay';
+import {
+  PAYER,
+  PIX_WITHOUT_AMOUNT,
+  type PublicTransaction,
+  publicViewOfEvent,
+  simStats,
+} from './support/pay';
 import { startTransactionEventReader, type TransactionEventReader } from './support/transaction-events';
 
 jest.setTimeout(180_000);
@@ -46,7 +52,8 @@ afterAll(async () => {
 
 function onlyRunning(prefix: string): ManagedProcess {
   const running = system.processes.filter((p) => p.name.startsWith(prefix) && !p.hasExited());
-  if (running.length !== 1) throw new Error(`expected one running ${prefix}* process, found ${running.length}`);
+  if (running.length !== 1)
+    throw new Error(`expected one running ${prefix}* process, found ${running.length}`);
   return running[0]!;
 }
 
@@ -59,12 +66,17 @@ function pay(amount: number): Promise<ApiResponse> {
   });
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

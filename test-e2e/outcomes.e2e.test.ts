@@ -58,6 +58,14 @@ beforeAll(async () => {
     serviceEnv: { payout: { POLL_INTERVAL_MS: '200' } },
   });
   tenant = await system.createTenant(`e2e-outcomes-${randomBytes(4).toString('hex')}`, 1_000);
+  // One pay first, so the proofs below do not run on cold connections and an unwarmed JIT; its
+  // callback is awaited, so it cannot land inside a later test's count of callbacks.
+  const warm = await pay(1);
+  expect((warm.json?.transaction as PublicTransaction | undefined)?.status).toBe('completed');
+  const deadline = Date.now() + 10_000;
+  while ((await simStats(system.partnerSimUrl)).callbacks.delivered < 1 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }, 240_000);
 
 afterAll(async () => {
@@ -120,9 +128,11 @@ function expectEventMirrors(received: ReceivedTransactionEvent, txn: PublicTrans
   expect(event.transaction?.tenantId).toBe(tenant.tenantId);
   expect(publicViewOfEvent(event)).toEqual(txn);
   expect(event.transaction?.amount).toMatchObject({ currency: 'BRL', amountMinor });
-  // The transition's time: the commit's updated_at and the event's clock agree within a second.
+  // The transition's time: updated_at is the settling transaction's start (PostgreSQL's now()),
+  // occurred_at payout's clock just before its commit, so they are close and in that order.
   const occurredAt = timestampDate(event.occurredAt!).getTime();
-  expect(Math.abs(occurredAt - Date.parse(txn.updatedAt))).toBeLessThan(1_000);
+  expect(occurredAt - Date.parse(txn.updatedAt)).toBeGreaterThanOrEqual(-50);
+  expect(occurredAt - Date.parse(txn.updatedAt)).toBeLessThan(5_000);
 }
 
 /** The spans (every process) of the trace the event's traceparent names. */
@@ -130,7 +140,7 @@ async function traceOf(received: ReceivedTransactionEvent, mustHold: (spans: Rec
   const traceId = TRACEPARENT.exec(received.headers.traceparent ?? '')?.[1];
   expect(traceId).toBeDefined();
   const inTrace = () => receiver.spans.filter((span) => span.traceId === traceId);
-  await receiver.waitFor(() => mustHold(inTrace()), 10_000).catch(() => undefined);
+  await receiver.waitFor(() => mustHold(inTrace()), 20_000).catch(() => undefined);
   return inTrace();
 }
 
@@ -141,7 +151,11 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
   it('…51: failed at once, in the POST answer; the event was written in the execute call', async () => {
     const before = await simStats(system.partnerSimUrl);
     const { answered, settled } = await payTerminal(20.51);
-    expect(answered).toMatchObject({ status: 'failed', result: null, error: { code: 'AC03', partnerStatus: 'RJCT' } });
+    expect(answered).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'AC03', partnerStatus: 'RJCT' },
+    });
     expect(settled).toEqual(answered);
     const received = await onlyEventOf(answered.id);
     expectEventMirrors(received, settled, 2051n);
@@ -164,7 +178,11 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
     const [completed, failed] = await Promise.all([payTerminal(20.52), payTerminal(20.53)]);
     expect(completed.settled).toMatchObject({ status: 'completed', error: null });
     expect(completed.settled.result?.reference).toMatch(PIX_E2E_ID);
-    expect(failed.settled).toMatchObject({ status: 'failed', result: null, error: { code: 'AM04', partnerStatus: 'RJCT' } });
+    expect(failed.settled).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'AM04', partnerStatus: 'RJCT' },
+    });
     const [completedEvent, failedEvent] = await Promise.all([
       onlyEventOf(completed.answered.id),
       onlyEventOf(failed.answered.id),

@@ -22,9 +22,14 @@ export interface Summary {
   ratio: number;
   goals: { ratioAtLeast: number; gatewayP99BelowMs: number };
   pass: { ratio: boolean; p99: boolean; clean: boolean; all: boolean };
+  /** Slowest bare round over the fastest: the bare server does the same work every round, so a
+   * large spread means something else took the CPU during the run. */
+  bareSpread: number;
 }
 
 export const GOALS = { ratioAtLeast: 0.5, gatewayP99BelowMs: 10 };
+/** Bare rounds further apart than this: the figures are not trustworthy (printed, not failed). */
+export const MAX_TRUSTED_BARE_SPREAD = 1.25;
 
 export function rowOf(target: Target, round: number, run: LoadResult): Row {
   return {
@@ -70,7 +75,9 @@ export function summarize(rows: Row[], runs: Record<Target, LoadResult[]>): Summ
     all: false,
   };
   pass.all = pass.ratio && pass.p99 && pass.clean;
-  return { rows, totals, ratio, goals: GOALS, pass };
+  const bare = rows.filter((r) => r.target === 'bare').map((r) => r.reqPerSec);
+  const bareSpread = bare.length > 1 ? Math.max(...bare) / Math.min(...bare) : 1;
+  return { rows, totals, ratio, goals: GOALS, pass, bareSpread };
 }
 
 const cell = (value: string | number, width: number) =>
@@ -104,6 +111,11 @@ export function formatTable(summary: Summary, context: string[] = []): string {
     `gateway p99: ${summary.totals.gateway.p99Ms.toFixed(2)} ms (goal < ${GOALS.gatewayP99BelowMs} ms) ${verdict(summary.pass.p99)}`,
     `no errors and no non-2xx: ${verdict(summary.pass.clean)}`,
     `overall: ${verdict(summary.pass.all)}`,
+    ...(summary.bareSpread > MAX_TRUSTED_BARE_SPREAD
+      ? [
+          `WARNING: bare throughput varied x${summary.bareSpread.toFixed(2)} between rounds: something else used the CPU; these figures are not trustworthy, run again on a quiet machine`,
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -68,7 +68,8 @@ const STATUS_NAMES: Partial<Record<TransactionStatus, string>> = {
 export function publicViewOfEvent(event: TransactionEvent): PublicTransaction {
   const txn = event.transaction;
   if (!txn) throw new Error(`event ${event.eventId} carries no transaction`);
-  const iso = (ts: Parameters<typeof timestampDate>[0] | undefined) => (ts ? timestampDate(ts).toISOString() : '');
+  const iso = (ts: Parameters<typeof timestampDate>[0] | undefined) =>
+    ts ? timestampDate(ts).toISOString() : '';
   return {
     id: txn.id,
     instructionId: txn.instructionId,
@@ -77,7 +78,10 @@ export function publicViewOfEvent(event: TransactionEvent): PublicTransaction {
     createdAt: iso(txn.createdAt),
     updatedAt: iso(txn.updatedAt),
     result: txn.result
-      ? { reference: txn.result.reference, settledAt: txn.result.settledAt ? iso(txn.result.settledAt) : null }
+      ? {
+          reference: txn.result.reference,
+          settledAt: txn.result.settledAt ? iso(txn.result.settledAt) : null,
+        }
       : null,
     error: txn.error
       ? { reason: txn.error.reason, code: txn.error.code, partnerStatus: txn.error.partnerStatus }

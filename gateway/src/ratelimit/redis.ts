@@ -1,3 +1,4 @@
+import { runOutsideTrace } from '@qr-payout/platform';
 import type { Redis } from 'ioredis';
 import { type ConsumeResult, decide, type RateLimiter } from './limiter';
 
@@ -210,12 +211,15 @@ export function createRedisRateLimiter(opts: RedisRateLimiterOptions): RateLimit
   }
 
   // Runs after the I/O callbacks of this turn, so every request read in it has queued its check.
+  // Outside any trace: the call serves many requests, not the one whose check came first.
   function flush(): void {
     const checks = batch;
     batch = [];
-    for (let from = 0; from < checks.length; from += MAX_CHECKS_PER_CALL) {
-      send(checks.slice(from, from + MAX_CHECKS_PER_CALL));
-    }
+    runOutsideTrace(() => {
+      for (let from = 0; from < checks.length; from += MAX_CHECKS_PER_CALL) {
+        send(checks.slice(from, from + MAX_CHECKS_PER_CALL));
+      }
+    });
   }
 
   return {

@@ -19,4 +19,5 @@ export { checkTargetUrl, MAX_URL_LENGTH, type TargetUrlResult } from './net/targ
 export * from './redis';
 export * from './service-main';
 export * from './shutdown';
+export { runOutsideTrace } from './telemetry/outside-trace';
 export { shutdownTelemetry, startTelemetry, type TelemetryOptions } from './telemetry/start';

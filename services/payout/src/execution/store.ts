@@ -219,7 +219,11 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
     async markProcessing(transactionId, partnerPayoutId, pollInMs) {
       await pool.query(
         `UPDATE transactions
-            SET status = 'processing', partner_payout_id = $2, poll_attempts = 0, lease_until = NULL,
+            SET status = 'processing', partner_payout_id = $2,
+                -- Counted from the submission: an in-flight answer to a poll keeps the count, or
+                -- the backoff would restart at every poll and never grow.
+                poll_attempts = CASE WHEN status = 'pending' THEN 0 ELSE poll_attempts END,
+                lease_until = NULL,
                 next_poll_at = now() + $3 * interval '1 millisecond', updated_at = now()
           WHERE id = $1 AND status IN ('pending', 'processing')`,
         [transactionId, partnerPayoutId, pollInMs],
