@@ -17,12 +17,17 @@ function processCpuSeconds(pid: number): number | undefined {
   }
 }
 
-function machineBusySeconds(): number | undefined {
+/** Busy seconds of the whole machine, and the part spent in interrupts (irq + softirq) and steal. */
+function machineSeconds(): { busy: number; interrupts: number; steal: number } | undefined {
   try {
     const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal: busy = all but idle and iowait.
     const busy = cpu.slice(0, 8).reduce((n, v, i) => (i === 3 || i === 4 ? n : n + v), 0);
-    return busy / TICKS_PER_SECOND;
+    return {
+      busy: busy / TICKS_PER_SECOND,
+      interrupts: ((cpu[5] ?? 0) + (cpu[6] ?? 0)) / TICKS_PER_SECOND,
+      steal: (cpu[7] ?? 0) / TICKS_PER_SECOND,
+    };
   } catch {
     return undefined;
   }
@@ -64,7 +69,7 @@ export interface CpuSample {
   /** Per infrastructure kind; a backend that ended between two samples drops out (undercount). */
   infrastructure: Map<string, number>;
   bench: number;
-  machine: number | undefined;
+  machine: ReturnType<typeof machineSeconds>;
 }
 
 export function sampleCpu(processes: ReadonlyArray<{ name: string; pid: number }>): CpuSample {
@@ -79,7 +84,7 @@ export function sampleCpu(processes: ReadonlyArray<{ name: string; pid: number }
     processes: byName,
     infrastructure: infrastructureCpuSeconds(),
     bench: (own.user + own.system) / 1e6,
-    machine: machineBusySeconds(),
+    machine: machineSeconds(),
   };
 }
 
@@ -102,10 +107,15 @@ export function cpuBetween(start: CpuSample, end: CpuSample): Array<{ name: stri
     rows.push({ name, cores: used / seconds });
   }
   if (start.machine !== undefined && end.machine !== undefined) {
-    const machine = end.machine - start.machine;
+    const machine = end.machine.busy - start.machine.busy;
+    // Interrupt time is no process's: on loopback, much of the peer's TCP receive path runs here.
+    const interrupts = end.machine.interrupts - start.machine.interrupts;
+    const steal = end.machine.steal - start.machine.steal;
+    rows.push({ name: 'kernel interrupts (irq + softirq)', cores: interrupts / seconds });
+    rows.push({ name: 'stolen by the hypervisor', cores: steal / seconds });
     rows.push({
       name: 'anything else on the machine',
-      cores: (machine - ours - bench - infrastructure) / seconds,
+      cores: (machine - ours - bench - infrastructure - interrupts - steal) / seconds,
     });
     rows.push({ name: `machine busy (of ${os.cpus().length} cores)`, cores: machine / seconds });
   }
