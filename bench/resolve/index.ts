@@ -43,7 +43,16 @@ async function expectOk(load: LoadOptions): Promise<void> {
 export async function runResolveBench(opts: ResolveBenchOptions): Promise<boolean> {
   if (!PIX) throw new Error('no static Pix QR with an amount in test-e2e/support/merchant-qrs.ts');
   console.log('starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...');
-  const system = await startSystem({ logLevel: 'warn' });
+  // BENCH_CPU_PROF_DIR: the gateway, decoder and payout write V8 CPU profiles there on exit.
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const profile: NodeJS.ProcessEnv = profileDir
+    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}` }
+    : {};
+  const system = await startSystem({
+    logLevel: 'warn',
+    gatewayEnv: profile,
+    serviceEnv: { decoder: profile, payout: profile },
+  });
   try {
     const tenant = await system.createTenant(
       `bench-resolve-${randomBytes(4).toString('hex')}`,
