@@ -1,3 +1,4 @@
+import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform';
 import { loadFxConfig } from './config';
 import { createDeps } from './deps';
 import { buildServer } from './server';
@@ -5,11 +6,7 @@ import { buildServer } from './server';
 export { loadFxConfig } from './config';
 export { DEFAULT_RATE_TABLE, type RateEntry, type RateTable } from './rates/rate-table';
 
-export type RunningFx = {
-  readonly grpcPort: number;
-  /** NOT_SERVING, drain in-flight calls (GRPC_DRAIN_MS), then end the pool. Idempotent. */
-  close(): Promise<void>;
-};
+export type RunningFx = RunningGrpcService;
 
 /**
  * Loads config from `env`, migrates schema fx when MIGRATE_ON_START=true, and listens on
@@ -18,21 +15,12 @@ export type RunningFx = {
 export async function startFx(env: NodeJS.ProcessEnv): Promise<RunningFx> {
   const config = loadFxConfig(env);
   const deps = createDeps(config);
-  let grpcPort: number;
-  const server = buildServer(deps);
-  try {
-    if (config.migrateOnStart) await deps.migrate();
-    grpcPort = await server.listen(config.grpcPort, config.host);
-  } catch (err) {
-    await deps.close();
-    throw err;
-  }
-  let closing: Promise<void> | undefined;
-  return {
-    grpcPort,
-    close() {
-      closing ??= server.close({ graceMs: config.grpcDrainMs }).finally(() => deps.close());
-      return closing;
-    },
-  };
+  return serveGrpc({
+    server: buildServer(deps),
+    deps,
+    migrateOnStart: config.migrateOnStart,
+    port: config.grpcPort,
+    host: config.host,
+    drainMs: config.grpcDrainMs,
+  });
 }

@@ -1,20 +1,14 @@
+import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform';
 import { loadPayoutConfig } from './config';
 import { createDeps, type PayoutDepsOverrides } from './deps';
-import { type RunningOutboxRelay, runOutboxRelay } from './outbox/start';
-import { type RunningPollingWorker, runPollingWorker } from './polling/worker';
+import { runOutboxRelay } from './outbox/start';
+import { runPollingWorker } from './polling/worker';
 import { buildServer } from './server';
 
 export { loadPayoutConfig } from './config';
 export type { PayoutDepsOverrides } from './deps';
 
-export type RunningPayout = {
-  readonly grpcPort: number;
-  /**
-   * NOT_SERVING, drain in-flight calls (GRPC_DRAIN_MS), stop the outbox relay (its batch in flight
-   * finishes), then close the bus and the pool. Idempotent.
-   */
-  close(): Promise<void>;
-};
+export type RunningPayout = RunningGrpcService;
 
 /**
  * Loads config from `env`, migrates schema payout when MIGRATE_ON_START=true, and listens on
@@ -28,53 +22,46 @@ export async function startPayout(
 ): Promise<RunningPayout> {
   const config = loadPayoutConfig(env);
   const deps = createDeps(config, overrides);
-  const server = buildServer(deps);
-  let grpcPort: number;
-  try {
-    if (config.migrateOnStart) await deps.migrate();
-    grpcPort = await server.listen(config.grpcPort, config.host);
-  } catch (err) {
-    await deps.close();
-    throw err;
-  }
-  // After migrations: the relay reads outbox_events.
-  const outbox: RunningOutboxRelay | undefined = config.outboxRelayEnabled
-    ? runOutboxRelay({
-        pool: deps.pool,
-        bus: deps.bus,
-        logger: deps.logger,
-        connectionString: config.databaseUrl,
-        schema: config.dbSchema,
-        batchSize: config.outboxBatchSize,
-        pollMs: config.outboxPollMs,
-        leaseMs: config.outboxLeaseMs,
-      })
-    : undefined;
-  const polling: RunningPollingWorker | undefined = config.pollWorkerEnabled
-    ? runPollingWorker({
-        store: deps.executionStore,
-        submitter: deps.submitter,
-        settlement: deps.settlement,
-        partner: deps.partner,
-        logger: deps.logger,
-        intervalMs: config.pollIntervalMs,
-        batchSize: config.pollBatchSize,
-        leaseMs: config.pollLeaseMs,
-        backoffMs: deps.backoffMs,
-        keyReapIntervalMs: config.idempotencyKeyReapMs,
-      })
-    : undefined;
-  let closing: Promise<void> | undefined;
-  return {
-    grpcPort,
-    close() {
-      // The relay outlives the drain and the polling worker: both may still write events.
-      closing ??= server
-        .close({ graceMs: config.grpcDrainMs })
-        .finally(() => polling?.stop())
-        .finally(() => outbox?.stop())
-        .finally(() => deps.close());
-      return closing;
-    },
-  };
+  return serveGrpc({
+    server: buildServer(deps),
+    deps,
+    migrateOnStart: config.migrateOnStart,
+    port: config.grpcPort,
+    host: config.host,
+    drainMs: config.grpcDrainMs,
+    // After migrations (the relay reads outbox_events). Stopped in reverse order after the drain:
+    // the polling worker first, then the relay, which outlives both because both write events.
+    startWorkers: () => [
+      ...(config.outboxRelayEnabled
+        ? [
+            runOutboxRelay({
+              pool: deps.pool,
+              bus: deps.bus,
+              logger: deps.logger,
+              connectionString: config.databaseUrl,
+              schema: config.dbSchema,
+              batchSize: config.outboxBatchSize,
+              pollMs: config.outboxPollMs,
+              leaseMs: config.outboxLeaseMs,
+            }),
+          ]
+        : []),
+      ...(config.pollWorkerEnabled
+        ? [
+            runPollingWorker({
+              store: deps.executionStore,
+              submitter: deps.submitter,
+              settlement: deps.settlement,
+              partner: deps.partner,
+              logger: deps.logger,
+              intervalMs: config.pollIntervalMs,
+              batchSize: config.pollBatchSize,
+              leaseMs: config.pollLeaseMs,
+              backoffMs: deps.backoffMs,
+              keyReapIntervalMs: config.idempotencyKeyReapMs,
+            }),
+          ]
+        : []),
+    ],
+  });
 }

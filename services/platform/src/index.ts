@@ -10,6 +10,7 @@ export * from './events/memory';
 export * from './events/topics';
 export * from './grpc/client';
 export * from './grpc/health';
+export * from './grpc/serve';
 export * from './grpc/server';
 export { codeName } from './grpc/server-interceptors';
 export * from './ids';

@@ -1,0 +1,85 @@
+import { serveGrpc } from './serve';
+import type { GrpcServer } from './server';
+
+function recorder() {
+  const calls: string[] = [];
+  const server = {
+    listen: async () => {
+      calls.push('listen');
+      return 50051;
+    },
+    close: async () => {
+      calls.push('server.close');
+    },
+  } as unknown as GrpcServer;
+  const deps = {
+    migrate: async () => calls.push('migrate'),
+    close: async () => {
+      calls.push('deps.close');
+    },
+  };
+  return { calls, server, deps };
+}
+
+describe('serveGrpc', () => {
+  it('migrates, listens, starts workers; closes in reverse: drain, workers last-first, deps', async () => {
+    const { calls, server, deps } = recorder();
+    const worker = (name: string) => ({
+      stop: async () => {
+        calls.push(`${name}.stop`);
+      },
+    });
+    const running = await serveGrpc({
+      server,
+      deps,
+      migrateOnStart: true,
+      port: 0,
+      host: '127.0.0.1',
+      drainMs: 10,
+      startWorkers: () => {
+        calls.push('workers');
+        return [worker('relay'), worker('poller')];
+      },
+    });
+    expect(running.grpcPort).toBe(50051);
+    await Promise.all([running.close(), running.close()]);
+    expect(calls).toEqual([
+      'migrate',
+      'listen',
+      'workers',
+      'server.close',
+      'poller.stop',
+      'relay.stop',
+      'deps.close',
+    ]);
+  });
+
+  it('closes the deps when listen fails, and runs every close step even when one fails', async () => {
+    const { calls, server, deps } = recorder();
+    server.listen = async () => {
+      throw new Error('EADDRINUSE');
+    };
+    await expect(serveGrpc({ server, deps, port: 1, host: '127.0.0.1', drainMs: 10 })).rejects.toThrow(
+      'EADDRINUSE',
+    );
+    expect(calls).toEqual(['deps.close']);
+
+    const ok = recorder();
+    const running = await serveGrpc({
+      server: ok.server,
+      deps: ok.deps,
+      port: 0,
+      host: '127.0.0.1',
+      drainMs: 10,
+      startWorkers: () => [
+        {
+          stop: async () => {
+            throw new Error('relay stuck');
+          },
+        },
+      ],
+    });
+    await expect(running.close()).rejects.toThrow('relay stuck');
+    expect(ok.calls).toEqual(['listen', 'server.close', 'deps.close']);
+  });
+});

@@ -1,0 +1,56 @@
+import type { GrpcServer } from './server';
+
+/** A background loop started once the service listens (outbox relay, polling worker, ...). */
+export type ServiceWorker = { stop(): Promise<void> };
+
+export type ServeGrpcOptions = {
+  server: GrpcServer;
+  /** What the service owns besides the server: migrations (when it has a schema) and close. */
+  deps: { migrate?(): Promise<unknown>; close(): Promise<void> };
+  migrateOnStart?: boolean;
+  port: number;
+  host: string;
+  /** How long close() lets in-flight calls finish (GRPC_DRAIN_MS). */
+  drainMs: number;
+  /** Started after migrations and listen; stopped after the drain, last started first. */
+  startWorkers?: () => ServiceWorker[];
+};
+
+export type RunningGrpcService = {
+  readonly grpcPort: number;
+  /** NOT_SERVING, drain in-flight calls, stop the workers, then close the deps. Idempotent. */
+  close(): Promise<void>;
+};
+
+/**
+ * The start sequence every gRPC service shares: migrate (when asked), listen, start workers; and
+ * the matching close. A failed start closes what was opened, so a caller never leaks a pool.
+ */
+export async function serveGrpc(opts: ServeGrpcOptions): Promise<RunningGrpcService> {
+  let grpcPort: number;
+  try {
+    if (opts.migrateOnStart && opts.deps.migrate) await opts.deps.migrate();
+    grpcPort = await opts.server.listen(opts.port, opts.host);
+  } catch (err) {
+    await opts.deps.close();
+    throw err;
+  }
+  const workers = opts.startWorkers?.() ?? [];
+  let closing: Promise<void> | undefined;
+  return {
+    grpcPort,
+    close() {
+      closing ??= (async () => {
+        // Every step runs even when one fails; the first failure is rethrown at the end.
+        const failures: unknown[] = [];
+        const step = (run: () => Promise<unknown>) => run().catch((err: unknown) => failures.push(err));
+        await step(() => opts.server.close({ graceMs: opts.drainMs }));
+        // Workers may still write (a relay publishes what the drain settled): stop them after it.
+        for (const worker of [...workers].reverse()) await step(() => worker.stop());
+        await step(() => opts.deps.close());
+        if (failures.length > 0) throw failures[0];
+      })();
+      return closing;
+    },
+  };
+}
