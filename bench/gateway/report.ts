@@ -45,7 +45,7 @@ export function rowOf(target: Target, round: number, run: LoadResult): Row {
 }
 
 /** Every round of a target pooled: requests over total time, percentiles over all samples. */
-function pooled(runs: LoadResult[]): Omit<Row, 'round' | 'target'> {
+export function pooled(runs: LoadResult[]): Omit<Row, 'round' | 'target'> {
   const total = runs.reduce((n, run) => n + run.latenciesMs.length, 0);
   const all = new Float64Array(total);
   let offset = 0;

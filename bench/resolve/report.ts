@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type LoadResult, percentile } from '../gateway/load';
+import type { LoadResult } from '../gateway/load';
+import { pooled } from '../gateway/report';
 
 /** schemes: the same-run baseline (authenticated GET /v1/schemes, no service call). */
 export const TARGETS = ['schemes', 'resolve', 'resolve-fx'] as const;
@@ -27,22 +28,9 @@ export interface ResolveSummary {
   pass: { resolveP99: boolean; resolveFxP99: boolean; clean: boolean; all: boolean };
 }
 
+/** Every run of a target pooled, as the gateway bench pools its rounds. */
 export function figuresOf(runs: LoadResult[]): Figures {
-  const all = new Float64Array(runs.reduce((n, run) => n + run.latenciesMs.length, 0));
-  let offset = 0;
-  for (const run of runs) {
-    all.set(run.latenciesMs, offset);
-    offset += run.latenciesMs.length;
-  }
-  const seconds = runs.reduce((s, run) => s + run.durationSeconds, 0);
-  return {
-    reqPerSec: runs.reduce((n, run) => n + run.responses, 0) / seconds,
-    p50Ms: percentile(all, 0.5),
-    p99Ms: percentile(all, 0.99),
-    autocannonP99Ms: Math.max(...runs.map((run) => run.autocannonP99Ms)),
-    errors: runs.reduce((n, run) => n + run.errors, 0),
-    non2xx: runs.reduce((n, run) => n + run.non2xx, 0),
-  };
+  return pooled(runs);
 }
 
 export function summarize(
