@@ -1,6 +1,7 @@
 import type { Client } from '@connectrpc/connect';
 import type { DecoderService, Scheme } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import type { Logger } from 'pino';
+import { createRefreshingValue } from '../cache/refreshing-value';
 
 /** A scheme as the public API shows it (snake_case, docs/api-conventions.md). */
 export interface PublicScheme {
@@ -35,10 +36,8 @@ export function toPublicScheme(s: Scheme): PublicScheme {
 }
 
 /**
- * The decoder's scheme list cached in the gateway (it is static per decoder release). Fresh for
- * `ttlMs`; after that the cached list is still served at once while one background call refreshes
- * it, so the hot path never waits on the decoder once the first call succeeded. A failed refresh
- * keeps the old list and is retried after `retryMs`.
+ * The decoder's scheme list cached in the gateway (cache/refreshing-value.ts): it is static per
+ * decoder release, serialized once per fetch so requests embed the text as is.
  */
 export function createSchemeCatalogue(deps: {
   decoder: SchemeSource;
@@ -47,40 +46,11 @@ export function createSchemeCatalogue(deps: {
   retryMs?: number;
   now?: () => number;
 }): SchemeCatalogue {
-  const now = deps.now ?? Date.now;
-  const retryMs = deps.retryMs ?? 1_000;
-  let cached: string | undefined;
-  let freshUntil = 0;
-  let inFlight: Promise<string> | undefined;
-
-  // Shared by concurrent callers, so it carries no caller's abort signal.
-  function fetchSchemes(): Promise<string> {
-    inFlight ??= deps.decoder
-      .listSchemes({})
-      .then((res) => {
-        cached = JSON.stringify(res.schemes.map(toPublicScheme));
-        freshUntil = now() + deps.ttlMs;
-        return cached;
-      })
-      .finally(() => {
-        inFlight = undefined;
-      });
-    return inFlight;
-  }
-
-  return {
-    async getJson() {
-      if (cached === undefined) return fetchSchemes();
-      if (now() >= freshUntil && !inFlight) {
-        freshUntil = now() + retryMs;
-        fetchSchemes().catch((err: unknown) =>
-          deps.logger.warn(
-            { err: { message: (err as Error)?.message } },
-            'scheme catalogue refresh failed; serving the cached list',
-          ),
-        );
-      }
-      return cached;
-    },
-  };
+  const { decoder, ...cacheOpts } = deps;
+  const schemesJson = createRefreshingValue({
+    ...cacheOpts,
+    what: 'scheme catalogue',
+    fetch: async () => JSON.stringify((await decoder.listSchemes({})).schemes.map(toPublicScheme)),
+  });
+  return { getJson: () => schemesJson.get() };
 }
