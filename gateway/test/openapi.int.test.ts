@@ -134,6 +134,43 @@ function stubTransaction(instructionId: string) {
   };
 }
 
+const PAYER = { payer_name: 'Ana Souza', payer_account: '0001-123456', payer_tax_id: '52998224725' };
+
+/**
+ * POSTs to a payment route: `key` is the Idempotency-Key (null: none), the tenant's API key unless
+ * `opts.apiKey` overrides it (null: none), JSON unless `opts.type` says otherwise.
+ */
+function paymentPoster(path: string, apiKey: string) {
+  return (
+    b: string,
+    key: string | null,
+    body: object | string,
+    opts: { apiKey?: string | null; type?: string } = {},
+  ) => {
+    const apiKeyHeader = opts.apiKey === undefined ? apiKey : opts.apiKey;
+    return request(b, path, {
+      method: 'POST',
+      headers: {
+        ...(apiKeyHeader ? { 'x-api-key': apiKeyHeader } : {}),
+        ...(key ? { 'idempotency-key': key } : {}),
+        'content-type': opts.type ?? 'application/json',
+      },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  };
+}
+
+/** Checks each response against the document and records its status, in order. */
+function statusRecorder(method: string, path: string) {
+  const statuses: number[] = [];
+  const check = async (res: HttpResponse) => {
+    statuses.push(res.status);
+    conform(method, path, res);
+    return res;
+  };
+  return { statuses, check };
+}
+
 const json = (apiKey: string | undefined, body: string, contentType = 'application/json') => ({
   method: 'POST',
   headers: { ...(apiKey ? { 'x-api-key': apiKey } : {}), 'content-type': contentType },
@@ -397,51 +434,29 @@ describe('OpenAPI document conformance', () => {
   it('POST /v1/execute', async () => {
     const path = '/v1/execute';
     const { apiKey } = await seedTenant(pool);
-    const payer = { payer_name: 'Ana Souza', payer_account: '0001-123456', payer_tax_id: '52998224725' };
-    const exec = (
-      b: string,
-      key: string | null,
-      body: object | string,
-      opts: { apiKey?: string | null; type?: string } = {},
-    ) => {
-      const apiKeyHeader = opts.apiKey === undefined ? apiKey : opts.apiKey;
-      return request(b, path, {
-        method: 'POST',
-        headers: {
-          ...(apiKeyHeader ? { 'x-api-key': apiKeyHeader } : {}),
-          ...(key ? { 'idempotency-key': key } : {}),
-          'content-type': opts.type ?? 'application/json',
-        },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      });
-    };
-    const statuses: number[] = [];
-    const check = async (res: HttpResponse) => {
-      statuses.push(res.status);
-      conform('post', path, res);
-      return res;
-    };
+    const exec = paymentPoster(path, apiKey);
+    const { statuses, check } = statusRecorder('post', path);
     const k = () => `oas-exec-${randomSuffix()}`;
     const ok = k();
-    await check(await exec(stubBase, ok, { instruction_id: STUB_INS, ...payer }));
-    const replay = await check(await exec(stubBase, ok, { ...payer, instruction_id: STUB_INS }));
+    await check(await exec(stubBase, ok, { instruction_id: STUB_INS, ...PAYER }));
+    const replay = await check(await exec(stubBase, ok, { ...PAYER, instruction_id: STUB_INS }));
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    await check(await exec(stubBase, ok, { instruction_id: STUB_INS, ...payer, payer_name: 'Other' })); // conflict
+    await check(await exec(stubBase, ok, { instruction_id: STUB_INS, ...PAYER, payer_name: 'Other' })); // conflict
     const slowKey = k();
-    const slow = exec(stubBase, slowKey, { instruction_id: STUB_INS_SLOW, ...payer });
+    const slow = exec(stubBase, slowKey, { instruction_id: STUB_INS_SLOW, ...PAYER });
     await new Promise((r) => setTimeout(r, 100));
-    await check(await exec(stubBase, slowKey, { instruction_id: STUB_INS_SLOW, ...payer })); // in progress
+    await check(await exec(stubBase, slowKey, { instruction_id: STUB_INS_SLOW, ...PAYER })); // in progress
     await check(await slow);
-    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXECUTED, ...payer }));
-    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXPIRED, ...payer }));
-    await check(await exec(stubBase, k(), { instruction_id: 'ins_01JD0000000000000000000009', ...payer }));
-    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_DOWN, ...payer }));
-    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_BOOM, ...payer }));
-    await check(await exec(base, null, { instruction_id: STUB_INS, ...payer })); // IdempotencyKeyMissing
+    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXECUTED, ...PAYER }));
+    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXPIRED, ...PAYER }));
+    await check(await exec(stubBase, k(), { instruction_id: 'ins_01JD0000000000000000000009', ...PAYER }));
+    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_DOWN, ...PAYER }));
+    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_BOOM, ...PAYER }));
+    await check(await exec(base, null, { instruction_id: STUB_INS, ...PAYER })); // IdempotencyKeyMissing
     await check(await exec(base, k(), { instruction_id: STUB_INS })); // ValidationError
     await check(await exec(base, k(), JSON.stringify({ instruction_id: 'x'.repeat(70_000) })));
     await check(await exec(base, k(), 'instruction_id=x', { type: 'text/plain' }));
-    await check(await exec(base, k(), { instruction_id: STUB_INS, ...payer }, { apiKey: null }));
+    await check(await exec(base, k(), { instruction_id: STUB_INS, ...PAYER }, { apiKey: null }));
     const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
     await check(await exec(base, null, {}, { apiKey: limited }));
     await check(await exec(base, null, {}, { apiKey: limited }));
@@ -453,49 +468,27 @@ describe('OpenAPI document conformance', () => {
   it('POST /v1/pay', async () => {
     const path = '/v1/pay';
     const { apiKey } = await seedTenant(pool);
-    const payer = { payer_name: 'Ana Souza', payer_account: '0001-123456', payer_tax_id: '52998224725' };
-    const pay = (
-      b: string,
-      key: string | null,
-      body: object | string,
-      opts: { apiKey?: string | null; type?: string } = {},
-    ) => {
-      const apiKeyHeader = opts.apiKey === undefined ? apiKey : opts.apiKey;
-      return request(b, path, {
-        method: 'POST',
-        headers: {
-          ...(apiKeyHeader ? { 'x-api-key': apiKeyHeader } : {}),
-          ...(key ? { 'idempotency-key': key } : {}),
-          'content-type': opts.type ?? 'application/json',
-        },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      });
-    };
-    const statuses: number[] = [];
-    const check = async (res: HttpResponse) => {
-      statuses.push(res.status);
-      conform('post', path, res);
-      return res;
-    };
+    const pay = paymentPoster(path, apiKey);
+    const { statuses, check } = statusRecorder('post', path);
     const k = () => `oas-pay-${randomSuffix()}`;
     const ok = k();
-    await check(await pay(stubBase, ok, { qr_string: 'ok', ...payer }));
-    await check(await pay(stubBase, ok, { qr_string: 'ok', ...payer })); // replay
-    await check(await pay(stubBase, k(), { qr_string: 'ok', wallet_currency: 'USD', ...payer }));
-    await check(await pay(stubBase, ok, { qr_string: 'ok', ...payer, payer_tax_id: '1' })); // conflict
+    await check(await pay(stubBase, ok, { qr_string: 'ok', ...PAYER }));
+    await check(await pay(stubBase, ok, { qr_string: 'ok', ...PAYER })); // replay
+    await check(await pay(stubBase, k(), { qr_string: 'ok', wallet_currency: 'USD', ...PAYER }));
+    await check(await pay(stubBase, ok, { qr_string: 'ok', ...PAYER, payer_tax_id: '1' })); // conflict
     const slowKey = k();
-    const slow = pay(stubBase, slowKey, { qr_string: 'slow', ...payer });
+    const slow = pay(stubBase, slowKey, { qr_string: 'slow', ...PAYER });
     await new Promise((r) => setTimeout(r, 100));
-    await check(await pay(stubBase, slowKey, { qr_string: 'slow', ...payer })); // in progress
+    await check(await pay(stubBase, slowKey, { qr_string: 'slow', ...PAYER })); // in progress
     await check(await slow);
-    await check(await pay(stubBase, k(), { qr_string: 'bad', ...payer }));
-    await check(await pay(stubBase, k(), { qr_string: 'down', ...payer }));
-    await check(await pay(stubBase, k(), { qr_string: 'boom', ...payer }));
-    await check(await pay(base, null, { qr_string: 'ok', ...payer }));
+    await check(await pay(stubBase, k(), { qr_string: 'bad', ...PAYER }));
+    await check(await pay(stubBase, k(), { qr_string: 'down', ...PAYER }));
+    await check(await pay(stubBase, k(), { qr_string: 'boom', ...PAYER }));
+    await check(await pay(base, null, { qr_string: 'ok', ...PAYER }));
     await check(await pay(base, k(), { qr_string: 'ok' }));
     await check(await pay(base, k(), JSON.stringify({ qr_string: 'x'.repeat(70_000) })));
     await check(await pay(base, k(), 'qr_string=x', { type: 'text/plain' }));
-    await check(await pay(base, k(), { qr_string: 'ok', ...payer }, { apiKey: null }));
+    await check(await pay(base, k(), { qr_string: 'ok', ...PAYER }, { apiKey: null }));
     const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
     await check(await pay(base, null, {}, { apiKey: limited }));
     await check(await pay(base, null, {}, { apiKey: limited }));
