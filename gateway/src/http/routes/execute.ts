@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { IdempotencyCache } from '../../idempotency/cache';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { idempotencyKeyOf, requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
@@ -32,6 +32,25 @@ interface ExecuteBody {
 export const EXECUTE_OPERATION = 'POST /v1/execute';
 
 /**
+ * What every payment request starts with: its tenant, its Idempotency-Key (already required), its
+ * callback_url checked, and the fingerprint of its body for the idempotency rules (spec §8).
+ */
+export function paymentRequest(
+  request: FastifyRequest<{ Body: { callback_url?: string } }>,
+  deps: Pick<PaymentRouteDeps, 'allowPrivateCallbackTargets'>,
+  operation: string,
+) {
+  return {
+    tenantId: request.auth?.tenantId ?? '',
+    key: idempotencyKeyOf(request),
+    callbackUrl: checkCallbackUrl(request.body.callback_url, {
+      allowPrivateTargets: deps.allowPrivateCallbackTargets,
+    }),
+    fingerprint: requestFingerprint(operation, request.body),
+  };
+}
+
+/**
  * POST /v1/execute (spec §4.2): executes a resolved instruction exactly once per Idempotency-Key
  * (spec §8) and answers the transaction as it stands after payout's bounded wait (design §3).
  */
@@ -44,13 +63,8 @@ export function registerExecuteRoute(app: FastifyInstance, deps: PaymentRouteDep
       schema: { body: EXECUTE_REQUEST_SCHEMA },
     },
     async (request, reply) => {
-      const tenantId = request.auth?.tenantId ?? '';
-      const key = idempotencyKeyOf(request);
       const body = request.body;
-      const callbackUrl = checkCallbackUrl(body.callback_url, {
-        allowPrivateTargets: deps.allowPrivateCallbackTargets,
-      });
-      const fingerprint = requestFingerprint(EXECUTE_OPERATION, body);
+      const { tenantId, key, callbackUrl, fingerprint } = paymentRequest(request, deps, EXECUTE_OPERATION);
       const response = await runIdempotent({
         cache: deps.idempotency,
         scope: { tenantId, key },

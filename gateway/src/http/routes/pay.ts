@@ -2,16 +2,15 @@ import type { Client } from '@connectrpc/connect';
 import type { Instruction, PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../errors/api-error';
-import { requestFingerprint } from '../../idempotency/fingerprint';
-import { idempotencyKeyOf, requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
+import { requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
 import { runIdempotent } from '../../idempotency/run';
-import { checkCallbackUrl, executeInstruction } from '../../payments/execute-instruction';
+import { executeInstruction } from '../../payments/execute-instruction';
 import type { PayRecordStore } from '../../payments/pay-store';
 import { type ResolveInstructionDeps, resolveInstruction } from '../../payments/resolve-instruction';
 import { toPublicInstruction } from '../presenters/instruction';
 import { toPublicTransaction } from '../presenters/transaction';
 import { PAY_REQUEST_SCHEMA } from '../schemas';
-import type { PaymentRouteDeps } from './execute';
+import { type PaymentRouteDeps, paymentRequest } from './execute';
 
 export interface PayRouteDeps extends PaymentRouteDeps {
   resolve: ResolveInstructionDeps;
@@ -46,13 +45,8 @@ export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void
       schema: { body: PAY_REQUEST_SCHEMA },
     },
     async (request, reply) => {
-      const tenantId = request.auth?.tenantId ?? '';
-      const key = idempotencyKeyOf(request);
       const body = request.body;
-      const callbackUrl = checkCallbackUrl(body.callback_url, {
-        allowPrivateTargets: deps.allowPrivateCallbackTargets,
-      });
-      const fingerprint = requestFingerprint(PAY_OPERATION, body);
+      const { tenantId, key, callbackUrl, fingerprint } = paymentRequest(request, deps, PAY_OPERATION);
 
       async function instructionOfKey(): Promise<Instruction> {
         const recorded = await deps.payRecords.find(tenantId, key);
