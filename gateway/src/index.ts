@@ -7,6 +7,7 @@ import { createGatewayDeps } from './deps';
 import { createCurrencyCatalogue } from './fx/currencies';
 import { buildPublicApp } from './http/app';
 import { migrateGateway } from './migrations';
+import { startPayKeyReaper } from './payments/pay-store';
 import { createReadiness } from './readiness/readiness';
 import { createSchemeCatalogue } from './schemes/catalogue';
 import { createTenantService, type TenantService } from './tenants/service';
@@ -33,6 +34,8 @@ export interface RunningGateway {
 
 // How long start waits for the rate limiter's Redis before serving on the fallback limiter.
 const REDIS_START_WAIT_MS = 3_000;
+// Expired pay records are never read; reaping them is housekeeping, kept off the request path.
+const PAY_KEY_REAP_INTERVAL_MS = 60_000;
 
 function listenAdmin(server: http.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -105,6 +108,10 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
     if (!config.partnerCallbackSecret) {
       logger.warn('PARTNER_CALLBACK_SECRET is not set: partner callbacks are refused (503) until it is');
     }
+    const payKeyReaper = startPayKeyReaper(deps.payRecords, {
+      intervalMs: PAY_KEY_REAP_INTERVAL_MS,
+      onError: (err) => logger.warn({ err: { message: (err as Error)?.message } }, 'pay key reaping failed'),
+    });
     logger.info({ port, admin_port: adminPort }, 'gateway listening');
 
     let closing: Promise<void> | undefined;
@@ -116,6 +123,7 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
       close() {
         closing ??= (async () => {
           readiness.beginShutdown();
+          payKeyReaper.stop();
           await Promise.all([app.close(), closeAdmin(admin)]);
           await deps.close();
         })();

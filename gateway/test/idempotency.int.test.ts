@@ -463,3 +463,32 @@ describe('Redis idempotency cache', () => {
     expect((await cache.begin(scope, 'fp')).kind).toBe('acquired');
   });
 });
+
+describe('pay records housekeeping', () => {
+  it('reapExpired deletes only expired records, a batch at a time; a reaped key can be claimed anew', async () => {
+    const shortLived = createPayRecordStore(pool, { ttlMs: 1 });
+    const longLived = createPayRecordStore(pool, { ttlMs: 60_000 });
+    const tenant = `ten_reap_${randomSuffix()}`;
+    const record = (n: number) => ({
+      requestFingerprint: `fp-${n}`,
+      instructionId: `${INS.slice(0, -1)}${n}`,
+    });
+    for (let n = 0; n < 3; n++) await shortLived.claim(tenant, `old-${n}`, record(n));
+    await longLived.claim(tenant, 'live', record(9));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const counts = async () =>
+      (
+        await pool.query<{ key: string }>(
+          'SELECT idempotency_key AS key FROM pay_idempotency_keys WHERE tenant_id = $1 ORDER BY 1',
+          [tenant],
+        )
+      ).rows.map((row) => row.key);
+    expect(await counts()).toEqual(['live', 'old-0', 'old-1', 'old-2']);
+    // Other tests' records may be expired too, so only this tenant's rows are asserted.
+    while ((await longLived.reapExpired(2)) > 0) {}
+    expect(await counts()).toEqual(['live']);
+    await expect(longLived.find(tenant, 'live')).resolves.toEqual(record(9));
+    await expect(longLived.claim(tenant, 'old-0', record(5))).resolves.toEqual(record(5));
+  });
+});

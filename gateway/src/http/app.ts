@@ -49,7 +49,7 @@ export interface PublicAppDeps {
 
 export interface PaymentsDeps {
   idempotency: IdempotencyCache;
-  payRecords: PayRecordStore;
+  payRecords: Pick<PayRecordStore, 'find' | 'claim'>;
   /** EXECUTE_WAIT_MS: how long payout waits for a terminal state (design §3). */
   executeWaitMs: number;
   /** Deadline of the execute call on top of the wait (GRPC_TIMEOUT_MS). */

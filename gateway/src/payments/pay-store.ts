@@ -15,6 +15,32 @@ export interface PayRecordStore {
    * holds the key (a concurrent pay that won): returns whichever record holds it afterwards.
    */
   claim(tenantId: string, key: string, record: PayRecord): Promise<PayRecord>;
+  /**
+   * Deletes up to `batch` expired records (they are never read: find skips them, claim replaces
+   * them) and answers how many. Run periodically off the request path (startPayKeyReaper).
+   */
+  reapExpired(batch?: number): Promise<number>;
+}
+
+/** Reaps expired pay records every `intervalMs`, a batch at a time, until none is left. */
+export function startPayKeyReaper(
+  store: Pick<PayRecordStore, 'reapExpired'>,
+  opts: { intervalMs: number; onError: (err: unknown) => void },
+): { stop(): void } {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      while ((await store.reapExpired()) > 0) {}
+    } catch (err) {
+      opts.onError(err);
+    } finally {
+      running = false;
+    }
+  }, opts.intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 interface Row {
@@ -54,16 +80,19 @@ export function createPayRecordStore(pool: Pool, opts: { ttlMs: number }): PayRe
          RETURNING request_fingerprint, instruction_id`,
         [tenantId, key, record.requestFingerprint, record.instructionId, opts.ttlMs],
       );
-      // Housekeeping on the write path, bounded: each pay removes a few expired records, so the
-      // table holds about one day of pays without a separate job (expired rows are never read).
-      await pool.query(
-        `DELETE FROM pay_idempotency_keys WHERE ctid IN (
-           SELECT ctid FROM pay_idempotency_keys WHERE expires_at <= now() LIMIT 10)`,
-      );
       if (rows[0]) return toRecord(rows[0]);
       const holder = await find(tenantId, key);
       if (!holder) throw new Error('pay idempotency record vanished while claimed');
       return holder;
+    },
+
+    async reapExpired(batch = 1_000) {
+      const { rowCount } = await pool.query(
+        `DELETE FROM pay_idempotency_keys WHERE ctid IN (
+           SELECT ctid FROM pay_idempotency_keys WHERE expires_at <= now() LIMIT $1)`,
+        [batch],
+      );
+      return rowCount ?? 0;
     },
   };
 }

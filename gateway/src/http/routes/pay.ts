@@ -15,7 +15,7 @@ import { type PaymentRouteDeps, paymentRequest } from './execute';
 export interface PayRouteDeps extends PaymentRouteDeps {
   resolve: ResolveInstructionDeps;
   payout: Pick<Client<typeof PayoutService>, 'getInstruction'>;
-  payRecords: PayRecordStore;
+  payRecords: Pick<PayRecordStore, 'find' | 'claim'>;
 }
 
 interface PayBody {
