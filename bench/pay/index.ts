@@ -10,7 +10,7 @@ import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
 import { PAYER, PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
 import { startTransactionEventReader } from '../../test-e2e/support/transaction-events';
 import { percentile } from '../gateway/load';
-import { cpuBetween, sampleCpu } from './cpu';
+import { cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
 import { runPayLoad } from './load';
 import { BASELINE_SCHEMA, prepareBaselineTables, runPgbench } from './pgbench';
 import { formatReport, judge, writeResults } from './report';
@@ -163,13 +163,7 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
     });
     console.log(`\n${formatReport(summary)}`);
     console.log('\nCPU during the measured window (cores, average):');
-    console.log(`  ${'process'.padEnd(42)}${'cores'.padStart(6)}${'CPU ms per pay'.padStart(16)}`);
-    for (const row of cpu) {
-      const msPerPay = (row.cores * 1000) / perSec;
-      console.log(
-        `  ${row.name.padEnd(42)}${row.cores.toFixed(2).padStart(6)}${msPerPay.toFixed(2).padStart(16)}`,
-      );
-    }
+    console.log(formatCpuTable(cpu, perSec, 'pay'));
     const file = writeResults(REPO_ROOT, { ...opts, amount: AMOUNT, cpu }, summary);
     console.log(`\nresults written to ${path.relative(REPO_ROOT, file)}`);
     return summary.pass.all;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
 import { MERCHANT_QRS } from '../../test-e2e/support/merchant-qrs';
 import { type LoadOptions, type LoadResult, runLoad } from '../gateway/load';
+import { type CpuSample, cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
 import {
   figuresOf,
   formatTable,
@@ -15,6 +16,7 @@ import {
   TARGETS,
   writeResults,
 } from './report';
+import { startSkeleton } from './skeleton';
 
 export interface ResolveBenchOptions {
   durationSeconds: number;
@@ -53,6 +55,7 @@ export async function runResolveBench(opts: ResolveBenchOptions): Promise<boolea
     gatewayEnv: profile,
     serviceEnv: { decoder: profile, payout: profile },
   });
+  let stopSkeleton = async () => {};
   try {
     const tenant = await system.createTenant(
       `bench-resolve-${randomBytes(4).toString('hex')}`,
@@ -65,7 +68,11 @@ export async function runResolveBench(opts: ResolveBenchOptions): Promise<boolea
       body: JSON.stringify(body),
       headers: { ...headers, 'content-type': 'application/json' },
     });
+    const skeleton = await startSkeleton({ databaseUrl: system.databaseUrl, logDir: system.logDir });
+    stopSkeleton = skeleton.stop;
+    const watched = [...system.processes, ...skeleton.processes];
     const loads: Record<ResolveTarget, Omit<LoadOptions, 'connections' | 'durationSeconds'>> = {
+      skeleton: { ...post({ qr_string: PIX.qrString }), url: `${skeleton.url}/v1/resolve` },
       schemes: { url: `${system.gatewayUrl}/v1/schemes`, headers },
       resolve: post({ qr_string: PIX.qrString }),
       'resolve-fx': post({ qr_string: PIX.qrString, wallet_currency: 'USD' }),
@@ -76,13 +83,27 @@ export async function runResolveBench(opts: ResolveBenchOptions): Promise<boolea
       `c=${opts.connections}, ${opts.warmupSeconds} s warm-up + ${opts.durationSeconds} s per run, ` +
         `${opts.rounds} rounds alternating ${TARGETS.join(' → ')}`,
     );
-    const runs: Record<ResolveTarget, LoadResult[]> = { schemes: [], resolve: [], 'resolve-fx': [] };
+    const runs: Record<ResolveTarget, LoadResult[]> = {
+      skeleton: [],
+      schemes: [],
+      resolve: [],
+      'resolve-fx': [],
+    };
     const rows: ResolveSummary['rows'] = [];
+    // CPU of each process during each measured run, to say where a request's cost goes.
+    const cpuWindows: Record<ResolveTarget, Array<[CpuSample, CpuSample]>> = {
+      skeleton: [],
+      schemes: [],
+      resolve: [],
+      'resolve-fx': [],
+    };
     for (let round = 1; round <= opts.rounds; round++) {
       for (const target of TARGETS) {
         const load = { ...loads[target], connections: opts.connections };
         await runLoad({ ...load, durationSeconds: opts.warmupSeconds });
+        const cpuStart = sampleCpu(watched);
         const run = await runLoad({ ...load, durationSeconds: opts.durationSeconds });
+        cpuWindows[target].push([cpuStart, sampleCpu(watched)]);
         runs[target].push(run);
         const figures = figuresOf([run]);
         rows.push({ target, round, ...figures });
@@ -91,12 +112,26 @@ export async function runResolveBench(opts: ResolveBenchOptions): Promise<boolea
         );
       }
     }
-    const summary = summarize(rows, runs);
+    const summary = summarize(rows, runs, opts.connections);
     console.log(`\n${formatTable(summary)}`);
+    for (const target of TARGETS) {
+      // The last round's window: the earlier ones are alike, and a sum over rounds would need weighting.
+      const window = cpuWindows[target].at(-1);
+      if (!window) continue;
+      console.log(`\nCPU during the last ${target} run (cores, average):`);
+      console.log(
+        formatCpuTable(
+          cpuBetween(...window),
+          summary.rows.filter((r) => r.target === target).at(-1)!.reqPerSec,
+          'request',
+        ),
+      );
+    }
     const file = writeResults(REPO_ROOT, { ...opts, qr: PIX.label }, summary);
     console.log(`\nresults written to ${path.relative(REPO_ROOT, file)}`);
     return summary.pass.all;
   } finally {
+    await stopSkeleton();
     await system.stop();
   }
 }

@@ -4,8 +4,11 @@ import path from 'node:path';
 import type { LoadResult } from '../gateway/load';
 import { pooled } from '../gateway/report';
 
-/** schemes: the same-run baseline (authenticated GET /v1/schemes, no service call). */
-export const TARGETS = ['schemes', 'resolve', 'resolve-fx'] as const;
+/**
+ * skeleton: the same-run baseline, the least a resolve costs in this stack (./skeleton);
+ * schemes: authenticated GET /v1/schemes, the gateway alone (no service call).
+ */
+export const TARGETS = ['skeleton', 'schemes', 'resolve', 'resolve-fx'] as const;
 export type ResolveTarget = (typeof TARGETS)[number];
 
 export const GOALS = { resolveP99BelowMs: 15 };
@@ -22,8 +25,13 @@ export interface Figures {
 export interface ResolveSummary {
   rows: Array<Figures & { target: ResolveTarget; round: number }>;
   totals: Record<ResolveTarget, Figures>;
-  /** Throughput of each resolve variant over the baseline's. */
-  ratios: Record<Exclude<ResolveTarget, 'schemes'>, number>;
+  /** Throughput of each resolve variant over the skeleton's, and its p99 over the skeleton's. */
+  ratios: Record<'resolve' | 'resolve-fx', { throughput: number; p99: number }>;
+  /**
+   * Little's law for a closed loop: with every answer under the p99 goal, `connections` callers
+   * complete at least connections / goal requests per second. The p99 goal needs about that much.
+   */
+  requiredReqPerSec: number;
   goals: typeof GOALS;
   pass: { resolveP99: boolean; resolveFxP99: boolean; clean: boolean; all: boolean };
 }
@@ -36,8 +44,10 @@ export function figuresOf(runs: LoadResult[]): Figures {
 export function summarize(
   rows: ResolveSummary['rows'],
   runs: Record<ResolveTarget, LoadResult[]>,
+  connections: number,
 ): ResolveSummary {
   const totals = {
+    skeleton: figuresOf(runs.skeleton),
     schemes: figuresOf(runs.schemes),
     resolve: figuresOf(runs.resolve),
     'resolve-fx': figuresOf(runs['resolve-fx']),
@@ -54,12 +64,17 @@ export function summarize(
     rows,
     totals,
     ratios: {
-      resolve: totals.resolve.reqPerSec / totals.schemes.reqPerSec,
-      'resolve-fx': totals['resolve-fx'].reqPerSec / totals.schemes.reqPerSec,
+      resolve: againstSkeleton(totals.resolve, totals.skeleton),
+      'resolve-fx': againstSkeleton(totals['resolve-fx'], totals.skeleton),
     },
+    requiredReqPerSec: connections / (GOALS.resolveP99BelowMs / 1000),
     goals: GOALS,
     pass,
   };
+}
+
+function againstSkeleton(target: Figures, skeleton: Figures): { throughput: number; p99: number } {
+  return { throughput: target.reqPerSec / skeleton.reqPerSec, p99: target.p99Ms / skeleton.p99Ms };
 }
 
 const cell = (value: string | number, width: number) =>
@@ -86,7 +101,10 @@ export function formatTable(summary: ResolveSummary): string {
     ...summary.rows.map((r) => line(values(r.target, String(r.round), r))),
     ...TARGETS.map((t) => line(values(t, 'all', totals[t]))),
     '',
-    `throughput ratio resolve/schemes: ${ratios.resolve.toFixed(3)}, resolve-fx/schemes: ${ratios['resolve-fx'].toFixed(3)} (baseline: GET /v1/schemes, same run)`,
+    `against the skeleton (same run): resolve ${ratios.resolve.throughput.toFixed(2)}× its req/s and ${ratios.resolve.p99.toFixed(2)}× its p99; ` +
+      `resolve-fx ${ratios['resolve-fx'].throughput.toFixed(2)}× its req/s and ${ratios['resolve-fx'].p99.toFixed(2)}× its p99`,
+    `Little's law: a p99 under ${GOALS.resolveP99BelowMs} ms at this concurrency needs about ${summary.requiredReqPerSec.toFixed(0)} req/s or more; ` +
+      `the skeleton does ${totals.skeleton.reqPerSec.toFixed(0)} req/s with p99 ${totals.skeleton.p99Ms.toFixed(2)} ms`,
     `resolve p99: ${totals.resolve.p99Ms.toFixed(2)} ms (goal < ${GOALS.resolveP99BelowMs} ms) ${verdict(pass.resolveP99)}`,
     `resolve-fx p99: ${totals['resolve-fx'].p99Ms.toFixed(2)} ms (goal < ${GOALS.resolveP99BelowMs} ms) ${verdict(pass.resolveFxP99)}`,
     `no errors and no non-2xx: ${verdict(pass.clean)}`,

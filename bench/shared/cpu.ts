@@ -99,7 +99,7 @@ export function cpuBetween(start: CpuSample, end: CpuSample): Array<{ name: stri
     rows.push({ name, cores: used / seconds });
   }
   const bench = end.bench - start.bench;
-  rows.push({ name: 'bench (load + Kafka reader)', cores: bench / seconds });
+  rows.push({ name: 'bench (load generator)', cores: bench / seconds });
   let infrastructure = 0;
   for (const [name, endSeconds] of end.infrastructure) {
     const used = endSeconds - (start.infrastructure.get(name) ?? 0);
@@ -120,4 +120,21 @@ export function cpuBetween(start: CpuSample, end: CpuSample): Array<{ name: stri
     rows.push({ name: `machine busy (of ${os.cpus().length} cores)`, cores: machine / seconds });
   }
   return rows;
+}
+
+/** The rows of cpuBetween as a table: cores used and CPU milliseconds per unit of work (`unit`). */
+export function formatCpuTable(
+  rows: ReadonlyArray<{ name: string; cores: number }>,
+  unitsPerSecond: number,
+  unit: string,
+): string {
+  const perUnit = `CPU ms per ${unit}`;
+  const lines = [`  ${'process'.padEnd(42)}${'cores'.padStart(6)}${perUnit.padStart(perUnit.length + 4)}`];
+  for (const row of rows) {
+    const ms = (row.cores * 1000) / unitsPerSecond;
+    lines.push(
+      `  ${row.name.padEnd(42)}${row.cores.toFixed(2).padStart(6)}${ms.toFixed(3).padStart(perUnit.length + 4)}`,
+    );
+  }
+  return lines.join('\n');
 }
