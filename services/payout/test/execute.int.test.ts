@@ -148,6 +148,21 @@ describe('payout execute', () => {
     expect(readErrorDetail(err)).toMatchObject({ tag: 'IdempotencyConflict', field: 'idempotency_key' });
   });
 
+  it('a taken key with another body is IdempotencyConflict even when that body names no instruction', async () => {
+    const tenantId = tenant();
+    const request = executeRequest(tenantId, await newInstruction(world, tenantId, 1450n));
+    await world.client.executeInstruction(request);
+    // The key is looked up only once the request fails its own checks: the key still decides.
+    const err = await failure(
+      world.client.executeInstruction({
+        ...request,
+        instructionId: newId('ins'),
+        requestFingerprint: 'e'.repeat(64),
+      }),
+    );
+    expect(readErrorDetail(err)).toMatchObject({ tag: 'IdempotencyConflict', field: 'idempotency_key' });
+  });
+
   it('keys are per tenant: another tenant may use the same key', async () => {
     const [a, b] = [tenant(), tenant()];
     const key = newId('idk');

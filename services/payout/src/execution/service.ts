@@ -15,7 +15,7 @@ import type {
   Transaction,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { instructionNotFound } from '../instructions/errors';
-import { validatePayer } from '../payers/validate-payer';
+import { type ValidPayer, validatePayer } from '../payers/validate-payer';
 import { railAdapterFor } from '../rails/adapters';
 import { PARTNER_STATUSES, type PartnerStatus, type PayoutResource } from '../rails/partner-protocol';
 import { RailMappingError } from '../rails/rail-adapter';
@@ -31,7 +31,7 @@ import {
 } from './errors';
 import type { Settlement } from './settlement';
 import type { SettlementSignals } from './settlement-signals';
-import type { ExecutionStore, LiveTransactionRow } from './store';
+import type { ExecutableInstruction, ExecutionStore, LiveTransactionRow, SubmissionRow } from './store';
 import { partnerCallbackUrl, type SubmissionResult, type Submitter, submissionInput } from './submission';
 
 export interface ExecutionService {
@@ -65,6 +65,11 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const FINGERPRINT = /^[0-9A-Za-z+/=_-]{1,128}$/;
 const MAX_CALLBACK_URL = 2048;
 
+/** An instruction as a first execute finds it: executed already, or checked and ready to write. */
+type Executable =
+  | { executed: true; instruction: ExecutableInstruction }
+  | { executed: false; instruction: ExecutableInstruction; payer: ValidPayer; callbackUrl: string | null };
+
 function isTerminal(row: LiveTransactionRow): boolean {
   return row.status === 'completed' || row.status === 'failed';
 }
@@ -89,19 +94,30 @@ function checkCallbackUrl(value: string): string | null {
 export function createExecutionService(deps: ExecutionServiceDeps): ExecutionService {
   const keyTtlMs = deps.idempotencyKeyTtlMs ?? DAY_MS;
 
-  /** Re-reads until terminal or `deadline` (epoch ms); undefined when the transaction was withdrawn. */
+  /**
+   * Waits until the transaction is terminal or `deadline` (epoch ms) and answers it as it stands;
+   * undefined when it was withdrawn. `known`: the row as the caller just wrote it, so the first
+   * look needs no read. A settlement in this process hands the settled row over with its wake-up;
+   * otherwise the row is read again after each pause (one settled by another replica).
+   */
   async function waitForTerminal(
     transactionId: string,
     deadline: number,
     signal?: AbortSignal,
+    known?: LiveTransactionRow,
   ): Promise<LiveTransactionRow | undefined> {
     let pause = 25;
+    let row = known;
     for (;;) {
+      const done = () => Date.now() >= deadline || signal?.aborted === true;
+      if (row && (isTerminal(row) || done())) return row;
       // Subscribed before the read, so a settlement between the read and the pause still wakes us.
       const woken = deps.signals.next(transactionId, Math.min(pause, deadline - Date.now()), signal);
-      const row = await deps.store.findTransaction(transactionId);
-      if (!row || isTerminal(row) || Date.now() >= deadline || signal?.aborted) return row;
-      await woken;
+      if (!row) {
+        row = await deps.store.findTransaction(transactionId);
+        if (!row || isTerminal(row) || done()) return row;
+      }
+      row = (await woken) ?? undefined;
       pause = Math.min(pause * 2, 500);
     }
   }
@@ -127,11 +143,12 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     // The first attempt may have stopped before the partner (crash, fx down, unknown answer):
     // whoever holds the free lease re-runs it; the partner's idempotency makes that safe.
     if (await deps.store.leasePendingTransaction(stored.transaction_id, deps.leaseMs)) {
-      const refusal = refusalOf(
-        await deps.submitter.submitTransaction(stored.transaction_id, 0),
-        req.instructionId,
-      );
+      const result = await deps.submitter.submitTransaction(stored.transaction_id, 0);
+      const refusal = refusalOf(result, req.instructionId);
       if (refusal) throw refusal;
+      if (result.kind === 'submitted' && result.row) {
+        return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal, result.row) };
+      }
     }
     return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal) };
   }
@@ -151,30 +168,72 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     throw instructionAlreadyExecuted(instructionId);
   }
 
+  /**
+   * A request whose key is already taken is a replay, whatever else it says: checked first only
+   * when the request fails before its insert (the insert itself tells a taken key), so a first
+   * attempt costs no key lookup.
+   */
   async function execute(
     req: ExecuteInstructionRequest,
     waitUntil: number,
     signal?: AbortSignal,
   ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
-    const stored = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
-    if (stored) return { ...(await replay(req, stored, waitUntil, signal)), replayed: true };
+    let executable: Executable;
+    try {
+      executable = await checkExecutable(req);
+    } catch (err) {
+      const stored = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
+      if (stored) return { ...(await replay(req, stored, waitUntil, signal)), replayed: true };
+      throw err;
+    }
+    if (executable.executed) return replayOrRefuse(req, executable.instruction.id, waitUntil, signal);
+    const { instruction, payer, callbackUrl } = executable;
+    const transactionId = newId('txn');
+    const inserted = await deps.store.insertPendingTransaction(
+      { id: transactionId, instruction, payer, callbackUrl },
+      {
+        tenantId: req.tenantId,
+        key: req.idempotencyKey,
+        fingerprint: req.requestFingerprint,
+        ttlMs: keyTtlMs,
+      },
+      deps.leaseMs,
+    );
+    if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction.id, waitUntil, signal);
+    // The submission starts from the row just written: nothing to read back.
+    const submission: SubmissionRow = {
+      ...inserted.row,
+      payer_name: payer.name,
+      payer_account: payer.account,
+      payer_tax_id: payer.taxId,
+      decoded: instruction.decoded,
+      quote_id: instruction.quote_id,
+    };
+    const result = await deps.submitter.submitTransaction(transactionId, 0, submission);
+    const refusal = refusalOf(result, instruction.id);
+    if (refusal) throw refusal;
+    const known = result.kind === 'submitted' ? result.row : undefined;
+    return { row: await waitForTerminal(transactionId, waitUntil, signal, known), replayed: false };
+  }
 
+  /** The instruction and payer of a first execute, checked before anything is written. */
+  async function checkExecutable(req: ExecuteInstructionRequest): Promise<Executable> {
     // An id of another shape cannot exist (design §6: unknown ids are NotFound), no query needed.
     if (!isId(req.instructionId, 'ins')) throw instructionNotFound();
     const instruction = await deps.store.findExecutableInstruction(req.tenantId, req.instructionId);
     if (!instruction) throw instructionNotFound();
-    if (instruction.transaction_id !== null) return replayOrRefuse(req, instruction.id, waitUntil, signal);
+    // Executed already: a replay or a refusal, decided by the key; the payer is not checked.
+    if (instruction.transaction_id !== null) return { executed: true, instruction };
     const payer = validatePayer(req.payer, instruction.country);
     const callbackUrl = checkCallbackUrl(req.callbackUrl);
     const adapter = railAdapterFor(instruction.rail);
     if (!adapter) throw invalidRequest('instruction_id', `rail ${instruction.rail} is not served`);
-    const transactionId = newId('txn');
     try {
       // Refuse now what the partner request could not carry, rather than fail after the commit.
       adapter.toPartnerRequest(
         submissionInput(
           {
-            transactionId,
+            transactionId: newId('txn'),
             amountCurrency: instruction.amount_currency,
             amountMinor: instruction.amount_minor,
             decodedJson: instruction.decoded,
@@ -187,21 +246,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       if (err instanceof RailMappingError) throw invalidRequest('instruction_id', err.message);
       throw err;
     }
-
-    const inserted = await deps.store.insertPendingTransaction(
-      { id: transactionId, instruction, payer, callbackUrl },
-      {
-        tenantId: req.tenantId,
-        key: req.idempotencyKey,
-        fingerprint: req.requestFingerprint,
-        ttlMs: keyTtlMs,
-      },
-      deps.leaseMs,
-    );
-    if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction.id, waitUntil, signal);
-    const refusal = refusalOf(await deps.submitter.submitTransaction(transactionId, 0), instruction.id);
-    if (refusal) throw refusal;
-    return { row: await waitForTerminal(transactionId, waitUntil, signal), replayed: false };
+    return { executed: false, instruction, payer, callbackUrl };
   }
 
   return {
@@ -271,10 +316,11 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       };
       const outcome = adapter.toOutcome(resource);
       // An in-flight callback without any partner id has nothing to record.
-      if (outcome.kind !== 'in_flight' || partnerPayoutId !== '') {
-        await deps.settlement.applyPartnerOutcome(row.id, outcome, 0);
-      }
-      const after = await deps.store.findTransaction(row.id);
+      if (outcome.kind === 'in_flight' && partnerPayoutId === '') return toTransactionMessage(row);
+      // The row as the settlement left it; read again only when another path got there first.
+      const after =
+        (await deps.settlement.applyPartnerOutcome(row.id, outcome, 0)) ??
+        (await deps.store.findTransaction(row.id));
       if (!after) throw transactionNotFound();
       return toTransactionMessage(after);
     },

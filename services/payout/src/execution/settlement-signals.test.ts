@@ -1,17 +1,25 @@
 import { exponentialBackoff } from '../polling/worker';
 import { createSettlementSignals } from './settlement-signals';
+import type { LiveTransactionRow } from './store';
+
+// Only the identity of the row matters here: the signals hand it over untouched.
+const settledRow = { id: 'txn_a', status: 'completed' } as LiveTransactionRow;
 
 describe('settlement signals', () => {
-  it('wakes the waiters of a transaction at once, and only those', async () => {
+  it('wakes the waiters of a transaction at once with its settled row, and only those', async () => {
     const signals = createSettlementSignals();
-    const woke: string[] = [];
-    const a = signals.next('txn_a', 10_000).then(() => woke.push('a'));
-    const b = signals.next('txn_b', 50).then(() => woke.push('b'));
-    signals.notify('txn_a');
+    const woke: Array<[string, LiveTransactionRow | undefined]> = [];
+    const a = signals.next('txn_a', 10_000).then((row) => woke.push(['a', row]));
+    const b = signals.next('txn_b', 50).then((row) => woke.push(['b', row]));
+    signals.notify('txn_a', settledRow);
     await a;
-    expect(woke).toEqual(['a']);
+    expect(woke).toEqual([['a', settledRow]]);
+    // A wait that times out brings no row: the waiter reads it again.
     await b;
-    expect(woke).toEqual(['a', 'b']);
+    expect(woke).toEqual([
+      ['a', settledRow],
+      ['b', undefined],
+    ]);
   });
 
   it('resolves on abort', async () => {

@@ -4,11 +4,19 @@
 import type { Logger } from '@qr-payout/platform';
 import type { PartnerOutcome } from '../rails/rail-adapter';
 import type { SettlementSignals } from './settlement-signals';
-import type { ExecutionStore } from './store';
+import type { ExecutionStore, LiveTransactionRow } from './store';
 
 export interface Settlement {
-  /** `pollInMs`: when the worker asks the partner again while the payout is in flight. */
-  applyPartnerOutcome(transactionId: string, outcome: PartnerOutcome, pollInMs: number): Promise<void>;
+  /**
+   * `pollInMs`: when the worker asks the partner again while the payout is in flight. Resolves with
+   * the row as this call left it, or undefined when the transaction was terminal already (or
+   * unknown) and nothing changed, so callers need not read it again.
+   */
+  applyPartnerOutcome(
+    transactionId: string,
+    outcome: PartnerOutcome,
+    pollInMs: number,
+  ): Promise<LiveTransactionRow | undefined>;
 }
 
 export function createSettlement(deps: {
@@ -19,10 +27,9 @@ export function createSettlement(deps: {
   return {
     async applyPartnerOutcome(transactionId, outcome, pollInMs) {
       if (outcome.kind === 'in_flight') {
-        await deps.store.markProcessing(transactionId, outcome.partnerPayoutId, pollInMs);
-        return;
+        return deps.store.markProcessing(transactionId, outcome.partnerPayoutId, pollInMs);
       }
-      const { changed } = await deps.store.settle(
+      const settled = await deps.store.settle(
         transactionId,
         outcome.kind === 'completed'
           ? {
@@ -39,10 +46,11 @@ export function createSettlement(deps: {
               partnerStatus: outcome.partnerStatus || null,
             },
       );
-      if (changed) {
+      if (settled) {
         deps.logger.info({ transaction_id: transactionId, status: outcome.kind }, 'transaction settled');
-        deps.signals.notify(transactionId);
+        deps.signals.notify(transactionId, settled);
       }
+      return settled;
     },
   };
 }

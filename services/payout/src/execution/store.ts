@@ -94,8 +94,15 @@ export interface ExecutionStore {
   findSubmission(transactionId: string): Promise<SubmissionRow | undefined>;
   /** Leases a pending transaction whose lease is free (a replay re-running an unsent submission). */
   leasePendingTransaction(transactionId: string, leaseMs: number): Promise<boolean>;
-  /** pending|processing → processing with the partner's id; the next poll after `pollInMs`. */
-  markProcessing(transactionId: string, partnerPayoutId: string, pollInMs: number): Promise<void>;
+  /**
+   * pending|processing → processing with the partner's id; the next poll after `pollInMs`. The row
+   * as it now stands, or undefined when it was terminal already (or unknown).
+   */
+  markProcessing(
+    transactionId: string,
+    partnerPayoutId: string,
+    pollInMs: number,
+  ): Promise<LiveTransactionRow | undefined>;
   /** Releases the lease of a transient transaction; the worker looks again after `pollInMs`. */
   releaseForRetry(transactionId: string, pollInMs: number): Promise<void>;
   /**
@@ -105,10 +112,10 @@ export interface ExecutionStore {
   abandonUnsubmitted(transactionId: string): Promise<boolean>;
   /**
    * The terminal transition and its outbox event in one database transaction (design §3, §5),
-   * guarded by WHERE status IN ('pending','processing'). `changed: false` when it was terminal
-   * already (or unknown): nothing is written.
+   * guarded by WHERE status IN ('pending','processing'). The settled row, or undefined when it was
+   * terminal already (or unknown): nothing is written then.
    */
-  settle(transactionId: string, outcome: TerminalOutcome): Promise<{ changed: boolean }>;
+  settle(transactionId: string, outcome: TerminalOutcome): Promise<LiveTransactionRow | undefined>;
   /** Claims due transient transactions with FOR UPDATE SKIP LOCKED and a lease (design §4). */
   claimDueTransactions(limit: number, leaseMs: number): Promise<ClaimedTransaction[]>;
   /** Deletes up to `limit` keys past their 24 hours (spec §8); resolves with how many. */
@@ -141,43 +148,51 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
     async insertPendingTransaction(txn, key, leaseMs) {
       const ins = txn.instruction;
       try {
-        return await withTransaction(pool, async (client) => {
-          // An expired key is free again (spec §8); its old transaction keeps its own row.
-          await client.query(
-            'DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND expires_at <= now()',
-            [key.tenantId, key.key],
-          );
-          const { rows } = await client.query<LiveTransactionRow>(
-            `INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
-               amount_currency, amount_minor, pay_currency, pay_amount_minor,
-               payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at)
-             VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13,
-               now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond')
-             RETURNING ${LIVE_COLUMNS}`,
-            [
-              txn.id,
-              ins.tenant_id,
-              ins.id,
-              ins.scheme_id,
-              ins.rail,
-              ins.amount_currency,
-              ins.amount_minor,
-              ins.pay_currency,
-              ins.pay_amount_minor,
-              txn.payer.name,
-              txn.payer.account,
-              txn.payer.taxId,
-              txn.callbackUrl,
-              leaseMs,
-            ],
-          );
-          await client.query(
-            `INSERT INTO idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
-             VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
-            [key.tenantId, key.key, key.fingerprint, txn.id, key.ttlMs],
-          );
-          return { kind: 'inserted' as const, row: rows[0]! };
-        });
+        // One statement, so one round trip and atomic without BEGIN/COMMIT. The key goes first and
+        // the transaction only follows when the key was taken: a live key of the tenant leaves both
+        // unwritten; an expired one (spec §8: free again) is taken over, its old transaction keeping
+        // its own row. The key's foreign key is checked at the end of the statement, once the
+        // transaction row exists; the instruction's unique transaction fails the whole statement.
+        const { rows } = await pool.query<LiveTransactionRow>(
+          `WITH taken_key AS (
+             INSERT INTO idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
+             VALUES ($2, $15, $16, $1, now() + $17 * interval '1 millisecond')
+             ON CONFLICT (tenant_id, key) DO UPDATE
+               SET request_fingerprint = EXCLUDED.request_fingerprint,
+                   transaction_id = EXCLUDED.transaction_id,
+                   created_at = now(), expires_at = EXCLUDED.expires_at
+               WHERE idempotency_keys.expires_at <= now()
+             RETURNING transaction_id
+           )
+           INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
+             amount_currency, amount_minor, pay_currency, pay_amount_minor,
+             payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at)
+           SELECT $1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13,
+             now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond'
+             FROM taken_key
+           RETURNING ${LIVE_COLUMNS}`,
+          [
+            txn.id,
+            ins.tenant_id,
+            ins.id,
+            ins.scheme_id,
+            ins.rail,
+            ins.amount_currency,
+            ins.amount_minor,
+            ins.pay_currency,
+            ins.pay_amount_minor,
+            txn.payer.name,
+            txn.payer.account,
+            txn.payer.taxId,
+            txn.callbackUrl,
+            leaseMs,
+            key.key,
+            key.fingerprint,
+            key.ttlMs,
+          ],
+        );
+        const row = rows[0];
+        return row ? { kind: 'inserted', row } : { kind: 'duplicate' };
       } catch (err) {
         if (isUniqueViolation(err)) return { kind: 'duplicate' };
         throw err;
@@ -217,7 +232,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
     },
 
     async markProcessing(transactionId, partnerPayoutId, pollInMs) {
-      await pool.query(
+      const { rows } = await pool.query<LiveTransactionRow>(
         `UPDATE transactions
             SET status = 'processing', partner_payout_id = $2,
                 -- Counted from the submission: an in-flight answer to a poll keeps the count, or
@@ -225,9 +240,11 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
                 poll_attempts = CASE WHEN status = 'pending' THEN 0 ELSE poll_attempts END,
                 lease_until = NULL,
                 next_poll_at = now() + $3 * interval '1 millisecond', updated_at = now()
-          WHERE id = $1 AND status IN ('pending', 'processing')`,
+          WHERE id = $1 AND status IN ('pending', 'processing')
+          RETURNING ${LIVE_COLUMNS}`,
         [transactionId, partnerPayoutId, pollInMs],
       );
+      return rows[0];
     },
 
     async releaseForRetry(transactionId, pollInMs) {
@@ -261,14 +278,14 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
     async settle(transactionId, outcome) {
       return withTransaction(pool, async (client) => {
         const completed = outcome.status === 'completed';
-        const { rows } = await client.query<TransactionRow>(
+        const { rows } = await client.query<LiveTransactionRow>(
           `UPDATE transactions
               SET status = $2, partner_payout_id = COALESCE(partner_payout_id, $3),
                   result_reference = $4, result_settled_at = $5,
                   error_code = $6, error_reason = $7, error_partner_status = $8,
                   next_poll_at = NULL, lease_until = NULL, updated_at = now()
             WHERE id = $1 AND status IN ('pending', 'processing')
-            RETURNING ${TRANSACTION_COLUMNS}`,
+            RETURNING ${LIVE_COLUMNS}`,
           [
             transactionId,
             outcome.status,
@@ -281,9 +298,9 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
           ],
         );
         const row = rows[0];
-        if (!row) return { changed: false };
+        if (!row) return undefined;
         await appendTransactionEvent(client, toTransactionMessage(row));
-        return { changed: true };
+        return row;
       });
     },
 

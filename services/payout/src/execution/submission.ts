@@ -12,12 +12,15 @@ import type { PartnerClient } from '../rails/partner-client';
 import type { RailName } from '../rails/partner-protocol';
 import { type RailAdapter, RailMappingError, type SubmissionInput } from '../rails/rail-adapter';
 import type { Settlement } from './settlement';
-import type { ExecutionStore, SubmissionRow } from './store';
+import type { ExecutionStore, LiveTransactionRow, SubmissionRow } from './store';
 
 /** What became of a submission attempt. */
 export type SubmissionResult =
-  /** The partner answered: the transaction is processing or terminal now. */
-  | { kind: 'submitted' }
+  /**
+   * The partner answered: the transaction is processing or terminal now. `row` is the row as this
+   * submission left it; undefined when another path had moved it on meanwhile.
+   */
+  | { kind: 'submitted'; row: LiveTransactionRow | undefined }
   /** The transaction was not pending (someone else moved it on): nothing done. */
   | { kind: 'not_pending' }
   /** Its quote could not be confirmed: the transaction and its key were deleted, never sent. */
@@ -26,8 +29,15 @@ export type SubmissionResult =
   | { kind: 'retry_later'; cause: 'fx_unavailable' | 'partner_unknown' };
 
 export interface Submitter {
-  /** `attempt` (0 for the first) sets the backoff before the worker's next try. */
-  submitTransaction(transactionId: string, attempt: number): Promise<SubmissionResult>;
+  /**
+   * `attempt` (0 for the first) sets the backoff before the worker's next try. `pending`: the row
+   * when the caller has just written it (execute), so it is not read again.
+   */
+  submitTransaction(
+    transactionId: string,
+    attempt: number,
+    pending?: SubmissionRow,
+  ): Promise<SubmissionResult>;
 }
 
 export type SubmitterDeps = {
@@ -109,12 +119,12 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
       { transaction_id: row.id, rail: row.rail, code, reason },
       'transaction failed before the partner',
     );
-    await deps.settlement.applyPartnerOutcome(
+    const settled = await deps.settlement.applyPartnerOutcome(
       row.id,
       { kind: 'failed', partnerPayoutId: '', code, reason, partnerStatus: '' },
       0,
     );
-    return { kind: 'submitted' };
+    return { kind: 'submitted', row: settled };
   }
 
   async function submitTo(
@@ -140,12 +150,12 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
     }
     const answer = await deps.partner.submitPayout(adapter.rail, row.id, body);
     if (answer.kind === 'answered') {
-      await deps.settlement.applyPartnerOutcome(
+      const answered = await deps.settlement.applyPartnerOutcome(
         row.id,
         adapter.toOutcome(answer.resource),
         deps.backoffMs(0),
       );
-      return { kind: 'submitted' };
+      return { kind: 'submitted', row: answered };
     }
     if (answer.kind === 'refused') {
       // A 4xx refusal of the request itself: the partner created no payout, and the same request
@@ -159,12 +169,12 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
     // The payout may exist: ask by our key before deciding anything (partner protocol).
     const lookup = await deps.partner.findPayoutByIdempotencyKey(adapter.rail, row.id);
     if (lookup.kind === 'found') {
-      await deps.settlement.applyPartnerOutcome(
+      const found = await deps.settlement.applyPartnerOutcome(
         row.id,
         adapter.toOutcome(lookup.resource),
         deps.backoffMs(0),
       );
-      return { kind: 'submitted' };
+      return { kind: 'submitted', row: found };
     }
     log.warn(
       { transaction_id: row.id, rail: adapter.rail, detail: answer.detail, lookup: lookup.kind, attempt },
@@ -175,8 +185,8 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
   }
 
   return {
-    async submitTransaction(transactionId, attempt) {
-      const row = await deps.store.findSubmission(transactionId);
+    async submitTransaction(transactionId, attempt, pending) {
+      const row = pending ?? (await deps.store.findSubmission(transactionId));
       if (row?.status !== 'pending') return { kind: 'not_pending' };
       const adapter = railAdapterFor(row.rail);
       if (!adapter) return failWithoutPartner(row, 'FF01', `rail ${row.rail} is not served`);
