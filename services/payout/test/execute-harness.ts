@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import { create, fromBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
 import { type RunningFx, startFx } from '@qr-payout/fx';
@@ -27,11 +27,13 @@ import {
   DecodedQrSchema,
   PointOfInitiation,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import {
   type ExecuteInstructionRequest,
   ExecuteInstructionRequestSchema,
   PayoutService,
+  type Transaction,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
 import { type RunningPayout, startPayout } from '../src/index';
@@ -251,6 +253,15 @@ export async function outboxEvents(world: World, transactionId: string): Promise
     [transactionId],
   );
   return rows.map((r) => r.event_type);
+}
+
+/** The transaction each outbox event of a transaction carries, decoded from its payload. */
+export async function outboxEventTransactions(world: World, transactionId: string): Promise<Transaction[]> {
+  const { rows } = await world.admin.query<{ payload: Buffer }>(
+    `SELECT payload FROM "${world.schema}".outbox_events WHERE message_key = $1 ORDER BY id`,
+    [transactionId],
+  );
+  return rows.map((r) => fromBinary(TransactionEventSchema, r.payload).transaction!);
 }
 
 export type SimStats = { submissions: Record<string, number>; requests: number };

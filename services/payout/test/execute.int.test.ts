@@ -11,6 +11,7 @@ import {
   FIRST_POLL_MS,
   newInstruction,
   outboxEvents,
+  outboxEventTransactions,
   pixQr,
   simStats,
   startWorld,
@@ -64,6 +65,10 @@ describe('payout execute', () => {
     expect(Date.now() - started).toBeLessThan(FIRST_POLL_MS);
     expect(world.callbacks.get(transaction!.id)?.[0]).toMatchObject({ status: 'ACSC' });
     expect(await outboxEvents(world, transaction!.id)).toEqual(['transaction.completed']);
+    // The event carries the transaction exactly as stored, updated_at included.
+    expect(await outboxEventTransactions(world, transaction!.id)).toEqual([
+      await transactionOf(tenantId, transaction!.id),
+    ]);
     expect((await simStats(world)).submissions[transaction!.id]).toBe(1);
   });
 
@@ -81,6 +86,9 @@ describe('payout execute', () => {
     );
     expect(await transactionOf(tenantId, transaction!.id)).toEqual(transaction);
     expect(await outboxEvents(world, transaction!.id)).toEqual(['transaction.failed']);
+    expect(await outboxEventTransactions(world, transaction!.id)).toEqual([
+      await transactionOf(tenantId, transaction!.id),
+    ]);
   });
 
   it('52: completed through polling only (no callback)', async () => {

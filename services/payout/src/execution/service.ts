@@ -319,7 +319,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       if (outcome.kind === 'in_flight' && partnerPayoutId === '') return toTransactionMessage(row);
       // The row as the settlement left it; read again only when another path got there first.
       const after =
-        (await deps.settlement.applyPartnerOutcome(row.id, outcome, 0)) ??
+        (await deps.settlement.applyPartnerOutcome(row.id, outcome, 0, row)) ??
         (await deps.store.findTransaction(row.id));
       if (!after) throw transactionNotFound();
       return toTransactionMessage(after);

@@ -3,6 +3,7 @@
 // (design §3), an in-flight one records the partner's id and when to look again.
 import type { Logger } from '@qr-payout/platform';
 import type { PartnerOutcome } from '../rails/rail-adapter';
+import type { TransactionRow } from '../transactions/store';
 import type { SettlementSignals } from './settlement-signals';
 import type { ExecutionStore, LiveTransactionRow } from './store';
 
@@ -10,12 +11,14 @@ export interface Settlement {
   /**
    * `pollInMs`: when the worker asks the partner again while the payout is in flight. Resolves with
    * the row as this call left it, or undefined when the transaction was terminal already (or
-   * unknown) and nothing changed, so callers need not read it again.
+   * unknown) and nothing changed, so callers need not read it again. `known`: the row as the
+   * caller read it, which spares the settlement a read of its own.
    */
   applyPartnerOutcome(
     transactionId: string,
     outcome: PartnerOutcome,
     pollInMs: number,
+    known?: TransactionRow,
   ): Promise<LiveTransactionRow | undefined>;
 }
 
@@ -25,7 +28,7 @@ export function createSettlement(deps: {
   logger: Logger;
 }): Settlement {
   return {
-    async applyPartnerOutcome(transactionId, outcome, pollInMs) {
+    async applyPartnerOutcome(transactionId, outcome, pollInMs, known) {
       if (outcome.kind === 'in_flight') {
         return deps.store.markProcessing(transactionId, outcome.partnerPayoutId, pollInMs);
       }
@@ -45,6 +48,7 @@ export function createSettlement(deps: {
               reason: outcome.reason,
               partnerStatus: outcome.partnerStatus || null,
             },
+        known,
       );
       if (settled) {
         deps.logger.info({ transaction_id: transactionId, status: outcome.kind }, 'transaction settled');

@@ -1,8 +1,7 @@
 // All SQL of the money path (design §3): durable idempotency, the pending → processing →
 // completed|failed state machine with its outbox event, and the polling worker's claims.
-import { withTransaction } from '@qr-payout/platform';
 import type pg from 'pg';
-import { appendTransactionEvent } from '../outbox/store';
+import { OUTBOX_CHANNEL_PREFIX, OUTBOX_EVENT_COLUMNS, transactionEventValues } from '../outbox/store';
 import type { ValidPayer } from '../payers/validate-payer';
 import { TRANSACTION_COLUMNS, type TransactionRow } from '../transactions/store';
 import { toTransactionMessage } from '../transactions/transaction-message';
@@ -113,9 +112,14 @@ export interface ExecutionStore {
   /**
    * The terminal transition and its outbox event in one database transaction (design §3, §5),
    * guarded by WHERE status IN ('pending','processing'). The settled row, or undefined when it was
-   * terminal already (or unknown): nothing is written then.
+   * terminal already (or unknown): nothing is written then. `known`: the row as the caller read it
+   * (its immutable fields are all the event needs besides the outcome), saving a read.
    */
-  settle(transactionId: string, outcome: TerminalOutcome): Promise<LiveTransactionRow | undefined>;
+  settle(
+    transactionId: string,
+    outcome: TerminalOutcome,
+    known?: TransactionRow,
+  ): Promise<LiveTransactionRow | undefined>;
   /** Claims due transient transactions with FOR UPDATE SKIP LOCKED and a lease (design §4). */
   claimDueTransactions(limit: number, leaseMs: number): Promise<ClaimedTransaction[]>;
   /** Deletes up to `limit` keys past their 24 hours (spec §8); resolves with how many. */
@@ -123,6 +127,14 @@ export interface ExecutionStore {
 }
 
 export function createExecutionStore(pool: pg.Pool): ExecutionStore {
+  async function findTransaction(transactionId: string): Promise<LiveTransactionRow | undefined> {
+    const { rows } = await pool.query<LiveTransactionRow>(
+      `SELECT ${LIVE_COLUMNS} FROM transactions WHERE id = $1`,
+      [transactionId],
+    );
+    return rows[0];
+  }
+
   return {
     async findExecutableInstruction(tenantId, instructionId) {
       const { rows } = await pool.query<ExecutableInstruction>(
@@ -199,13 +211,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       }
     },
 
-    async findTransaction(transactionId) {
-      const { rows } = await pool.query<LiveTransactionRow>(
-        `SELECT ${LIVE_COLUMNS} FROM transactions WHERE id = $1`,
-        [transactionId],
-      );
-      return rows[0];
-    },
+    findTransaction,
 
     async findSubmission(transactionId) {
       const columns = LIVE_COLUMNS.split(',')
@@ -275,33 +281,57 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       }
     },
 
-    async settle(transactionId, outcome) {
-      return withTransaction(pool, async (client) => {
-        const completed = outcome.status === 'completed';
-        const { rows } = await client.query<LiveTransactionRow>(
-          `UPDATE transactions
+    async settle(transactionId, outcome, known) {
+      const before = known ?? (await findTransaction(transactionId));
+      if (!before || before.status === 'completed' || before.status === 'failed') return undefined;
+      // The event is built from the row as the UPDATE below leaves it: the immutable fields of the
+      // row read, the outcome, and an updated_at chosen here. Event and row then commit in ONE
+      // statement (design §5), no BEGIN/COMMIT round trips; the NOTIFY is sent at its commit.
+      const completed = outcome.status === 'completed';
+      const after: TransactionRow = {
+        ...before,
+        status: outcome.status,
+        result_reference: completed ? outcome.reference : null,
+        result_settled_at: completed ? outcome.settledAt : null,
+        error_code: completed ? null : outcome.code,
+        error_reason: completed ? null : outcome.reason,
+        error_partner_status: completed ? null : outcome.partnerStatus,
+        updated_at: new Date(),
+      };
+      const event = transactionEventValues(toTransactionMessage(after));
+      const { rows } = await pool.query<LiveTransactionRow & { notified: unknown }>(
+        `WITH settled AS (
+           UPDATE transactions
               SET status = $2, partner_payout_id = COALESCE(partner_payout_id, $3),
                   result_reference = $4, result_settled_at = $5,
                   error_code = $6, error_reason = $7, error_partner_status = $8,
-                  next_poll_at = NULL, lease_until = NULL, updated_at = now()
+                  next_poll_at = NULL, lease_until = NULL, updated_at = $9
             WHERE id = $1 AND status IN ('pending', 'processing')
-            RETURNING ${LIVE_COLUMNS}`,
-          [
-            transactionId,
-            outcome.status,
-            outcome.partnerPayoutId,
-            completed ? outcome.reference : null,
-            completed ? outcome.settledAt : null,
-            completed ? null : outcome.code,
-            completed ? null : outcome.reason,
-            completed ? null : outcome.partnerStatus,
-          ],
-        );
-        const row = rows[0];
-        if (!row) return undefined;
-        await appendTransactionEvent(client, toTransactionMessage(row));
-        return row;
-      });
+            RETURNING ${LIVE_COLUMNS}
+         ), appended AS (
+           INSERT INTO outbox_events ${OUTBOX_EVENT_COLUMNS}
+           SELECT $10, $11, $12, $13, $14, $15 FROM settled
+           RETURNING id
+         )
+         SELECT settled.*, (SELECT count(pg_notify($16::text || current_schema(), '')) FROM appended) AS notified
+           FROM settled`,
+        [
+          transactionId,
+          after.status,
+          outcome.partnerPayoutId,
+          after.result_reference,
+          after.result_settled_at,
+          after.error_code,
+          after.error_reason,
+          after.error_partner_status,
+          after.updated_at,
+          ...event.values,
+          OUTBOX_CHANNEL_PREFIX,
+        ],
+      );
+      if (!rows[0]) return undefined;
+      const { notified: _, ...row } = rows[0];
+      return row;
     },
 
     async claimDueTransactions(limit, leaseMs) {

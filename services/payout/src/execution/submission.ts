@@ -123,6 +123,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
       row.id,
       { kind: 'failed', partnerPayoutId: '', code, reason, partnerStatus: '' },
       0,
+      row,
     );
     return { kind: 'submitted', row: settled };
   }
@@ -154,6 +155,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
         row.id,
         adapter.toOutcome(answer.resource),
         deps.backoffMs(0),
+        row,
       );
       return { kind: 'submitted', row: answered };
     }
@@ -173,6 +175,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
         row.id,
         adapter.toOutcome(lookup.resource),
         deps.backoffMs(0),
+        row,
       );
       return { kind: 'submitted', row: found };
     }

@@ -12,7 +12,7 @@ export function outboxChannel(schema: string): string {
   return `${OUTBOX_CHANNEL_PREFIX}${schema}`;
 }
 
-const OUTBOX_CHANNEL_PREFIX = 'outbox_events:';
+export const OUTBOX_CHANNEL_PREFIX = 'outbox_events:';
 
 /**
  * Writes the TransactionEvent of a transaction that just reached a terminal state to the outbox
@@ -25,30 +25,48 @@ export async function appendTransactionEvent(
   txn: Transaction,
   opts: { occurredAt?: Date } = {},
 ): Promise<{ eventId: string }> {
-  const message = buildTransactionEvent(txn, {
-    eventId: randomUUID(),
-    occurredAt: opts.occurredAt ?? new Date(),
-  });
+  const event = transactionEventValues(txn, opts);
   // One round trip: the row, then the wake-up on this schema's channel (sent at commit; several
   // appends in one transaction collapse into one notification).
   await client.query(
     `WITH appended AS (
-       INSERT INTO outbox_events (event_id, event_type, topic, message_key, payload, headers)
+       INSERT INTO outbox_events ${OUTBOX_EVENT_COLUMNS}
        VALUES ($1, $2, $3, $4, $5, $6)
        RETURNING id
      )
      SELECT pg_notify($7::text || current_schema(), '') FROM appended`,
-    [
+    [...event.values, OUTBOX_CHANNEL_PREFIX],
+  );
+  return { eventId: event.eventId };
+}
+
+/** The columns transactionEventValues fills, in its order. */
+export const OUTBOX_EVENT_COLUMNS = '(event_id, event_type, topic, message_key, payload, headers)';
+
+/**
+ * The outbox row of a transaction's TransactionEvent, as the six values of OUTBOX_EVENT_COLUMNS,
+ * for a caller that writes it inside a statement of its own (with the NOTIFY on
+ * `outboxChannelPrefix || current_schema()`, as appendTransactionEvent does).
+ */
+export function transactionEventValues(
+  txn: Transaction,
+  opts: { occurredAt?: Date } = {},
+): { eventId: string; values: unknown[] } {
+  const message = buildTransactionEvent(txn, {
+    eventId: randomUUID(),
+    occurredAt: opts.occurredAt ?? new Date(),
+  });
+  return {
+    eventId: message.eventId,
+    values: [
       message.eventId,
       message.eventType,
       TRANSACTION_EVENTS_TOPIC,
       message.key,
       Buffer.from(message.payload.buffer, message.payload.byteOffset, message.payload.byteLength),
       JSON.stringify(message.headers),
-      OUTBOX_CHANNEL_PREFIX,
     ],
-  );
-  return { eventId: message.eventId };
+  };
 }
 
 /** An outbox row claimed by a relay: what to publish, and when it was written (for lag). */
