@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, type Env, type Logger } from '@qr-payout/platform';
+import { closeHttpAgents, createLogger, type Env, type Logger } from '@qr-payout/platform';
 import { loadPartnerSimConfig } from './config';
 import { createPayoutDesk } from './payouts/desk';
 import { createChargeStore } from './pix/charges';
@@ -90,7 +90,8 @@ export async function startPartnerSim(
     baseUrl,
     signingKey,
     close() {
-      closing ??= app.close();
+      // The callback sender's keep-alive sockets go with the server (made again if ever needed).
+      closing ??= app.close().finally(closeHttpAgents);
       return closing;
     },
   };

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@qr-payout/platform';
+import { httpRequest, type Logger } from '@qr-payout/platform';
 import type { Faults } from './faults';
 import type { PayoutResource } from './protocol';
 import { signCallback } from './signature';
@@ -40,26 +40,28 @@ export function createCallbackSender(opts: CallbackSenderOptions): CallbackSende
 
   async function attempt(callbackUrl: string, rawBody: string): Promise<number> {
     const timestamp = Math.floor(opts.now().getTime() / 1000);
-    const response = await fetch(callbackUrl, {
+    // Redirects are not followed (a 3xx counts as refused); closing stops the attempt.
+    const response = await httpRequest(callbackUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'partner-signature': signCallback(opts.secret, rawBody, timestamp),
       },
       body: rawBody,
-      redirect: 'manual',
-      signal: AbortSignal.any([closing.signal, AbortSignal.timeout(opts.timeoutMs)]),
+      timeoutMs: opts.timeoutMs,
+      signal: closing.signal,
     });
-    // The body is not read; drop it so the connection can be reused.
-    await response.body?.cancel();
     return response.status;
   }
 
   async function deliver(callbackUrl: string, payout: PayoutResource): Promise<void> {
-    const log = opts.logger.child({ payout_id: payout.id, status: payout.status });
+    // Built on the first line written, not per delivery: most deliveries log nothing at the
+    // running level, and a pino child costs CPU on every payout.
+    let child: Logger | undefined;
+    const log = (): Logger => (child ??= opts.logger.child({ payout_id: payout.id, status: payout.status }));
     if (opts.faults.nextCallbackFault()?.kind === 'drop') {
       opts.stats.recordCallback('dropped');
-      log.info('partner-sim callback dropped by fault injection');
+      log().info('partner-sim callback dropped by fault injection');
       return;
     }
     const rawBody = JSON.stringify(payout);
@@ -68,13 +70,14 @@ export function createCallbackSender(opts: CallbackSenderOptions): CallbackSende
         const status = await attempt(callbackUrl, rawBody);
         if (status >= 200 && status < 300) {
           opts.stats.recordCallback('delivered');
-          log.debug({ attempt: n }, 'partner-sim callback delivered');
+          if (opts.logger.isLevelEnabled('debug'))
+            log().debug({ attempt: n }, 'partner-sim callback delivered');
           return;
         }
-        log.warn({ attempt: n, http_status: status }, 'partner-sim callback refused');
+        log().warn({ attempt: n, http_status: status }, 'partner-sim callback refused');
       } catch (err) {
         if (closing.signal.aborted) return;
-        log.warn(
+        log().warn(
           { attempt: n, error: err instanceof Error ? err.message : String(err) },
           'partner-sim callback failed',
         );
@@ -89,7 +92,7 @@ export function createCallbackSender(opts: CallbackSenderOptions): CallbackSende
       }
     }
     opts.stats.recordCallback('failed');
-    log.warn({ attempts: opts.attempts }, 'partner-sim callback given up');
+    log().warn({ attempts: opts.attempts }, 'partner-sim callback given up');
   }
 
   return {

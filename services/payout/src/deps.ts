@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  closeHttpAgents,
   createGrpcClient,
   createKafkaBus,
   createLogger,
@@ -125,6 +126,8 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
           if (ownBus) await bus.close();
         } finally {
           await pool.end();
+          // The partner client's keep-alive sockets (process-wide; made again on the next request).
+          closeHttpAgents();
         }
       })();
       return closing;

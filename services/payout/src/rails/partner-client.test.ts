@@ -1,3 +1,4 @@
+import type { HttpRequestOptions, HttpResponse, httpRequest } from '@qr-payout/platform';
 import { createPartnerClient } from './partner-client';
 import { parsePayoutResource } from './partner-protocol';
 
@@ -14,27 +15,26 @@ const RESOURCE = {
   settled_at: null,
 };
 
-type Seen = { url: string; init: RequestInit };
+type Seen = { url: string; opts: HttpRequestOptions };
 
-function fakeFetch(answer: (seen: Seen) => Response | Promise<Response>) {
+function fakeSend(answer: (seen: Seen) => HttpResponse | Promise<HttpResponse>) {
   const seen: Seen[] = [];
-  const fetchImpl = (async (url: string | URL, init?: RequestInit) => {
-    const call = { url: String(url), init: init ?? {} };
+  const send: typeof httpRequest = async (url, opts) => {
+    const call = { url, opts };
     seen.push(call);
     return answer(call);
-  }) as typeof fetch;
-  return { seen, fetchImpl };
+  };
+  return { seen, send };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown): HttpResponse => ({ status, text: JSON.stringify(body) });
 
-function client(fetchImpl: typeof fetch) {
+function client(send: typeof httpRequest) {
   return createPartnerClient({
     baseUrlFor: (rail) => (rail === 'pix' ? 'http://pix.partner.test/base' : 'http://partner.test'),
     apiKey: 'k_secret',
     timeoutMs: 200,
-    fetch: fetchImpl,
+    send,
   });
 }
 
@@ -49,17 +49,18 @@ const BODY = {
 
 describe('partner client', () => {
   it('submits with our transaction id as Idempotency-Key and the bearer key, to the rail base URL', async () => {
-    const { seen, fetchImpl } = fakeFetch(() => json(201, RESOURCE));
-    const answer = await client(fetchImpl).submitPayout('pix', 'txn_1', BODY);
+    const { seen, send } = fakeSend(() => json(201, RESOURCE));
+    const answer = await client(send).submitPayout('pix', 'txn_1', BODY);
     expect(answer).toEqual({ kind: 'answered', resource: RESOURCE });
     expect(seen[0]?.url).toBe('http://pix.partner.test/base/v1/payouts');
-    expect(seen[0]?.init.method).toBe('POST');
-    expect(seen[0]?.init.headers).toMatchObject({
+    expect(seen[0]?.opts.method).toBe('POST');
+    expect(seen[0]?.opts.timeoutMs).toBe(200);
+    expect(seen[0]?.opts.headers).toMatchObject({
       authorization: 'Bearer k_secret',
       'idempotency-key': 'txn_1',
       'content-type': 'application/json',
     });
-    expect(JSON.parse(String(seen[0]?.init.body))).toEqual(BODY);
+    expect(JSON.parse(String(seen[0]?.opts.body))).toEqual(BODY);
   });
 
   it.each([
@@ -71,34 +72,38 @@ describe('partner client', () => {
     [400, 'refused'],
     [422, 'refused'],
   ])('reads HTTP %i as %s', async (status, kind) => {
-    const { fetchImpl } = fakeFetch(() => json(status, { code: 'x', title: 'y' }));
-    expect((await client(fetchImpl).submitPayout('bre-b', 'txn_1', BODY)).kind).toBe(kind);
+    const { send } = fakeSend(() => json(status, { code: 'x', title: 'y' }));
+    expect((await client(send).submitPayout('bre-b', 'txn_1', BODY)).kind).toBe(kind);
   });
 
   it('reads a 201 without a payout resource, a timeout and a refused connection as unknown', async () => {
-    const garbage = fakeFetch(() => new Response('<html>', { status: 201 }));
-    expect((await client(garbage.fetchImpl).submitPayout('pix', 'txn_1', BODY)).kind).toBe('unknown');
-    const slow = fakeFetch(
-      ({ init }) =>
-        new Promise<Response>((_, reject) => {
-          init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
-        }),
+    const garbage = fakeSend(() => ({ status: 201, text: '<html>' }));
+    expect((await client(garbage.send).submitPayout('pix', 'txn_1', BODY)).kind).toBe('unknown');
+    // httpRequest rejects a late answer with an Error named TimeoutError.
+    const slow = fakeSend(() =>
+      Promise.reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' })),
     );
-    expect(await client(slow.fetchImpl).submitPayout('pix', 'txn_1', BODY)).toEqual({
+    expect(await client(slow.send).submitPayout('pix', 'txn_1', BODY)).toEqual({
       kind: 'unknown',
       detail: 'timeout',
     });
-    const refused = fakeFetch(() => Promise.reject(new TypeError('fetch failed')));
-    expect((await client(refused.fetchImpl).submitPayout('pix', 'txn_1', BODY)).kind).toBe('unknown');
+    const refused = fakeSend(() =>
+      Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+    );
+    expect(await client(refused.send).submitPayout('pix', 'txn_1', BODY)).toEqual({
+      kind: 'unknown',
+      detail: 'network error (Error)',
+    });
   });
 
   it('looks a payout up by id and by idempotency key; 404 is not_found', async () => {
-    const { seen, fetchImpl } = fakeFetch(({ url }) =>
+    const { seen, send } = fakeSend(({ url }) =>
       url.includes('missing') ? json(404, {}) : json(200, RESOURCE),
     );
-    const partner = client(fetchImpl);
+    const partner = client(send);
     expect(await partner.getPayout('cce-inmediatas', 'pp_1')).toEqual({ kind: 'found', resource: RESOURCE });
     expect(seen[0]?.url).toBe('http://partner.test/v1/payouts/pp_1');
+    expect(seen[0]?.opts).toMatchObject({ method: 'GET', headers: { authorization: 'Bearer k_secret' } });
     expect(await partner.findPayoutByIdempotencyKey('pix', 'txn_missing')).toEqual({ kind: 'not_found' });
     expect(seen[1]?.url).toBe('http://pix.partner.test/base/v1/payouts?idempotency_key=txn_missing');
   });

@@ -1,6 +1,7 @@
 // The one HTTP client of the partner protocol. Every submission carries our transaction id as
 // Idempotency-Key, so a submission retried after a timeout can never create a second payout at
 // the partner; after an unknown answer the caller looks the payout up by that key before deciding.
+import { type HttpRequestOptions, httpRequest } from '@qr-payout/platform';
 import {
   type PayoutResource,
   parsePayoutResource,
@@ -32,7 +33,8 @@ export type PartnerClientOptions = {
   baseUrlFor(rail: RailName): string;
   apiKey: string;
   timeoutMs: number;
-  fetch?: typeof fetch;
+  /** Replaces the HTTP call (tests). */
+  send?: typeof httpRequest;
 };
 
 const UNKNOWN_STATUSES = new Set([401, 403, 408, 409, 429]);
@@ -49,28 +51,31 @@ function problemOf(body: unknown): string {
 }
 
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
-  const fetchImpl = options.fetch ?? fetch;
+  const send = options.send ?? httpRequest;
+  const authorization = `Bearer ${options.apiKey}`;
 
-  async function call(rail: RailName, path: string, init: RequestInit): Promise<HttpAnswer> {
+  async function call(
+    rail: RailName,
+    path: string,
+    request: Pick<HttpRequestOptions, 'method' | 'headers' | 'body'>,
+  ): Promise<HttpAnswer> {
     const url = new URL(path, options.baseUrlFor(rail).replace(/\/?$/, '/')).toString();
     try {
-      const response = await fetchImpl(url, {
-        ...init,
-        headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${options.apiKey}` },
-        signal: AbortSignal.timeout(options.timeoutMs),
+      const response = await send(url, {
+        ...request,
+        headers: { ...request.headers, authorization },
+        timeoutMs: options.timeoutMs,
       });
-      const text = await response.text();
       let body: unknown;
       try {
-        body = text === '' ? undefined : JSON.parse(text);
+        body = response.text === '' ? undefined : JSON.parse(response.text);
       } catch {
         body = undefined;
       }
       return { ok: true, status: response.status, body };
     } catch (err) {
       // Timeouts, refused or reset connections: the request may have been processed.
-      // AbortSignal.timeout rejects with a DOMException named TimeoutError (not always an Error
-      // instance across realms, hence the duck typing).
+      // httpRequest names its timeout error TimeoutError; duck-typed, as anything may be thrown.
       const name = typeof err === 'object' && err !== null && 'name' in err ? String(err.name) : 'Error';
       return { ok: false, detail: name === 'TimeoutError' ? 'timeout' : `network error (${name})` };
     }

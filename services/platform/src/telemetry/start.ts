@@ -46,6 +46,8 @@ export function startTelemetry(opts: TelemetryOptions): boolean {
       new HttpInstrumentation({
         // Probes and scrapes would drown the traces that matter.
         ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|livez|metrics)\b/.test(req.url ?? ''),
+        // An outgoing call outside any request (a background retry) would start a trace of its own.
+        requireParentforOutgoingSpans: true,
       }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
