@@ -134,33 +134,36 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
     const paysMade = Number(counted[0]?.n ?? 0) - probe.responses;
 
     const perSec = completed / (measured.durationMs / 1000);
-    const summary = judge({
-      pays: {
-        perSec,
-        completed,
-        ...latencyPercentiles([...measured.latenciesMs]),
-        byHttpStatus: measured.byHttpStatus,
-        byTransactionStatus: measured.byTransactionStatus,
-        errors: measured.errors,
+    const summary = judge(
+      {
+        pays: {
+          perSec,
+          completed,
+          ...latencyPercentiles([...measured.latenciesMs]),
+          byHttpStatus: measured.byHttpStatus,
+          byTransactionStatus: measured.byTransactionStatus,
+          errors: measured.errors,
+        },
+        kafka: {
+          events: events.length,
+          fromOccurredAt: latencyPercentiles(fromOccurred),
+          fromUpdatedAt: latencyPercentiles(fromUpdated),
+          missing,
+          duplicates,
+        },
+        baseline,
+        writes: {
+          pay: rowWritesPerUnit(writesBefore, writesAfter, paysMade),
+          baseline: rowWritesPerUnit(baselineBefore, baselineAfter, baseline.scripts),
+        },
+        commitsPerPayment: {
+          pay: (commitsAfter - commitsBefore) / paysMade,
+          baseline: baselineCommits / baseline.scripts,
+        },
+        ratio: perSec / baseline.scriptsPerSec,
       },
-      kafka: {
-        events: events.length,
-        fromOccurredAt: latencyPercentiles(fromOccurred),
-        fromUpdatedAt: latencyPercentiles(fromUpdated),
-        missing,
-        duplicates,
-      },
-      baseline,
-      writes: {
-        pay: rowWritesPerUnit(writesBefore, writesAfter, paysMade),
-        baseline: rowWritesPerUnit(baselineBefore, baselineAfter, baseline.scripts),
-      },
-      commitsPerPayment: {
-        pay: (commitsAfter - commitsBefore) / paysMade,
-        baseline: baselineCommits / baseline.scripts,
-      },
-      ratio: perSec / baseline.scriptsPerSec,
-    });
+      opts.concurrency,
+    );
     console.log(`\n${formatReport(summary)}`);
     console.log('\nCPU during the measured window (cores, average):');
     console.log(formatCpuTable(cpu, perSec, 'pay'));

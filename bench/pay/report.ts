@@ -31,11 +31,19 @@ export interface PaySummary {
   commitsPerPayment: { pay: number; baseline: number };
   /** Pays per second over the baseline's payments (scripts) per second. */
   ratio: number;
+  /**
+   * Little's law for a closed loop: with every answer under the p99 goal, `concurrency` callers
+   * complete at least concurrency / goal pays per second. The p99 goal needs about that much.
+   */
+  requiredPerSecForP99: number;
   goals: typeof GOALS;
   pass: { throughput: boolean; p99: boolean; clean: boolean; events: boolean; all: boolean };
 }
 
-export function judge(summary: Omit<PaySummary, 'pass' | 'goals'>): PaySummary {
+export function judge(
+  summary: Omit<PaySummary, 'pass' | 'goals' | 'requiredPerSecForP99'>,
+  concurrency: number,
+): PaySummary {
   const { pays, kafka } = summary;
   const answered = Object.values(pays.byHttpStatus).reduce((n, c) => n + c, 0);
   const pass = {
@@ -47,7 +55,8 @@ export function judge(summary: Omit<PaySummary, 'pass' | 'goals'>): PaySummary {
     all: false,
   };
   pass.all = pass.throughput && pass.p99 && pass.clean && pass.events;
-  return { ...summary, goals: GOALS, pass };
+  const requiredPerSecForP99 = concurrency / (GOALS.payP99BelowMs / 1000);
+  return { ...summary, requiredPerSecForP99, goals: GOALS, pass };
 }
 
 const num = (value: number) => (Number.isFinite(value) ? value.toFixed(value >= 100 ? 0 : 2) : 'n/a');
@@ -97,6 +106,9 @@ export function formatReport(s: PaySummary): string {
     `database transactions committed per payment (reads included): pay ${s.commitsPerPayment.pay.toFixed(1)}, baseline ${s.commitsPerPayment.baseline.toFixed(1)}`,
     '',
     `ratio pays/s ÷ baseline payments/s: ${s.ratio.toFixed(3)}`,
+    `Little's law: a p99 under ${GOALS.payP99BelowMs} ms at this concurrency needs about ` +
+      `${s.requiredPerSecForP99.toFixed(0)} pays/s or more; PostgreSQL alone doing the same writes ` +
+      `(the baseline) reaches ${s.baseline.scriptsPerSec.toFixed(0)}/s`,
     `throughput ≥ ${GOALS.paysPerSecAtLeast}/s: ${verdict(s.pass.throughput)}`,
     `pay p99 < ${GOALS.payP99BelowMs} ms: ${verdict(s.pass.p99)}`,
     `every pay answered 200 completed: ${verdict(s.pass.clean)}`,
