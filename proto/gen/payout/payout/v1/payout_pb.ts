@@ -552,7 +552,7 @@ export const GetTransactionResponseSchema: GenMessage<GetTransactionResponse> = 
  */
 export type ApplyPartnerCallbackRequest = Message<"payout.payout.v1.ApplyPartnerCallbackRequest"> & {
   /**
-   * Rail of the partner that called ("pix", "breb", ...).
+   * Rail of the partner that called ("pix", "bre-b", ...).
    *
    * @generated from field: string rail = 1;
    */
