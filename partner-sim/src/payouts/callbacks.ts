@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { httpRequest, type Logger } from '@qr-payout/platform';
+import { httpRequest, type Logger, runOutsideTrace } from '@qr-payout/platform';
 import type { Faults } from './faults';
 import type { PayoutResource } from './protocol';
 import { signCallback } from './signature';
@@ -97,7 +97,9 @@ export function createCallbackSender(opts: CallbackSenderOptions): CallbackSende
 
   return {
     send(callbackUrl, payout) {
-      const delivery = deliver(callbackUrl, payout).catch((err: unknown) => {
+      // A partner is another organisation: its callback starts no trace of ours, whatever request
+      // of ours its payout came in with (the HTTP instrumentation would carry that trace over).
+      const delivery = runOutsideTrace(() => deliver(callbackUrl, payout)).catch((err: unknown) => {
         opts.logger.error({ err, payout_id: payout.id }, 'partner-sim callback crashed');
       });
       inFlight.add(delivery);
