@@ -22,6 +22,23 @@ describe('settlement signals', () => {
     ]);
   });
 
+  it('hands a settlement that came first to a waiter arriving within recentMs, and only then', async () => {
+    let now = 1_000_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const signals = createSettlementSignals({ recentMs: 500 });
+      signals.notify('txn_a', settledRow);
+      now += 499;
+      await expect(signals.next('txn_a', 10_000)).resolves.toBe(settledRow);
+      now += 1;
+      // Stale now: the waiter waits (and, here, times out) like any other.
+      await expect(signals.next('txn_a', 0)).resolves.toBeUndefined();
+      await expect(signals.next('txn_b', 0)).resolves.toBeUndefined();
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('resolves on abort', async () => {
     const signals = createSettlementSignals();
     const controller = new AbortController();

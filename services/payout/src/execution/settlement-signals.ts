@@ -1,29 +1,53 @@
 // In-process wake-ups for executes waiting on a transaction (design §3: execute waits a bounded
 // time for a terminal state). A settlement in this process wakes its waiters at once and hands
 // them the settled row, so they need not read it again; one settled by another replica is seen by
-// the waiter's own re-reads, so nothing depends on delivery.
+// the waiter's own re-reads, so nothing depends on delivery. A settled row is also kept for a
+// moment: a callback can settle the transaction before its execute, still recording the partner's
+// first answer, starts to wait, and that execute must not sleep through a wake-up already given.
 import type { LiveTransactionRow } from './store';
 
 export interface SettlementSignals {
   /** Wakes every waiter of the transaction with its settled row (call after the commit). */
   notify(transactionId: string, settled: LiveTransactionRow): void;
   /**
-   * Resolves at the next notify of the transaction with its settled row, or with undefined after
-   * `ms` or when `signal` aborts.
+   * Resolves with the transaction's settled row: at once when it settled within the last
+   * `recentMs`, else at its next notify; with undefined after `ms` or when `signal` aborts.
    */
   next(transactionId: string, ms: number, signal?: AbortSignal): Promise<LiveTransactionRow | undefined>;
 }
 
-export function createSettlementSignals(): SettlementSignals {
+/** How long a settled row is handed to waiters that come after its settlement. */
+export const RECENT_SETTLEMENT_MS = 2_000;
+
+export function createSettlementSignals(opts: { recentMs?: number } = {}): SettlementSignals {
+  const recentMs = opts.recentMs ?? RECENT_SETTLEMENT_MS;
   const waiters = new Map<string, Set<(settled?: LiveTransactionRow) => void>>();
+  // Insertion order is settlement order, so the stale entries are always at the front.
+  const recent = new Map<string, { row: LiveTransactionRow; at: number }>();
+
+  function forgetStale(now: number): void {
+    for (const [id, entry] of recent) {
+      if (now - entry.at < recentMs) break;
+      recent.delete(id);
+    }
+  }
+
   return {
     notify(transactionId, settled) {
+      const now = Date.now();
+      forgetStale(now);
+      recent.delete(transactionId);
+      recent.set(transactionId, { row: settled, at: now });
       const set = waiters.get(transactionId);
       if (!set) return;
       waiters.delete(transactionId);
       for (const wake of set) wake(settled);
     },
     next(transactionId, ms, signal) {
+      const now = Date.now();
+      forgetStale(now);
+      const settled = recent.get(transactionId);
+      if (settled) return Promise.resolve(settled.row);
       return new Promise<LiveTransactionRow | undefined>((resolve) => {
         let set = waiters.get(transactionId);
         if (!set) {
