@@ -40,6 +40,8 @@ const SLOW_SETTLE_MS = 5_000;
 const DUPLICATE_WINDOW_MS = 3_000;
 const APPLY_CALLBACK_SPAN = 'payout.payout.v1.PayoutService/ApplyPartnerCallback';
 const EXECUTE_SPAN = 'payout.payout.v1.PayoutService/ExecuteInstruction';
+// The polling worker's span (services/payout/src/polling/worker.ts POLL_SPAN).
+const POLL_SPAN = 'payout.poll_transaction';
 
 let receiver: OtlpReceiver;
 let system: System;
@@ -146,6 +148,7 @@ async function traceOf(received: ReceivedTransactionEvent, mustHold: (spans: Rec
 
 const isServerSpan = (service: string, name: string) => (span: ReceivedSpan) =>
   span.service === service && span.kind === SPAN_KIND_SERVER && span.name === name;
+const isPollSpan = (span: ReceivedSpan) => span.service === 'payout' && span.name === POLL_SPAN;
 
 describe('sandbox outcomes end to end, each with exactly one Kafka event', () => {
   it('…51: failed at once, in the POST answer; the event was written in the execute call', async () => {
@@ -193,10 +196,11 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
     const after = await simStats(system.partnerSimUrl);
     expect(after.callbacks).toEqual(before.callbacks);
     for (const { answered } of [completed, failed]) expect(after.submissions[answered.id]).toBe(1);
-    // And the event's trace is no request's: neither an execute nor a callback wrote it.
+    // And the event's trace is no request's: the polling worker's round wrote it, in a trace of
+    // its own; neither an execute nor a callback did.
     for (const received of [completedEvent, failedEvent]) {
-      const spans = await traceOf(received, (s) => s.length > 0);
-      expect(spans.length).toBeGreaterThan(0);
+      const spans = await traceOf(received, (s) => s.some(isPollSpan));
+      expect(spans.some(isPollSpan)).toBe(true);
       expect(spans.some(isServerSpan('payout', EXECUTE_SPAN))).toBe(false);
       expect(spans.some(isServerSpan('payout', APPLY_CALLBACK_SPAN))).toBe(false);
     }

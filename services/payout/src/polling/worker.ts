@@ -4,6 +4,7 @@
 // Every replica runs one: rows are claimed with FOR UPDATE SKIP LOCKED plus a lease, and no
 // database transaction is held across an HTTP call.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger } from '@qr-payout/platform';
 import type { Settlement } from '../execution/settlement';
 import type { ClaimedTransaction, ExecutionStore } from '../execution/store';
@@ -26,6 +27,10 @@ export type PollingWorkerOptions = {
 };
 
 const KEY_REAP_BATCH = 1_000;
+
+/** The span of one claimed transaction's round: a trace of its own, as no request asked for it. */
+export const POLL_SPAN = 'payout.poll_transaction';
+const tracer = trace.getTracer('@qr-payout/payout/polling');
 
 export type RunningPollingWorker = {
   /** Stops claiming; resolves once the batch in flight is done. Idempotent. */
@@ -65,20 +70,36 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
     await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.poll_attempts));
   }
 
-  async function handle(txn: ClaimedTransaction): Promise<void> {
-    try {
-      if (txn.status === 'pending') {
-        const result = await opts.submitter.submitTransaction(txn.id, txn.poll_attempts);
-        if (result.kind === 'abandoned') {
-          log.info({ transaction_id: txn.id, reason: result.reason }, 'pending transaction withdrawn');
+  // Its partner calls, queries and any outbox event it writes (the event's traceparent) hang
+  // under this span, so a settlement found by polling shows in traces like one from a request.
+  function handle(txn: ClaimedTransaction): Promise<void> {
+    const attributes = {
+      'payout.transaction_id': txn.id,
+      'payout.transaction_status': txn.status,
+      'payout.poll_attempts': txn.poll_attempts,
+    };
+    return tracer.startActiveSpan(
+      POLL_SPAN,
+      { root: true, kind: SpanKind.INTERNAL, attributes },
+      async (span) => {
+        try {
+          if (txn.status === 'pending') {
+            const result = await opts.submitter.submitTransaction(txn.id, txn.poll_attempts);
+            if (result.kind === 'abandoned') {
+              log.info({ transaction_id: txn.id, reason: result.reason }, 'pending transaction withdrawn');
+            }
+          } else {
+            await pollProcessing(txn);
+          }
+        } catch (err) {
+          // The lease expires on its own; the row comes back after it.
+          log.error({ err, transaction_id: txn.id }, 'polling a transaction failed');
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'polling a transaction failed' });
+        } finally {
+          span.end();
         }
-      } else {
-        await pollProcessing(txn);
-      }
-    } catch (err) {
-      // The lease expires on its own; the row comes back after it.
-      log.error({ err, transaction_id: txn.id }, 'polling a transaction failed');
-    }
+      },
+    );
   }
 
   let lastReap = 0;
