@@ -70,6 +70,11 @@ type Executable =
   | { executed: true; instruction: ExecutableInstruction }
   | { executed: false; instruction: ExecutableInstruction; payer: ValidPayer; callbackUrl: string | null };
 
+/** The row a submission left, when it reached the partner and this process wrote the answer. */
+function rowSubmitted(result: SubmissionResult): LiveTransactionRow | undefined {
+  return result.kind === 'submitted' ? result.row : undefined;
+}
+
 function isTerminal(row: LiveTransactionRow): boolean {
   return row.status === 'completed' || row.status === 'failed';
 }
@@ -106,10 +111,10 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     signal?: AbortSignal,
     known?: LiveTransactionRow,
   ): Promise<LiveTransactionRow | undefined> {
+    const done = () => Date.now() >= deadline || signal?.aborted === true;
     let pause = 25;
     let row = known;
     for (;;) {
-      const done = () => Date.now() >= deadline || signal?.aborted === true;
       if (row && (isTerminal(row) || done())) return row;
       // Subscribed before the read, so a settlement between the read and the pause still wakes us.
       const woken = deps.signals.next(transactionId, Math.min(pause, deadline - Date.now()), signal);
@@ -142,15 +147,14 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     if (stored.request_fingerprint !== req.requestFingerprint) throw idempotencyConflict();
     // The first attempt may have stopped before the partner (crash, fx down, unknown answer):
     // whoever holds the free lease re-runs it; the partner's idempotency makes that safe.
+    let known: LiveTransactionRow | undefined;
     if (await deps.store.leasePendingTransaction(stored.transaction_id, deps.leaseMs)) {
       const result = await deps.submitter.submitTransaction(stored.transaction_id, 0);
       const refusal = refusalOf(result, req.instructionId);
       if (refusal) throw refusal;
-      if (result.kind === 'submitted' && result.row) {
-        return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal, result.row) };
-      }
+      known = rowSubmitted(result);
     }
-    return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal) };
+    return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal, known) };
   }
 
   /**
@@ -178,9 +182,10 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     waitUntil: number,
     signal?: AbortSignal,
   ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
+    const transactionId = newId('txn');
     let executable: Executable;
     try {
-      executable = await checkExecutable(req);
+      executable = await checkExecutable(req, transactionId);
     } catch (err) {
       const stored = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
       if (stored) return { ...(await replay(req, stored, waitUntil, signal)), replayed: true };
@@ -188,7 +193,6 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     }
     if (executable.executed) return replayOrRefuse(req, executable.instruction.id, waitUntil, signal);
     const { instruction, payer, callbackUrl } = executable;
-    const transactionId = newId('txn');
     const inserted = await deps.store.insertPendingTransaction(
       { id: transactionId, instruction, payer, callbackUrl },
       {
@@ -212,12 +216,17 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     const result = await deps.submitter.submitTransaction(transactionId, 0, submission);
     const refusal = refusalOf(result, instruction.id);
     if (refusal) throw refusal;
-    const known = result.kind === 'submitted' ? result.row : undefined;
-    return { row: await waitForTerminal(transactionId, waitUntil, signal, known), replayed: false };
+    return {
+      row: await waitForTerminal(transactionId, waitUntil, signal, rowSubmitted(result)),
+      replayed: false,
+    };
   }
 
-  /** The instruction and payer of a first execute, checked before anything is written. */
-  async function checkExecutable(req: ExecuteInstructionRequest): Promise<Executable> {
+  /**
+   * The instruction and payer of a first execute, checked before anything is written, as the
+   * partner request of `transactionId` would carry them.
+   */
+  async function checkExecutable(req: ExecuteInstructionRequest, transactionId: string): Promise<Executable> {
     // An id of another shape cannot exist (design §6: unknown ids are NotFound), no query needed.
     if (!isId(req.instructionId, 'ins')) throw instructionNotFound();
     const instruction = await deps.store.findExecutableInstruction(req.tenantId, req.instructionId);
@@ -233,7 +242,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       adapter.toPartnerRequest(
         submissionInput(
           {
-            transactionId: newId('txn'),
+            transactionId,
             amountCurrency: instruction.amount_currency,
             amountMinor: instruction.amount_minor,
             decodedJson: instruction.decoded,
