@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { IdempotencyCache } from '../../idempotency/cache';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { idempotencyKeyOf, requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
-import { runIdempotent } from '../../idempotency/run';
+import { type OperationResult, runIdempotent } from '../../idempotency/run';
 import {
   checkCallbackUrl,
   type ExecuteInstructionDeps,
@@ -21,32 +21,64 @@ export interface PaymentRouteDeps {
   publicDocsUrl: string;
 }
 
-interface ExecuteBody {
+interface ExecuteBody extends PayerBody {
   instruction_id: string;
+}
+
+export const EXECUTE_OPERATION = 'POST /v1/execute';
+
+/** The payer fields of execute and pay (spec §4.2, §4.3). */
+interface PayerBody {
   payer_name: string;
   payer_account: string;
   payer_tax_id: string;
   callback_url?: string;
 }
 
-export const EXECUTE_OPERATION = 'POST /v1/execute';
-
 /**
  * What every payment request starts with: its tenant, its Idempotency-Key (already required), its
- * callback_url checked, and the fingerprint of its body for the idempotency rules (spec §8).
+ * callback_url checked, and the fingerprint of its body for the idempotency rules (spec §8); and
+ * the two steps execute and pay share: payout's execute for the request's payer, and the answer
+ * run and sent under the key.
  */
 export function paymentRequest(
-  request: FastifyRequest<{ Body: { callback_url?: string } }>,
-  deps: Pick<PaymentRouteDeps, 'allowPrivateCallbackTargets'>,
+  request: FastifyRequest<{ Body: PayerBody }>,
+  deps: PaymentRouteDeps,
   operation: string,
 ) {
+  const body = request.body;
+  const tenantId = request.auth?.tenantId ?? '';
+  const key = idempotencyKeyOf(request);
+  const callbackUrl = checkCallbackUrl(body.callback_url, {
+    allowPrivateTargets: deps.allowPrivateCallbackTargets,
+  });
+  const fingerprint = requestFingerprint(operation, body);
   return {
-    tenantId: request.auth?.tenantId ?? '',
-    key: idempotencyKeyOf(request),
-    callbackUrl: checkCallbackUrl(request.body.callback_url, {
-      allowPrivateTargets: deps.allowPrivateCallbackTargets,
-    }),
-    fingerprint: requestFingerprint(operation, request.body),
+    tenantId,
+    key,
+    fingerprint,
+    /** payout ExecuteInstruction of `instructionId` with this request's payer, callback and key. */
+    execute: (instructionId: string) =>
+      executeInstruction(deps.execute, {
+        tenantId,
+        instructionId,
+        payer: { name: body.payer_name, account: body.payer_account, taxId: body.payer_tax_id },
+        callbackUrl,
+        idempotencyKey: key,
+        requestFingerprint: fingerprint,
+      }),
+    /** Runs `work` under the request's Idempotency-Key (spec §8) and sends the answer. */
+    answer: async (reply: FastifyReply, work: () => Promise<OperationResult>) =>
+      sendIdempotentResponse(
+        reply,
+        await runIdempotent({
+          cache: deps.idempotency,
+          scope: { tenantId, key },
+          fingerprint,
+          publicDocsUrl: deps.publicDocsUrl,
+          operation: work,
+        }),
+      ),
   };
 }
 
@@ -63,26 +95,11 @@ export function registerExecuteRoute(app: FastifyInstance, deps: PaymentRouteDep
       schema: { body: EXECUTE_REQUEST_SCHEMA },
     },
     async (request, reply) => {
-      const body = request.body;
-      const { tenantId, key, callbackUrl, fingerprint } = paymentRequest(request, deps, EXECUTE_OPERATION);
-      const response = await runIdempotent({
-        cache: deps.idempotency,
-        scope: { tenantId, key },
-        fingerprint,
-        publicDocsUrl: deps.publicDocsUrl,
-        operation: async () => {
-          const { transaction, replayed } = await executeInstruction(deps.execute, {
-            tenantId,
-            instructionId: body.instruction_id,
-            payer: { name: body.payer_name, account: body.payer_account, taxId: body.payer_tax_id },
-            callbackUrl,
-            idempotencyKey: key,
-            requestFingerprint: fingerprint,
-          });
-          return { body: { transaction: toPublicTransaction(transaction) }, replayed };
-        },
+      const payment = paymentRequest(request, deps, EXECUTE_OPERATION);
+      return payment.answer(reply, async () => {
+        const { transaction, replayed } = await payment.execute(request.body.instruction_id);
+        return { body: { transaction: toPublicTransaction(transaction) }, replayed };
       });
-      return sendIdempotentResponse(reply, response);
     },
   );
 }

@@ -2,9 +2,7 @@ import type { Client } from '@connectrpc/connect';
 import type { Instruction, PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../errors/api-error';
-import { requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
-import { runIdempotent } from '../../idempotency/run';
-import { executeInstruction } from '../../payments/execute-instruction';
+import { requireIdempotencyKey } from '../../idempotency/http';
 import type { PayRecordStore } from '../../payments/pay-store';
 import { type ResolveInstructionDeps, resolveInstruction } from '../../payments/resolve-instruction';
 import { toPublicInstruction } from '../presenters/instruction';
@@ -46,7 +44,8 @@ export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void
     },
     async (request, reply) => {
       const body = request.body;
-      const { tenantId, key, callbackUrl, fingerprint } = paymentRequest(request, deps, PAY_OPERATION);
+      const payment = paymentRequest(request, deps, PAY_OPERATION);
+      const { tenantId, key, fingerprint } = payment;
 
       async function instructionOfKey(): Promise<Instruction> {
         const recorded = await deps.payRecords.find(tenantId, key);
@@ -77,33 +76,19 @@ export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void
         return instruction;
       }
 
-      const response = await runIdempotent({
-        cache: deps.idempotency,
-        scope: { tenantId, key },
-        fingerprint,
-        publicDocsUrl: deps.publicDocsUrl,
-        operation: async () => {
-          const instruction = await instructionOfKey();
-          const { transaction, replayed } = await executeInstruction(deps.execute, {
-            tenantId,
-            instructionId: instruction.id,
-            payer: { name: body.payer_name, account: body.payer_account, taxId: body.payer_tax_id },
-            callbackUrl,
-            idempotencyKey: key,
-            requestFingerprint: fingerprint,
-          });
-          return {
-            body: {
-              transaction: toPublicTransaction(transaction),
-              instruction: toPublicInstruction(instruction, {
-                walletCurrencyRequested: body.wallet_currency !== undefined,
-              }),
-            },
-            replayed,
-          };
-        },
+      return payment.answer(reply, async () => {
+        const instruction = await instructionOfKey();
+        const { transaction, replayed } = await payment.execute(instruction.id);
+        return {
+          body: {
+            transaction: toPublicTransaction(transaction),
+            instruction: toPublicInstruction(instruction, {
+              walletCurrencyRequested: body.wallet_currency !== undefined,
+            }),
+          },
+          replayed,
+        };
       });
-      return sendIdempotentResponse(reply, response);
     },
   );
 }
