@@ -25,8 +25,6 @@ export async function startDecoder(
   return serveGrpc({
     server: buildServer(deps),
     deps,
-    port: config.grpcPort,
-    host: config.host,
-    drainMs: config.grpcDrainMs,
+    config,
   });
 }

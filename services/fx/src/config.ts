@@ -1,7 +1,14 @@
-import { bool, type ConfigReader, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform';
+import {
+  bool,
+  type ConfigReader,
+  type Env,
+  grpcServiceSettings,
+  int,
+  loadConfig,
+  str,
+  url,
+} from '@qr-payout/platform';
 import { DEFAULT_RATE_TABLE, parseRateTable, type RateTable } from './rates/rate-table';
-
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 // FX_RATES through the platform's reader shape, so a bad table is reported with every other
 // bad variable in one ConfigError.
@@ -24,21 +31,16 @@ function rateTable(name: string): ConfigReader<RateTable> {
 export function loadFxConfig(env: Env) {
   return loadConfig(
     {
-      grpcPort: int('GRPC_PORT', { default: 50052, min: 0, max: 65535 }),
-      host: str('HOST', { default: '0.0.0.0' }),
+      ...grpcServiceSettings(50052),
       databaseUrl: url('DATABASE_URL'),
       dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
       dbSchema: str('DB_SCHEMA', { default: 'fx' }),
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
-      logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
       rates: rateTable('FX_RATES'),
       // Below 10000 bps: the quoted rate must stay positive.
       spreadBps: int('FX_SPREAD_BPS', { default: 50, min: 0, max: 9_999 }),
       feeBps: int('FX_FEE_BPS', { default: 0, min: 0, max: 10_000 }),
       quoteTtlMs: int('FX_QUOTE_TTL_MS', { default: 60_000, min: 1 }),
-      // Under the pod's termination grace period (30 s by default in Kubernetes).
-      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
-      grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),
     },
     env,
   );

@@ -18,9 +18,6 @@ export async function startFx(env: NodeJS.ProcessEnv): Promise<RunningFx> {
   return serveGrpc({
     server: buildServer(deps),
     deps,
-    migrateOnStart: config.migrateOnStart,
-    port: config.grpcPort,
-    host: config.host,
-    drainMs: config.grpcDrainMs,
+    config,
   });
 }

@@ -1,13 +1,10 @@
-import { bool, type Env, int, list, loadConfig, oneOf, str, url } from '@qr-payout/platform';
-
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+import { bool, type Env, grpcServiceSettings, int, list, loadConfig, str, url } from '@qr-payout/platform';
 
 /** The payout service's typed, frozen config; fails fast naming every bad variable. */
 export function loadPayoutConfig(env: Env) {
   return loadConfig(
     {
-      grpcPort: int('GRPC_PORT', { default: 50053, min: 0, max: 65535 }),
-      host: str('HOST', { default: '0.0.0.0' }),
+      ...grpcServiceSettings(50053),
       databaseUrl: url('DATABASE_URL'),
       dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
       dbSchema: str('DB_SCHEMA', { default: 'payout' }),
@@ -23,10 +20,6 @@ export function loadPayoutConfig(env: Env) {
       // Longer than a publish may take (kafkajs retries included): a batch whose relay died is
       // published again by another one after this long.
       outboxLeaseMs: int('OUTBOX_LEASE_MS', { default: 60_000, min: 100 }),
-      logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
-      // Under the pod's termination grace period (30 s by default in Kubernetes).
-      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
-      grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),
       // fx confirms the instruction's quote at execute (consumer = the transaction id).
       fxUrl: url('FX_URL', { default: 'http://127.0.0.1:50052' }),
       // design §3: execute waits this long for a terminal state when the request says nothing.

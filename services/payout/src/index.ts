@@ -25,10 +25,7 @@ export async function startPayout(
   return serveGrpc({
     server: buildServer(deps),
     deps,
-    migrateOnStart: config.migrateOnStart,
-    port: config.grpcPort,
-    host: config.host,
-    drainMs: config.grpcDrainMs,
+    config,
     // After migrations (the relay reads outbox_events). Stopped in reverse order after the drain:
     // the polling worker first, then the relay, which outlives both because both write events.
     startWorkers: () => [

@@ -13,6 +13,7 @@ export * from './grpc/health';
 export * from './grpc/serve';
 export * from './grpc/server';
 export { codeName } from './grpc/server-interceptors';
+export * from './grpc/service-settings';
 export * from './http/request';
 export * from './ids';
 export * from './logger';

@@ -3,7 +3,9 @@ import pino from 'pino';
 import { requestContext } from './context';
 
 export type Logger = pino.Logger;
-export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+/** pino's levels, as LOG_LEVEL accepts them. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type LoggerOptions = {
   service: string;

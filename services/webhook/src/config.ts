@@ -2,17 +2,16 @@ import {
   bool,
   type ConfigReader,
   type Env,
+  grpcServiceSettings,
   int,
+  LOG_LEVELS,
   list,
   loadConfig,
   num,
   oneOf,
-  str,
   url,
 } from '@qr-payout/platform';
 import { previousSealingKeys, sealingKey } from './crypto/sealing-keys';
-
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -49,13 +48,11 @@ export function loadDatabaseConfig(env: Env) {
 export function loadWebhookConfig(env: Env) {
   return loadConfig(
     {
-      grpcPort: int('GRPC_PORT', { default: 50054, min: 0, max: 65535 }),
-      host: str('HOST', { default: '0.0.0.0' }),
+      ...grpcServiceSettings(50054),
       databaseUrl: url('DATABASE_URL'),
       dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
       dbSchema: schemaName('DB_SCHEMA', 'webhook'),
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
-      logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
       // Seals signing secrets and custom header values at rest (src/crypto/sealed-box.ts).
       secretsKey: sealingKey('WEBHOOK_SECRETS_KEY'),
       previousSecretsKeys: previousSealingKeys('WEBHOOK_SECRETS_PREVIOUS_KEYS'),
@@ -64,9 +61,6 @@ export function loadWebhookConfig(env: Env) {
       // design §5: multiplies every retry delay (used by the delivery worker).
       retryScale: num('WEBHOOK_RETRY_SCALE', { default: 1, min: 0 }),
       kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
-      // Under the pod's termination grace period (30 s by default in Kubernetes).
-      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
-      grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),
     },
     env,
   );

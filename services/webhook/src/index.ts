@@ -22,9 +22,6 @@ export async function startWebhook(
   return serveGrpc({
     server: buildServer(deps),
     deps,
-    migrateOnStart: config.migrateOnStart,
-    port: config.grpcPort,
-    host: config.host,
-    drainMs: config.grpcDrainMs,
+    config,
   });
 }

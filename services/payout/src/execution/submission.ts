@@ -9,7 +9,7 @@ import { AccountType, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1
 import type { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { railAdapterFor } from '../rails/adapters';
 import type { PartnerClient } from '../rails/partner-client';
-import type { RailName } from '../rails/partner-protocol';
+import type { PayoutResource, RailName } from '../rails/partner-protocol';
 import { type RailAdapter, RailMappingError, type SubmissionInput } from '../rails/rail-adapter';
 import type { Settlement } from './settlement';
 import type { ExecutionStore, LiveTransactionRow, SubmissionRow } from './store';
@@ -149,16 +149,18 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
       if (err instanceof RailMappingError) return failWithoutPartner(row, 'FF01', err.message);
       throw err;
     }
-    const answer = await deps.partner.submitPayout(adapter.rail, row.id, body);
-    if (answer.kind === 'answered') {
-      const answered = await deps.settlement.applyPartnerOutcome(
+    // What the partner says of the payout, from its answer or a lookup, moves the transaction on.
+    const applied = async (resource: PayoutResource): Promise<SubmissionResult> => ({
+      kind: 'submitted',
+      row: await deps.settlement.applyPartnerOutcome(
         row.id,
-        adapter.toOutcome(answer.resource),
+        adapter.toOutcome(resource),
         deps.backoffMs(0),
         row,
-      );
-      return { kind: 'submitted', row: answered };
-    }
+      ),
+    });
+    const answer = await deps.partner.submitPayout(adapter.rail, row.id, body);
+    if (answer.kind === 'answered') return applied(answer.resource);
     if (answer.kind === 'refused') {
       // A 4xx refusal of the request itself: the partner created no payout, and the same request
       // would be refused again.
@@ -170,15 +172,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
     }
     // The payout may exist: ask by our key before deciding anything (partner protocol).
     const lookup = await deps.partner.findPayoutByIdempotencyKey(adapter.rail, row.id);
-    if (lookup.kind === 'found') {
-      const found = await deps.settlement.applyPartnerOutcome(
-        row.id,
-        adapter.toOutcome(lookup.resource),
-        deps.backoffMs(0),
-        row,
-      );
-      return { kind: 'submitted', row: found };
-    }
+    if (lookup.kind === 'found') return applied(lookup.resource);
     log.warn(
       { transaction_id: row.id, rail: adapter.rail, detail: answer.detail, lookup: lookup.kind, attempt },
       'partner submission outcome unknown; the worker retries it',

@@ -32,10 +32,7 @@ describe('serveGrpc', () => {
     const running = await serveGrpc({
       server,
       deps,
-      migrateOnStart: true,
-      port: 0,
-      host: '127.0.0.1',
-      drainMs: 10,
+      config: { migrateOnStart: true, grpcPort: 0, host: '127.0.0.1', grpcDrainMs: 10 },
       startWorkers: () => {
         calls.push('workers');
         return [worker('relay'), worker('poller')];
@@ -59,18 +56,16 @@ describe('serveGrpc', () => {
     server.listen = async () => {
       throw new Error('EADDRINUSE');
     };
-    await expect(serveGrpc({ server, deps, port: 1, host: '127.0.0.1', drainMs: 10 })).rejects.toThrow(
-      'EADDRINUSE',
-    );
+    await expect(
+      serveGrpc({ server, deps, config: { grpcPort: 1, host: '127.0.0.1', grpcDrainMs: 10 } }),
+    ).rejects.toThrow('EADDRINUSE');
     expect(calls).toEqual(['deps.close']);
 
     const ok = recorder();
     const running = await serveGrpc({
       server: ok.server,
       deps: ok.deps,
-      port: 0,
-      host: '127.0.0.1',
-      drainMs: 10,
+      config: { grpcPort: 0, host: '127.0.0.1', grpcDrainMs: 10 },
       startWorkers: () => [
         {
           stop: async () => {

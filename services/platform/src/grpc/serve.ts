@@ -7,11 +7,11 @@ export type ServeGrpcOptions = {
   server: GrpcServer;
   /** What the service owns besides the server: migrations (when it has a schema) and close. */
   deps: { migrate?(): Promise<unknown>; close(): Promise<void> };
-  migrateOnStart?: boolean;
-  port: number;
-  host: string;
-  /** How long close() lets in-flight calls finish (GRPC_DRAIN_MS). */
-  drainMs: number;
+  /**
+   * The service's config (grpcServiceSettings, and MIGRATE_ON_START when it has a schema):
+   * grpcDrainMs is how long close() lets in-flight calls finish.
+   */
+  config: { grpcPort: number; host: string; grpcDrainMs: number; migrateOnStart?: boolean };
   /** Started after migrations and listen; stopped after the drain, last started first. */
   startWorkers?: () => ServiceWorker[];
 };
@@ -29,8 +29,8 @@ export type RunningGrpcService = {
 export async function serveGrpc(opts: ServeGrpcOptions): Promise<RunningGrpcService> {
   let grpcPort: number;
   try {
-    if (opts.migrateOnStart && opts.deps.migrate) await opts.deps.migrate();
-    grpcPort = await opts.server.listen(opts.port, opts.host);
+    if (opts.config.migrateOnStart && opts.deps.migrate) await opts.deps.migrate();
+    grpcPort = await opts.server.listen(opts.config.grpcPort, opts.config.host);
   } catch (err) {
     await opts.deps.close();
     throw err;
@@ -44,7 +44,7 @@ export async function serveGrpc(opts: ServeGrpcOptions): Promise<RunningGrpcServ
         // Every step runs even when one fails; the first failure is rethrown at the end.
         const failures: unknown[] = [];
         const step = (run: () => Promise<unknown>) => run().catch((err: unknown) => failures.push(err));
-        await step(() => opts.server.close({ graceMs: opts.drainMs }));
+        await step(() => opts.server.close({ graceMs: opts.config.grpcDrainMs }));
         // Workers may still write (a relay publishes what the drain settled): stop them after it.
         for (const worker of [...workers].reverse()) await step(() => worker.stop());
         await step(() => opts.deps.close());

@@ -1,0 +1,17 @@
+import { int, oneOf, str } from '../config';
+import { LOG_LEVELS } from '../logger';
+
+/**
+ * The settings every gRPC service reads alike, for its loadConfig spec: where it listens
+ * (GRPC_PORT, HOST), LOG_LEVEL, and how it stops (SHUTDOWN_GRACE_MS, GRPC_DRAIN_MS).
+ */
+export function grpcServiceSettings(defaultPort: number) {
+  return {
+    grpcPort: int('GRPC_PORT', { default: defaultPort, min: 0, max: 65535 }),
+    host: str('HOST', { default: '0.0.0.0' }),
+    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
+    // Under the pod's termination grace period (30 s by default in Kubernetes).
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
+    grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),
+  };
+}
