@@ -195,12 +195,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     const { instruction, payer, callbackUrl } = executable;
     const inserted = await deps.store.insertPendingTransaction(
       { id: transactionId, instruction, payer, callbackUrl },
-      {
-        tenantId: req.tenantId,
-        key: req.idempotencyKey,
-        fingerprint: req.requestFingerprint,
-        ttlMs: keyTtlMs,
-      },
+      { key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: keyTtlMs },
       deps.leaseMs,
     );
     if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction.id, waitUntil, signal);

@@ -86,7 +86,8 @@ export interface ExecutionStore {
    */
   insertPendingTransaction(
     txn: NewTransaction,
-    key: { tenantId: string; key: string; fingerprint: string; ttlMs: number },
+    /** Keys are per tenant: this one is the instruction's tenant's. */
+    key: { key: string; fingerprint: string; ttlMs: number },
     leaseMs: number,
   ): Promise<{ kind: 'inserted'; row: LiveTransactionRow } | { kind: 'duplicate' }>;
   findTransaction(transactionId: string): Promise<LiveTransactionRow | undefined>;
