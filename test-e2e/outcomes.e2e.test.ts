@@ -17,6 +17,7 @@ import {
 import { type ApiResponse, call, UUID } from './support/http';
 import {
   PAYER,
+  PIX_E2E_ID,
   PIX_WITHOUT_AMOUNT,
   type PublicTransaction,
   publicViewOfEvent,
@@ -31,7 +32,6 @@ import {
 
 jest.setTimeout(180_000);
 
-const PIX_E2E_ID = /^E[0-9]{8}[0-9]{12}[0-9A-Za-z]{11}$/;
 // The slow settlement (…54), between the worker's polls (1 s, then 2 s, 4 s after each: at about
 // 1, 3 and 7 s), so the callback at 5 s is what settles it, not a poll.
 const SLOW_SETTLE_MS = 5_000;

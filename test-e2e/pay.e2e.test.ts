@@ -6,41 +6,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { encodeMerchantQr } from '../services/decoder/src/emv/encode';
 import { type System, startSystem, type TestTenant } from './harness';
 import { expectErrorBody } from './support/error-body';
 import { type ApiResponse, call, UUID } from './support/http';
 import { MERCHANT_QRS } from './support/merchant-qrs';
+import { PAYER, PIX_E2E_ID, PIX_WITHOUT_AMOUNT } from './support/pay';
 
 jest.setTimeout(180_000);
 
 const IDEMPOTENCY_PREFIX = `e2e-idem:${randomBytes(4).toString('hex')}:`;
-// A valid CPF (mod-11 check digits), as payout checks for Brazil.
-const PAYER = { payer_name: 'Ana Souza', payer_account: '0001-1234567', payer_tax_id: '529.982.247-25' };
-const PIX_E2E_ID = /^E[0-9]{8}[0-9]{12}[0-9A-Za-z]{11}$/;
 
 let system: System;
 let tenant: TestTenant;
 let redis: Redis;
 let db: pg.Pool;
 
-/** A static Pix QR without an amount: the request's amount picks the sandbox outcome (design §4). */
-const PIX_WITHOUT_AMOUNT = encodeMerchantQr([
-  { id: 1, value: '11' },
-  {
-    id: 26,
-    value: [
-      { id: 0, value: 'br.gov.bcb.pix' },
-      { id: 1, value: '123e4567-e89b-42d3-a456-426614174000' },
-    ],
-  },
-  { id: 52, value: '5812' },
-  { id: 53, value: '986' },
-  { id: 58, value: 'BR' },
-  { id: 59, value: 'PADARIA PAO QUENTE' },
-  { id: 60, value: 'SAO PAULO' },
-  { id: 62, value: [{ id: 5, value: 'E2EPAY1' }] },
-]);
 const PIX_12_34 = MERCHANT_QRS.find((qr) => qr.country === 'BR' && qr.amount !== undefined)!;
 
 beforeAll(async () => {

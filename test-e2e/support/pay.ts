@@ -89,5 +89,8 @@ export function publicViewOfEvent(event: TransactionEvent): PublicTransaction {
   };
 }
 
+/** A Pix end-to-end id as the rail reference of a completed transaction carries it. */
+export const PIX_E2E_ID = /^E[0-9]{8}[0-9]{12}[0-9A-Za-z]{11}$/;
+
 /** W3C traceparent (version 00): the trace id is the second field. */
 export const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
