@@ -31,6 +31,11 @@ const BENCH_RATE_LIMIT = 1_000_000;
 // A static Pix QR with an amount: the decode is pure (no dynamic payload fetch).
 const PIX = MERCHANT_QRS.find((qr) => qr.country === 'BR' && qr.amount !== undefined);
 
+/** An empty list for every target. */
+function perTarget<T>(): Record<ResolveTarget, T[]> {
+  return Object.fromEntries(TARGETS.map((target) => [target, []])) as unknown as Record<ResolveTarget, T[]>;
+}
+
 async function expectOk(load: LoadOptions): Promise<void> {
   const res = await fetch(load.url, {
     method: load.method ?? 'GET',
@@ -83,20 +88,10 @@ export async function runResolveBench(opts: ResolveBenchOptions): Promise<boolea
       `c=${opts.connections}, ${opts.warmupSeconds} s warm-up + ${opts.durationSeconds} s per run, ` +
         `${opts.rounds} rounds alternating ${TARGETS.join(' → ')}`,
     );
-    const runs: Record<ResolveTarget, LoadResult[]> = {
-      skeleton: [],
-      schemes: [],
-      resolve: [],
-      'resolve-fx': [],
-    };
+    const runs = perTarget<LoadResult>();
     const rows: ResolveSummary['rows'] = [];
     // CPU of each process during each measured run, to say where a request's cost goes.
-    const cpuWindows: Record<ResolveTarget, Array<[CpuSample, CpuSample]>> = {
-      skeleton: [],
-      schemes: [],
-      resolve: [],
-      'resolve-fx': [],
-    };
+    const cpuWindows = perTarget<[CpuSample, CpuSample]>();
     for (let round = 1; round <= opts.rounds; round++) {
       for (const target of TARGETS) {
         const load = { ...loads[target], connections: opts.connections };
