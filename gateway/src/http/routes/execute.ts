@@ -8,7 +8,7 @@ import {
   type ExecuteInstructionDeps,
   executeInstruction,
 } from '../../payments/execute-instruction';
-import { toPublicTransaction } from '../presenters/transaction';
+import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import { EXECUTE_REQUEST_SCHEMA } from '../schemas';
 
 /** What execute and pay share: authentication, the idempotency cache, payout's execute step. */

@@ -6,7 +6,7 @@ import { requireIdempotencyKey } from '../../idempotency/http';
 import type { PayRecordStore } from '../../payments/pay-store';
 import { type ResolveInstructionDeps, resolveInstruction } from '../../payments/resolve-instruction';
 import { toPublicInstruction } from '../presenters/instruction';
-import { toPublicTransaction } from '../presenters/transaction';
+import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import { PAY_REQUEST_SCHEMA } from '../schemas';
 import { type PaymentRouteDeps, paymentRequest } from './execute';
 

@@ -2,7 +2,7 @@ import type { Client } from '@connectrpc/connect';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../../errors/api-error';
-import { toPublicTransaction } from '../presenters/transaction';
+import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 
 export interface TransactionsRouteDeps {
   payout: Pick<Client<typeof PayoutService>, 'getTransaction'>;

@@ -6,7 +6,9 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { CreateEndpointRequest, Endpoint } from "../../webhook/v1/webhook_pb";
+import type { PageInfo, PageRequest } from "../../common/v1/common_pb";
+import { file_payout_common_v1_common } from "../../common/v1/common_pb";
+import type { CreateEndpointRequest, Delivery, DeliveryAttempt, DeliveryStatus, Endpoint } from "../../webhook/v1/webhook_pb";
 import { file_payout_webhook_v1_webhook } from "../../webhook/v1/webhook_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payout/admin/v1/admin.proto.
  */
 export const file_payout_admin_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYXlvdXQvYWRtaW4vdjEvYWRtaW4ucHJvdG8SD3BheW91dC5hZG1pbi52MSJxCgZUZW5hbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIdChVyYXRlX2xpbWl0X3Blcl9taW51dGUYAyABKAUSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwEKBkFwaUtleRIOCgZwcmVmaXgYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKCnJldm9rZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDQoLX3Jldm9rZWRfYXQifgoTQ3JlYXRlVGVuYW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEh0KFXJhdGVfbGltaXRfcGVyX21pbnV0ZRgCIAEoBRIPCgdhcGlfa2V5GAMgASgJEhYKDnNpZ25pbmdfc2VjcmV0GAQgASgJEhEKCXRlbmFudF9pZBgFIAEoCSJoChRDcmVhdGVUZW5hbnRSZXNwb25zZRInCgZ0ZW5hbnQYASABKAsyFy5wYXlvdXQuYWRtaW4udjEuVGVuYW50Eg8KB2FwaV9rZXkYAiABKAkSFgoOc2lnbmluZ19zZWNyZXQYAyABKAkiFAoSTGlzdFRlbmFudHNSZXF1ZXN0Ij8KE0xpc3RUZW5hbnRzUmVzcG9uc2USKAoHdGVuYW50cxgBIAMoCzIXLnBheW91dC5hZG1pbi52MS5UZW5hbnQiRwoTVXBkYXRlVGVuYW50UmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSHQoVcmF0ZV9saW1pdF9wZXJfbWludXRlGAIgASgFIj8KFFVwZGF0ZVRlbmFudFJlc3BvbnNlEicKBnRlbmFudBgBIAEoCzIXLnBheW91dC5hZG1pbi52MS5UZW5hbnQiKAoTQ3JlYXRlQXBpS2V5UmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkiTQoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USJAoDa2V5GAEgASgLMhcucGF5b3V0LmFkbWluLnYxLkFwaUtleRIPCgdhcGlfa2V5GAIgASgJIikKE1Jldm9rZUFwaUtleVJlcXVlc3QSEgoKa2V5X3ByZWZpeBgBIAEoCSI8ChRSZXZva2VBcGlLZXlSZXNwb25zZRIkCgNrZXkYASABKAsyFy5wYXlvdXQuYWRtaW4udjEuQXBpS2V5IicKEkxpc3RBcGlLZXlzUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkiPAoTTGlzdEFwaUtleXNSZXNwb25zZRIlCgRrZXlzGAEgAygLMhcucGF5b3V0LmFkbWluLnYxLkFwaUtleSJaChxDcmVhdGVXZWJob29rRW5kcG9pbnRSZXF1ZXN0EjoKCGVuZHBvaW50GAEgASgLMigucGF5b3V0LndlYmhvb2sudjEuQ3JlYXRlRW5kcG9pbnRSZXF1ZXN0Ik4KHUNyZWF0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlEi0KCGVuZHBvaW50GAEgASgLMhsucGF5b3V0LndlYmhvb2sudjEuRW5kcG9pbnQiSAogU2V0V2ViaG9va0VuZHBvaW50RW5hYmxlZFJlcXVlc3QSEwoLZW5kcG9pbnRfaWQYASABKAkSDwoHZW5hYmxlZBgCIAEoCCJSCiFTZXRXZWJob29rRW5kcG9pbnRFbmFibGVkUmVzcG9uc2USLQoIZW5kcG9pbnQYASABKAsyGy5wYXlvdXQud2ViaG9vay52MS5FbmRwb2ludCIwChtMaXN0V2ViaG9va0VuZHBvaW50c1JlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJIk4KHExpc3RXZWJob29rRW5kcG9pbnRzUmVzcG9uc2USLgoJZW5kcG9pbnRzGAEgAygLMhsucGF5b3V0LndlYmhvb2sudjEuRW5kcG9pbnQiLwoaUm90YXRlU2lnbmluZ1NlY3JldFJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJIjUKG1JvdGF0ZVNpZ25pbmdTZWNyZXRSZXNwb25zZRIWCg5zaWduaW5nX3NlY3JldBgBIAEoCTKaCAoMQWRtaW5TZXJ2aWNlElsKDENyZWF0ZVRlbmFudBIkLnBheW91dC5hZG1pbi52MS5DcmVhdGVUZW5hbnRSZXF1ZXN0GiUucGF5b3V0LmFkbWluLnYxLkNyZWF0ZVRlbmFudFJlc3BvbnNlElgKC0xpc3RUZW5hbnRzEiMucGF5b3V0LmFkbWluLnYxLkxpc3RUZW5hbnRzUmVxdWVzdBokLnBheW91dC5hZG1pbi52MS5MaXN0VGVuYW50c1Jlc3BvbnNlElsKDFVwZGF0ZVRlbmFudBIkLnBheW91dC5hZG1pbi52MS5VcGRhdGVUZW5hbnRSZXF1ZXN0GiUucGF5b3V0LmFkbWluLnYxLlVwZGF0ZVRlbmFudFJlc3BvbnNlElsKDENyZWF0ZUFwaUtleRIkLnBheW91dC5hZG1pbi52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiUucGF5b3V0LmFkbWluLnYxLkNyZWF0ZUFwaUtleVJlc3BvbnNlElsKDFJldm9rZUFwaUtleRIkLnBheW91dC5hZG1pbi52MS5SZXZva2VBcGlLZXlSZXF1ZXN0GiUucGF5b3V0LmFkbWluLnYxLlJldm9rZUFwaUtleVJlc3BvbnNlElgKC0xpc3RBcGlLZXlzEiMucGF5b3V0LmFkbWluLnYxLkxpc3RBcGlLZXlzUmVxdWVzdBokLnBheW91dC5hZG1pbi52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEnYKFUNyZWF0ZVdlYmhvb2tFbmRwb2ludBItLnBheW91dC5hZG1pbi52MS5DcmVhdGVXZWJob29rRW5kcG9pbnRSZXF1ZXN0Gi4ucGF5b3V0LmFkbWluLnYxLkNyZWF0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlEoIBChlTZXRXZWJob29rRW5kcG9pbnRFbmFibGVkEjEucGF5b3V0LmFkbWluLnYxLlNldFdlYmhvb2tFbmRwb2ludEVuYWJsZWRSZXF1ZXN0GjIucGF5b3V0LmFkbWluLnYxLlNldFdlYmhvb2tFbmRwb2ludEVuYWJsZWRSZXNwb25zZRJzChRMaXN0V2ViaG9va0VuZHBvaW50cxIsLnBheW91dC5hZG1pbi52MS5MaXN0V2ViaG9va0VuZHBvaW50c1JlcXVlc3QaLS5wYXlvdXQuYWRtaW4udjEuTGlzdFdlYmhvb2tFbmRwb2ludHNSZXNwb25zZRJwChNSb3RhdGVTaWduaW5nU2VjcmV0EisucGF5b3V0LmFkbWluLnYxLlJvdGF0ZVNpZ25pbmdTZWNyZXRSZXF1ZXN0GiwucGF5b3V0LmFkbWluLnYxLlJvdGF0ZVNpZ25pbmdTZWNyZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_payout_webhook_v1_webhook]);
+  fileDesc("ChtwYXlvdXQvYWRtaW4vdjEvYWRtaW4ucHJvdG8SD3BheW91dC5hZG1pbi52MSJxCgZUZW5hbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIdChVyYXRlX2xpbWl0X3Blcl9taW51dGUYAyABKAUSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwEKBkFwaUtleRIOCgZwcmVmaXgYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKCnJldm9rZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDQoLX3Jldm9rZWRfYXQifgoTQ3JlYXRlVGVuYW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEh0KFXJhdGVfbGltaXRfcGVyX21pbnV0ZRgCIAEoBRIPCgdhcGlfa2V5GAMgASgJEhYKDnNpZ25pbmdfc2VjcmV0GAQgASgJEhEKCXRlbmFudF9pZBgFIAEoCSJoChRDcmVhdGVUZW5hbnRSZXNwb25zZRInCgZ0ZW5hbnQYASABKAsyFy5wYXlvdXQuYWRtaW4udjEuVGVuYW50Eg8KB2FwaV9rZXkYAiABKAkSFgoOc2lnbmluZ19zZWNyZXQYAyABKAkiFAoSTGlzdFRlbmFudHNSZXF1ZXN0Ij8KE0xpc3RUZW5hbnRzUmVzcG9uc2USKAoHdGVuYW50cxgBIAMoCzIXLnBheW91dC5hZG1pbi52MS5UZW5hbnQiRwoTVXBkYXRlVGVuYW50UmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSHQoVcmF0ZV9saW1pdF9wZXJfbWludXRlGAIgASgFIj8KFFVwZGF0ZVRlbmFudFJlc3BvbnNlEicKBnRlbmFudBgBIAEoCzIXLnBheW91dC5hZG1pbi52MS5UZW5hbnQiKAoTQ3JlYXRlQXBpS2V5UmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkiTQoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USJAoDa2V5GAEgASgLMhcucGF5b3V0LmFkbWluLnYxLkFwaUtleRIPCgdhcGlfa2V5GAIgASgJIikKE1Jldm9rZUFwaUtleVJlcXVlc3QSEgoKa2V5X3ByZWZpeBgBIAEoCSI8ChRSZXZva2VBcGlLZXlSZXNwb25zZRIkCgNrZXkYASABKAsyFy5wYXlvdXQuYWRtaW4udjEuQXBpS2V5IicKEkxpc3RBcGlLZXlzUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkiPAoTTGlzdEFwaUtleXNSZXNwb25zZRIlCgRrZXlzGAEgAygLMhcucGF5b3V0LmFkbWluLnYxLkFwaUtleSJaChxDcmVhdGVXZWJob29rRW5kcG9pbnRSZXF1ZXN0EjoKCGVuZHBvaW50GAEgASgLMigucGF5b3V0LndlYmhvb2sudjEuQ3JlYXRlRW5kcG9pbnRSZXF1ZXN0Ik4KHUNyZWF0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlEi0KCGVuZHBvaW50GAEgASgLMhsucGF5b3V0LndlYmhvb2sudjEuRW5kcG9pbnQiSAogU2V0V2ViaG9va0VuZHBvaW50RW5hYmxlZFJlcXVlc3QSEwoLZW5kcG9pbnRfaWQYASABKAkSDwoHZW5hYmxlZBgCIAEoCCJSCiFTZXRXZWJob29rRW5kcG9pbnRFbmFibGVkUmVzcG9uc2USLQoIZW5kcG9pbnQYASABKAsyGy5wYXlvdXQud2ViaG9vay52MS5FbmRwb2ludCIwChtMaXN0V2ViaG9va0VuZHBvaW50c1JlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJIk4KHExpc3RXZWJob29rRW5kcG9pbnRzUmVzcG9uc2USLgoJZW5kcG9pbnRzGAEgAygLMhsucGF5b3V0LndlYmhvb2sudjEuRW5kcG9pbnQiawoaUm90YXRlU2lnbmluZ1NlY3JldFJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEiEKFGdyYWNlX3BlcmlvZF9zZWNvbmRzGAIgASgNSACIAQFCFwoVX2dyYWNlX3BlcmlvZF9zZWNvbmRzIosBChtSb3RhdGVTaWduaW5nU2VjcmV0UmVzcG9uc2USFgoOc2lnbmluZ19zZWNyZXQYASABKAkSPAoTcHJldmlvdXNfZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUIWChRfcHJldmlvdXNfZXhwaXJlc19hdCKpAQocTGlzdFdlYmhvb2tEZWxpdmVyaWVzUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOdHJhbnNhY3Rpb25faWQYAiABKAkSMQoGc3RhdHVzGAMgASgOMiEucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnlTdGF0dXMSKwoEcGFnZRgEIAEoCzIdLnBheW91dC5jb21tb24udjEuUGFnZVJlcXVlc3QifwodTGlzdFdlYmhvb2tEZWxpdmVyaWVzUmVzcG9uc2USLwoKZGVsaXZlcmllcxgBIAMoCzIbLnBheW91dC53ZWJob29rLnYxLkRlbGl2ZXJ5Ei0KCXBhZ2VfaW5mbxgCIAEoCzIaLnBheW91dC5jb21tb24udjEuUGFnZUluZm8iMAoZR2V0V2ViaG9va0RlbGl2ZXJ5UmVxdWVzdBITCgtkZWxpdmVyeV9pZBgBIAEoCSKBAQoaR2V0V2ViaG9va0RlbGl2ZXJ5UmVzcG9uc2USLQoIZGVsaXZlcnkYASABKAsyGy5wYXlvdXQud2ViaG9vay52MS5EZWxpdmVyeRI0CghhdHRlbXB0cxgCIAMoCzIiLnBheW91dC53ZWJob29rLnYxLkRlbGl2ZXJ5QXR0ZW1wdCIzChxSZXBsYXlXZWJob29rRGVsaXZlcnlSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIk4KHVJlcGxheVdlYmhvb2tEZWxpdmVyeVJlc3BvbnNlEi0KCGRlbGl2ZXJ5GAEgASgLMhsucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnkiMQoaUGluZ1dlYmhvb2tFbmRwb2ludFJlcXVlc3QSEwoLZW5kcG9pbnRfaWQYASABKAkiTAobUGluZ1dlYmhvb2tFbmRwb2ludFJlc3BvbnNlEi0KCGRlbGl2ZXJ5GAEgASgLMhsucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnky6wsKDEFkbWluU2VydmljZRJbCgxDcmVhdGVUZW5hbnQSJC5wYXlvdXQuYWRtaW4udjEuQ3JlYXRlVGVuYW50UmVxdWVzdBolLnBheW91dC5hZG1pbi52MS5DcmVhdGVUZW5hbnRSZXNwb25zZRJYCgtMaXN0VGVuYW50cxIjLnBheW91dC5hZG1pbi52MS5MaXN0VGVuYW50c1JlcXVlc3QaJC5wYXlvdXQuYWRtaW4udjEuTGlzdFRlbmFudHNSZXNwb25zZRJbCgxVcGRhdGVUZW5hbnQSJC5wYXlvdXQuYWRtaW4udjEuVXBkYXRlVGVuYW50UmVxdWVzdBolLnBheW91dC5hZG1pbi52MS5VcGRhdGVUZW5hbnRSZXNwb25zZRJbCgxDcmVhdGVBcGlLZXkSJC5wYXlvdXQuYWRtaW4udjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBolLnBheW91dC5hZG1pbi52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJbCgxSZXZva2VBcGlLZXkSJC5wYXlvdXQuYWRtaW4udjEuUmV2b2tlQXBpS2V5UmVxdWVzdBolLnBheW91dC5hZG1pbi52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJYCgtMaXN0QXBpS2V5cxIjLnBheW91dC5hZG1pbi52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJC5wYXlvdXQuYWRtaW4udjEuTGlzdEFwaUtleXNSZXNwb25zZRJ2ChVDcmVhdGVXZWJob29rRW5kcG9pbnQSLS5wYXlvdXQuYWRtaW4udjEuQ3JlYXRlV2ViaG9va0VuZHBvaW50UmVxdWVzdBouLnBheW91dC5hZG1pbi52MS5DcmVhdGVXZWJob29rRW5kcG9pbnRSZXNwb25zZRKCAQoZU2V0V2ViaG9va0VuZHBvaW50RW5hYmxlZBIxLnBheW91dC5hZG1pbi52MS5TZXRXZWJob29rRW5kcG9pbnRFbmFibGVkUmVxdWVzdBoyLnBheW91dC5hZG1pbi52MS5TZXRXZWJob29rRW5kcG9pbnRFbmFibGVkUmVzcG9uc2UScwoUTGlzdFdlYmhvb2tFbmRwb2ludHMSLC5wYXlvdXQuYWRtaW4udjEuTGlzdFdlYmhvb2tFbmRwb2ludHNSZXF1ZXN0Gi0ucGF5b3V0LmFkbWluLnYxLkxpc3RXZWJob29rRW5kcG9pbnRzUmVzcG9uc2UScAoTUm90YXRlU2lnbmluZ1NlY3JldBIrLnBheW91dC5hZG1pbi52MS5Sb3RhdGVTaWduaW5nU2VjcmV0UmVxdWVzdBosLnBheW91dC5hZG1pbi52MS5Sb3RhdGVTaWduaW5nU2VjcmV0UmVzcG9uc2USdgoVTGlzdFdlYmhvb2tEZWxpdmVyaWVzEi0ucGF5b3V0LmFkbWluLnYxLkxpc3RXZWJob29rRGVsaXZlcmllc1JlcXVlc3QaLi5wYXlvdXQuYWRtaW4udjEuTGlzdFdlYmhvb2tEZWxpdmVyaWVzUmVzcG9uc2USbQoSR2V0V2ViaG9va0RlbGl2ZXJ5EioucGF5b3V0LmFkbWluLnYxLkdldFdlYmhvb2tEZWxpdmVyeVJlcXVlc3QaKy5wYXlvdXQuYWRtaW4udjEuR2V0V2ViaG9va0RlbGl2ZXJ5UmVzcG9uc2USdgoVUmVwbGF5V2ViaG9va0RlbGl2ZXJ5Ei0ucGF5b3V0LmFkbWluLnYxLlJlcGxheVdlYmhvb2tEZWxpdmVyeVJlcXVlc3QaLi5wYXlvdXQuYWRtaW4udjEuUmVwbGF5V2ViaG9va0RlbGl2ZXJ5UmVzcG9uc2UScAoTUGluZ1dlYmhvb2tFbmRwb2ludBIrLnBheW91dC5hZG1pbi52MS5QaW5nV2ViaG9va0VuZHBvaW50UmVxdWVzdBosLnBheW91dC5hZG1pbi52MS5QaW5nV2ViaG9va0VuZHBvaW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_payout_common_v1_common, file_payout_webhook_v1_webhook]);
 
 /**
  * A tenant: every API key, resource and webhook belongs to one.
@@ -547,6 +549,14 @@ export type RotateSigningSecretRequest = Message<"payout.admin.v1.RotateSigningS
    * @generated from field: string tenant_id = 1;
    */
   tenantId: string;
+
+  /**
+   * How long the replaced secret keeps signing beside the new one; unset means 24 hours, 0 ends
+   * it at once. At most 7 days.
+   *
+   * @generated from field: optional uint32 grace_period_seconds = 2;
+   */
+  gracePeriodSeconds?: number | undefined;
 };
 
 /**
@@ -568,6 +578,13 @@ export type RotateSigningSecretResponse = Message<"payout.admin.v1.RotateSigning
    * @generated from field: string signing_secret = 1;
    */
   signingSecret: string;
+
+  /**
+   * Until when the replaced secret still signs; unset when none does.
+   *
+   * @generated from field: optional google.protobuf.Timestamp previous_expires_at = 2;
+   */
+  previousExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -576,6 +593,209 @@ export type RotateSigningSecretResponse = Message<"payout.admin.v1.RotateSigning
  */
 export const RotateSigningSecretResponseSchema: GenMessage<RotateSigningSecretResponse> = /*@__PURE__*/
   messageDesc(file_payout_admin_v1_admin, 21);
+
+/**
+ * Input of ListWebhookDeliveries.
+ *
+ * @generated from message payout.admin.v1.ListWebhookDeliveriesRequest
+ */
+export type ListWebhookDeliveriesRequest = Message<"payout.admin.v1.ListWebhookDeliveriesRequest"> & {
+  /**
+   * Owner tenant.
+   *
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * Optional filter.
+   *
+   * @generated from field: string transaction_id = 2;
+   */
+  transactionId: string;
+
+  /**
+   * Optional filter.
+   *
+   * @generated from field: payout.webhook.v1.DeliveryStatus status = 3;
+   */
+  status: DeliveryStatus;
+
+  /**
+   * Paging.
+   *
+   * @generated from field: payout.common.v1.PageRequest page = 4;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message payout.admin.v1.ListWebhookDeliveriesRequest.
+ * Use `create(ListWebhookDeliveriesRequestSchema)` to create a new message.
+ */
+export const ListWebhookDeliveriesRequestSchema: GenMessage<ListWebhookDeliveriesRequest> = /*@__PURE__*/
+  messageDesc(file_payout_admin_v1_admin, 22);
+
+/**
+ * Output of ListWebhookDeliveries.
+ *
+ * @generated from message payout.admin.v1.ListWebhookDeliveriesResponse
+ */
+export type ListWebhookDeliveriesResponse = Message<"payout.admin.v1.ListWebhookDeliveriesResponse"> & {
+  /**
+   * One page, newest first.
+   *
+   * @generated from field: repeated payout.webhook.v1.Delivery deliveries = 1;
+   */
+  deliveries: Delivery[];
+
+  /**
+   * Where the next page starts.
+   *
+   * @generated from field: payout.common.v1.PageInfo page_info = 2;
+   */
+  pageInfo?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message payout.admin.v1.ListWebhookDeliveriesResponse.
+ * Use `create(ListWebhookDeliveriesResponseSchema)` to create a new message.
+ */
+export const ListWebhookDeliveriesResponseSchema: GenMessage<ListWebhookDeliveriesResponse> = /*@__PURE__*/
+  messageDesc(file_payout_admin_v1_admin, 23);
+
+/**
+ * Input of GetWebhookDelivery.
+ *
+ * @generated from message payout.admin.v1.GetWebhookDeliveryRequest
+ */
+export type GetWebhookDeliveryRequest = Message<"payout.admin.v1.GetWebhookDeliveryRequest"> & {
+  /**
+   * Delivery id.
+   *
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId: string;
+};
+
+/**
+ * Describes the message payout.admin.v1.GetWebhookDeliveryRequest.
+ * Use `create(GetWebhookDeliveryRequestSchema)` to create a new message.
+ */
+export const GetWebhookDeliveryRequestSchema: GenMessage<GetWebhookDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_payout_admin_v1_admin, 24);
+
+/**
+ * Output of GetWebhookDelivery.
+ *
+ * @generated from message payout.admin.v1.GetWebhookDeliveryResponse
+ */
+export type GetWebhookDeliveryResponse = Message<"payout.admin.v1.GetWebhookDeliveryResponse"> & {
+  /**
+   * The delivery.
+   *
+   * @generated from field: payout.webhook.v1.Delivery delivery = 1;
+   */
+  delivery?: Delivery | undefined;
+
+  /**
+   * Its attempts, oldest first.
+   *
+   * @generated from field: repeated payout.webhook.v1.DeliveryAttempt attempts = 2;
+   */
+  attempts: DeliveryAttempt[];
+};
+
+/**
+ * Describes the message payout.admin.v1.GetWebhookDeliveryResponse.
+ * Use `create(GetWebhookDeliveryResponseSchema)` to create a new message.
+ */
+export const GetWebhookDeliveryResponseSchema: GenMessage<GetWebhookDeliveryResponse> = /*@__PURE__*/
+  messageDesc(file_payout_admin_v1_admin, 25);
+
+/**
+ * Input of ReplayWebhookDelivery.
+ *
+ * @generated from message payout.admin.v1.ReplayWebhookDeliveryRequest
+ */
+export type ReplayWebhookDeliveryRequest = Message<"payout.admin.v1.ReplayWebhookDeliveryRequest"> & {
+  /**
+   * Delivery id.
+   *
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId: string;
+};
+
+/**
+ * Describes the message payout.admin.v1.ReplayWebhookDeliveryRequest.
+ * Use `create(ReplayWebhookDeliveryRequestSchema)` to create a new message.
+ */
+export const ReplayWebhookDeliveryRequestSchema: GenMessage<ReplayWebhookDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_payout_admin_v1_admin, 26);
+
+/**
+ * Output of ReplayWebhookDelivery.
+ *
+ * @generated from message payout.admin.v1.ReplayWebhookDeliveryResponse
+ */
+export type ReplayWebhookDeliveryResponse = Message<"payout.admin.v1.ReplayWebhookDeliveryResponse"> & {
+  /**
+   * The delivery after the replay.
+   *
+   * @generated from field: payout.webhook.v1.Delivery delivery = 1;
+   */
+  delivery?: Delivery | undefined;
+};
+
+/**
+ * Describes the message payout.admin.v1.ReplayWebhookDeliveryResponse.
+ * Use `create(ReplayWebhookDeliveryResponseSchema)` to create a new message.
+ */
+export const ReplayWebhookDeliveryResponseSchema: GenMessage<ReplayWebhookDeliveryResponse> = /*@__PURE__*/
+  messageDesc(file_payout_admin_v1_admin, 27);
+
+/**
+ * Input of PingWebhookEndpoint.
+ *
+ * @generated from message payout.admin.v1.PingWebhookEndpointRequest
+ */
+export type PingWebhookEndpointRequest = Message<"payout.admin.v1.PingWebhookEndpointRequest"> & {
+  /**
+   * Endpoint id.
+   *
+   * @generated from field: string endpoint_id = 1;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message payout.admin.v1.PingWebhookEndpointRequest.
+ * Use `create(PingWebhookEndpointRequestSchema)` to create a new message.
+ */
+export const PingWebhookEndpointRequestSchema: GenMessage<PingWebhookEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_payout_admin_v1_admin, 28);
+
+/**
+ * Output of PingWebhookEndpoint.
+ *
+ * @generated from message payout.admin.v1.PingWebhookEndpointResponse
+ */
+export type PingWebhookEndpointResponse = Message<"payout.admin.v1.PingWebhookEndpointResponse"> & {
+  /**
+   * The delivery queued for the ping.
+   *
+   * @generated from field: payout.webhook.v1.Delivery delivery = 1;
+   */
+  delivery?: Delivery | undefined;
+};
+
+/**
+ * Describes the message payout.admin.v1.PingWebhookEndpointResponse.
+ * Use `create(PingWebhookEndpointResponseSchema)` to create a new message.
+ */
+export const PingWebhookEndpointResponseSchema: GenMessage<PingWebhookEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_payout_admin_v1_admin, 29);
 
 /**
  * The operator's API (design §7). Served by the gateway on its own port (ADMIN_PORT, never the
@@ -683,6 +903,46 @@ export const AdminService: GenService<{
     methodKind: "unary";
     input: typeof RotateSigningSecretRequestSchema;
     output: typeof RotateSigningSecretResponseSchema;
+  },
+  /**
+   * Lists a tenant's webhook deliveries, newest first, optionally filtered, paged.
+   *
+   * @generated from rpc payout.admin.v1.AdminService.ListWebhookDeliveries
+   */
+  listWebhookDeliveries: {
+    methodKind: "unary";
+    input: typeof ListWebhookDeliveriesRequestSchema;
+    output: typeof ListWebhookDeliveriesResponseSchema;
+  },
+  /**
+   * One webhook delivery of any tenant, with its attempts.
+   *
+   * @generated from rpc payout.admin.v1.AdminService.GetWebhookDelivery
+   */
+  getWebhookDelivery: {
+    methodKind: "unary";
+    input: typeof GetWebhookDeliveryRequestSchema;
+    output: typeof GetWebhookDeliveryResponseSchema;
+  },
+  /**
+   * Replays a terminal webhook delivery of any tenant (spec §3.2).
+   *
+   * @generated from rpc payout.admin.v1.AdminService.ReplayWebhookDelivery
+   */
+  replayWebhookDelivery: {
+    methodKind: "unary";
+    input: typeof ReplayWebhookDeliveryRequestSchema;
+    output: typeof ReplayWebhookDeliveryResponseSchema;
+  },
+  /**
+   * Sends a signed test event (`webhook.ping`) to an endpoint, recorded like any delivery.
+   *
+   * @generated from rpc payout.admin.v1.AdminService.PingWebhookEndpoint
+   */
+  pingWebhookEndpoint: {
+    methodKind: "unary";
+    input: typeof PingWebhookEndpointRequestSchema;
+    output: typeof PingWebhookEndpointResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_payout_admin_v1_admin, 0);

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payout/webhook/v1/webhook.proto.
  */
 export const file_payout_webhook_v1_webhook: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wYXlvdXQvd2ViaG9vay92MS93ZWJob29rLnByb3RvEhFwYXlvdXQud2ViaG9vay52MSIrCgxDdXN0b21IZWFkZXISDAoEbmFtZRgBIAEoCRINCgV2YWx1ZRgCIAEoCSL1AQoIRW5kcG9pbnQSCgoCaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEgsKA3VybBgDIAEoCRITCgtldmVudF90eXBlcxgEIAMoCRIUCgxoZWFkZXJfbmFtZXMYBSADKAkSOAoOcmV0cnlfc3RyYXRlZ3kYBiABKA4yIC5wYXlvdXQud2ViaG9vay52MS5SZXRyeVN0cmF0ZWd5Eg8KB2VuYWJsZWQYByABKAgSFwoPZGlzYWJsZWRfcmVhc29uGAggASgJEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIq4DCghEZWxpdmVyeRIKCgJpZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSEAoIZXZlbnRfaWQYAyABKAkSEgoKZXZlbnRfdHlwZRgEIAEoCRIWCg50cmFuc2FjdGlvbl9pZBgFIAEoCRITCgtlbmRwb2ludF9pZBgGIAEoCRILCgN1cmwYByABKAkSMQoGc3RhdHVzGAggASgOMiEucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnlTdGF0dXMSEAoIYXR0ZW1wdHMYCSABKAUSOAoPbmV4dF9hdHRlbXB0X2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEhwKFGxhc3RfcmVzcG9uc2Vfc3RhdHVzGAsgASgFEhIKCmxhc3RfZXJyb3IYDCABKAkSLgoKY3JlYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCEgoQX25leHRfYXR0ZW1wdF9hdCK4AQoVQ3JlYXRlRW5kcG9pbnRSZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRILCgN1cmwYAiABKAkSEwoLZXZlbnRfdHlwZXMYAyADKAkSMAoHaGVhZGVycxgEIAMoCzIfLnBheW91dC53ZWJob29rLnYxLkN1c3RvbUhlYWRlchI4Cg5yZXRyeV9zdHJhdGVneRgFIAEoDjIgLnBheW91dC53ZWJob29rLnYxLlJldHJ5U3RyYXRlZ3kiRwoWQ3JlYXRlRW5kcG9pbnRSZXNwb25zZRItCghlbmRwb2ludBgBIAEoCzIbLnBheW91dC53ZWJob29rLnYxLkVuZHBvaW50IkEKGVNldEVuZHBvaW50RW5hYmxlZFJlcXVlc3QSEwoLZW5kcG9pbnRfaWQYASABKAkSDwoHZW5hYmxlZBgCIAEoCCJLChpTZXRFbmRwb2ludEVuYWJsZWRSZXNwb25zZRItCghlbmRwb2ludBgBIAEoCzIbLnBheW91dC53ZWJob29rLnYxLkVuZHBvaW50IikKFExpc3RFbmRwb2ludHNSZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCSJHChVMaXN0RW5kcG9pbnRzUmVzcG9uc2USLgoJZW5kcG9pbnRzGAEgAygLMhsucGF5b3V0LndlYmhvb2sudjEuRW5kcG9pbnQiogEKFUxpc3REZWxpdmVyaWVzUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOdHJhbnNhY3Rpb25faWQYAiABKAkSMQoGc3RhdHVzGAMgASgOMiEucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnlTdGF0dXMSKwoEcGFnZRgEIAEoCzIdLnBheW91dC5jb21tb24udjEuUGFnZVJlcXVlc3QieAoWTGlzdERlbGl2ZXJpZXNSZXNwb25zZRIvCgpkZWxpdmVyaWVzGAEgAygLMhsucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnkSLQoJcGFnZV9pbmZvGAIgASgLMhoucGF5b3V0LmNvbW1vbi52MS5QYWdlSW5mbyI/ChVSZXBsYXlEZWxpdmVyeVJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEhMKC2RlbGl2ZXJ5X2lkGAIgASgJIkcKFlJlcGxheURlbGl2ZXJ5UmVzcG9uc2USLQoIZGVsaXZlcnkYASABKAsyGy5wYXlvdXQud2ViaG9vay52MS5EZWxpdmVyeSI/ChpSb3RhdGVTaWduaW5nU2VjcmV0UmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSDgoGc2VjcmV0GAIgASgJIi0KG1JvdGF0ZVNpZ25pbmdTZWNyZXRSZXNwb25zZRIOCgZzZWNyZXQYASABKAkqaQoNUmV0cnlTdHJhdGVneRIeChpSRVRSWV9TVFJBVEVHWV9VTlNQRUNJRklFRBAAEhsKF1JFVFJZX1NUUkFURUdZX1NUQU5EQVJEEAESGwoXUkVUUllfU1RSQVRFR1lfRVhURU5ERUQQAirIAQoORGVsaXZlcnlTdGF0dXMSHwobREVMSVZFUllfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXREVMSVZFUllfU1RBVFVTX1BFTkRJTkcQARIeChpERUxJVkVSWV9TVEFUVVNfREVMSVZFUklORxACEh0KGURFTElWRVJZX1NUQVRVU19ERUxJVkVSRUQQAxIaChZERUxJVkVSWV9TVEFUVVNfRkFJTEVEEAQSHQoZREVMSVZFUllfU1RBVFVTX0VYSEFVU1RFRBAFMpIFCg5XZWJob29rU2VydmljZRJlCg5DcmVhdGVFbmRwb2ludBIoLnBheW91dC53ZWJob29rLnYxLkNyZWF0ZUVuZHBvaW50UmVxdWVzdBopLnBheW91dC53ZWJob29rLnYxLkNyZWF0ZUVuZHBvaW50UmVzcG9uc2UScQoSU2V0RW5kcG9pbnRFbmFibGVkEiwucGF5b3V0LndlYmhvb2sudjEuU2V0RW5kcG9pbnRFbmFibGVkUmVxdWVzdBotLnBheW91dC53ZWJob29rLnYxLlNldEVuZHBvaW50RW5hYmxlZFJlc3BvbnNlEmIKDUxpc3RFbmRwb2ludHMSJy5wYXlvdXQud2ViaG9vay52MS5MaXN0RW5kcG9pbnRzUmVxdWVzdBooLnBheW91dC53ZWJob29rLnYxLkxpc3RFbmRwb2ludHNSZXNwb25zZRJlCg5MaXN0RGVsaXZlcmllcxIoLnBheW91dC53ZWJob29rLnYxLkxpc3REZWxpdmVyaWVzUmVxdWVzdBopLnBheW91dC53ZWJob29rLnYxLkxpc3REZWxpdmVyaWVzUmVzcG9uc2USZQoOUmVwbGF5RGVsaXZlcnkSKC5wYXlvdXQud2ViaG9vay52MS5SZXBsYXlEZWxpdmVyeVJlcXVlc3QaKS5wYXlvdXQud2ViaG9vay52MS5SZXBsYXlEZWxpdmVyeVJlc3BvbnNlEnQKE1JvdGF0ZVNpZ25pbmdTZWNyZXQSLS5wYXlvdXQud2ViaG9vay52MS5Sb3RhdGVTaWduaW5nU2VjcmV0UmVxdWVzdBouLnBheW91dC53ZWJob29rLnYxLlJvdGF0ZVNpZ25pbmdTZWNyZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_payout_common_v1_common]);
+  fileDesc("Ch9wYXlvdXQvd2ViaG9vay92MS93ZWJob29rLnByb3RvEhFwYXlvdXQud2ViaG9vay52MSIrCgxDdXN0b21IZWFkZXISDAoEbmFtZRgBIAEoCRINCgV2YWx1ZRgCIAEoCSL1AQoIRW5kcG9pbnQSCgoCaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEgsKA3VybBgDIAEoCRITCgtldmVudF90eXBlcxgEIAMoCRIUCgxoZWFkZXJfbmFtZXMYBSADKAkSOAoOcmV0cnlfc3RyYXRlZ3kYBiABKA4yIC5wYXlvdXQud2ViaG9vay52MS5SZXRyeVN0cmF0ZWd5Eg8KB2VuYWJsZWQYByABKAgSFwoPZGlzYWJsZWRfcmVhc29uGAggASgJEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIswECghEZWxpdmVyeRIKCgJpZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSEAoIZXZlbnRfaWQYAyABKAkSEgoKZXZlbnRfdHlwZRgEIAEoCRIWCg50cmFuc2FjdGlvbl9pZBgFIAEoCRITCgtlbmRwb2ludF9pZBgGIAEoCRILCgN1cmwYByABKAkSMQoGc3RhdHVzGAggASgOMiEucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnlTdGF0dXMSEAoIYXR0ZW1wdHMYCSABKAUSOAoPbmV4dF9hdHRlbXB0X2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEhwKFGxhc3RfcmVzcG9uc2Vfc3RhdHVzGAsgASgFEhIKCmxhc3RfZXJyb3IYDCABKAkSLgoKY3JlYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoPbGFzdF9hdHRlbXB0X2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhQKDG1heF9hdHRlbXB0cxgQIAEoBRI4Cg5yZXRyeV9zdHJhdGVneRgRIAEoDjIgLnBheW91dC53ZWJob29rLnYxLlJldHJ5U3RyYXRlZ3lCEgoQX25leHRfYXR0ZW1wdF9hdEISChBfbGFzdF9hdHRlbXB0X2F0IoMCCg9EZWxpdmVyeUF0dGVtcHQSFgoOYXR0ZW1wdF9udW1iZXIYASABKAUSDwoHdHJpZ2dlchgCIAEoCRIuCgpzdGFydGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtkdXJhdGlvbl9tcxgEIAEoBRIXCg9yZXNwb25zZV9zdGF0dXMYBSABKAUSEwoLZXJyb3JfY2xhc3MYBiABKAkSDQoFZXJyb3IYByABKAkSGAoQcmVzb2x2ZWRfYWRkcmVzcxgIIAEoCRIYChByZXNwb25zZV9leGNlcnB0GAkgASgJEhEKCXN1Y2NlZWRlZBgKIAEoCCK4AQoVQ3JlYXRlRW5kcG9pbnRSZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRILCgN1cmwYAiABKAkSEwoLZXZlbnRfdHlwZXMYAyADKAkSMAoHaGVhZGVycxgEIAMoCzIfLnBheW91dC53ZWJob29rLnYxLkN1c3RvbUhlYWRlchI4Cg5yZXRyeV9zdHJhdGVneRgFIAEoDjIgLnBheW91dC53ZWJob29rLnYxLlJldHJ5U3RyYXRlZ3kiRwoWQ3JlYXRlRW5kcG9pbnRSZXNwb25zZRItCghlbmRwb2ludBgBIAEoCzIbLnBheW91dC53ZWJob29rLnYxLkVuZHBvaW50IkEKGVNldEVuZHBvaW50RW5hYmxlZFJlcXVlc3QSEwoLZW5kcG9pbnRfaWQYASABKAkSDwoHZW5hYmxlZBgCIAEoCCJLChpTZXRFbmRwb2ludEVuYWJsZWRSZXNwb25zZRItCghlbmRwb2ludBgBIAEoCzIbLnBheW91dC53ZWJob29rLnYxLkVuZHBvaW50IikKFExpc3RFbmRwb2ludHNSZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCSJHChVMaXN0RW5kcG9pbnRzUmVzcG9uc2USLgoJZW5kcG9pbnRzGAEgAygLMhsucGF5b3V0LndlYmhvb2sudjEuRW5kcG9pbnQiogEKFUxpc3REZWxpdmVyaWVzUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOdHJhbnNhY3Rpb25faWQYAiABKAkSMQoGc3RhdHVzGAMgASgOMiEucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnlTdGF0dXMSKwoEcGFnZRgEIAEoCzIdLnBheW91dC5jb21tb24udjEuUGFnZVJlcXVlc3QieAoWTGlzdERlbGl2ZXJpZXNSZXNwb25zZRIvCgpkZWxpdmVyaWVzGAEgAygLMhsucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnkSLQoJcGFnZV9pbmZvGAIgASgLMhoucGF5b3V0LmNvbW1vbi52MS5QYWdlSW5mbyJRChJHZXREZWxpdmVyeVJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEhMKC2RlbGl2ZXJ5X2lkGAIgASgJEhMKC2FsbF90ZW5hbnRzGAMgASgIInoKE0dldERlbGl2ZXJ5UmVzcG9uc2USLQoIZGVsaXZlcnkYASABKAsyGy5wYXlvdXQud2ViaG9vay52MS5EZWxpdmVyeRI0CghhdHRlbXB0cxgCIAMoCzIiLnBheW91dC53ZWJob29rLnYxLkRlbGl2ZXJ5QXR0ZW1wdCIqChNQaW5nRW5kcG9pbnRSZXF1ZXN0EhMKC2VuZHBvaW50X2lkGAEgASgJIkUKFFBpbmdFbmRwb2ludFJlc3BvbnNlEi0KCGRlbGl2ZXJ5GAEgASgLMhsucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnkiVAoVUmVwbGF5RGVsaXZlcnlSZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRITCgtkZWxpdmVyeV9pZBgCIAEoCRITCgthbGxfdGVuYW50cxgDIAEoCCJHChZSZXBsYXlEZWxpdmVyeVJlc3BvbnNlEi0KCGRlbGl2ZXJ5GAEgASgLMhsucGF5b3V0LndlYmhvb2sudjEuRGVsaXZlcnkiewoaUm90YXRlU2lnbmluZ1NlY3JldFJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEg4KBnNlY3JldBgCIAEoCRIhChRncmFjZV9wZXJpb2Rfc2Vjb25kcxgDIAEoDUgAiAEBQhcKFV9ncmFjZV9wZXJpb2Rfc2Vjb25kcyKDAQobUm90YXRlU2lnbmluZ1NlY3JldFJlc3BvbnNlEg4KBnNlY3JldBgBIAEoCRI8ChNwcmV2aW91c19leHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBQhYKFF9wcmV2aW91c19leHBpcmVzX2F0KmkKDVJldHJ5U3RyYXRlZ3kSHgoaUkVUUllfU1RSQVRFR1lfVU5TUEVDSUZJRUQQABIbChdSRVRSWV9TVFJBVEVHWV9TVEFOREFSRBABEhsKF1JFVFJZX1NUUkFURUdZX0VYVEVOREVEEAIqyAEKDkRlbGl2ZXJ5U3RhdHVzEh8KG0RFTElWRVJZX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF0RFTElWRVJZX1NUQVRVU19QRU5ESU5HEAESHgoaREVMSVZFUllfU1RBVFVTX0RFTElWRVJJTkcQAhIdChlERUxJVkVSWV9TVEFUVVNfREVMSVZFUkVEEAMSGgoWREVMSVZFUllfU1RBVFVTX0ZBSUxFRBAEEh0KGURFTElWRVJZX1NUQVRVU19FWEhBVVNURUQQBTLRBgoOV2ViaG9va1NlcnZpY2USZQoOQ3JlYXRlRW5kcG9pbnQSKC5wYXlvdXQud2ViaG9vay52MS5DcmVhdGVFbmRwb2ludFJlcXVlc3QaKS5wYXlvdXQud2ViaG9vay52MS5DcmVhdGVFbmRwb2ludFJlc3BvbnNlEnEKElNldEVuZHBvaW50RW5hYmxlZBIsLnBheW91dC53ZWJob29rLnYxLlNldEVuZHBvaW50RW5hYmxlZFJlcXVlc3QaLS5wYXlvdXQud2ViaG9vay52MS5TZXRFbmRwb2ludEVuYWJsZWRSZXNwb25zZRJiCg1MaXN0RW5kcG9pbnRzEicucGF5b3V0LndlYmhvb2sudjEuTGlzdEVuZHBvaW50c1JlcXVlc3QaKC5wYXlvdXQud2ViaG9vay52MS5MaXN0RW5kcG9pbnRzUmVzcG9uc2USZQoOTGlzdERlbGl2ZXJpZXMSKC5wYXlvdXQud2ViaG9vay52MS5MaXN0RGVsaXZlcmllc1JlcXVlc3QaKS5wYXlvdXQud2ViaG9vay52MS5MaXN0RGVsaXZlcmllc1Jlc3BvbnNlElwKC0dldERlbGl2ZXJ5EiUucGF5b3V0LndlYmhvb2sudjEuR2V0RGVsaXZlcnlSZXF1ZXN0GiYucGF5b3V0LndlYmhvb2sudjEuR2V0RGVsaXZlcnlSZXNwb25zZRJlCg5SZXBsYXlEZWxpdmVyeRIoLnBheW91dC53ZWJob29rLnYxLlJlcGxheURlbGl2ZXJ5UmVxdWVzdBopLnBheW91dC53ZWJob29rLnYxLlJlcGxheURlbGl2ZXJ5UmVzcG9uc2USXwoMUGluZ0VuZHBvaW50EiYucGF5b3V0LndlYmhvb2sudjEuUGluZ0VuZHBvaW50UmVxdWVzdBonLnBheW91dC53ZWJob29rLnYxLlBpbmdFbmRwb2ludFJlc3BvbnNlEnQKE1JvdGF0ZVNpZ25pbmdTZWNyZXQSLS5wYXlvdXQud2ViaG9vay52MS5Sb3RhdGVTaWduaW5nU2VjcmV0UmVxdWVzdBouLnBheW91dC53ZWJob29rLnYxLlJvdGF0ZVNpZ25pbmdTZWNyZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_payout_common_v1_common]);
 
 /**
  * A custom header to send with every delivery to an endpoint.
@@ -224,6 +224,27 @@ export type Delivery = Message<"payout.webhook.v1.Delivery"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 14;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * When the last attempt started, when one did.
+   *
+   * @generated from field: optional google.protobuf.Timestamp last_attempt_at = 15;
+   */
+  lastAttemptAt?: Timestamp | undefined;
+
+  /**
+   * Attempts the delivery's retry strategy allows (16 standard, 17 extended).
+   *
+   * @generated from field: int32 max_attempts = 16;
+   */
+  maxAttempts: number;
+
+  /**
+   * Retry strategy of the series (the endpoint's at creation; standard for callback_url).
+   *
+   * @generated from field: payout.webhook.v1.RetryStrategy retry_strategy = 17;
+   */
+  retryStrategy: RetryStrategy;
 };
 
 /**
@@ -232,6 +253,91 @@ export type Delivery = Message<"payout.webhook.v1.Delivery"> & {
  */
 export const DeliverySchema: GenMessage<Delivery> = /*@__PURE__*/
   messageDesc(file_payout_webhook_v1_webhook, 2);
+
+/**
+ * One HTTP attempt of a delivery.
+ *
+ * @generated from message payout.webhook.v1.DeliveryAttempt
+ */
+export type DeliveryAttempt = Message<"payout.webhook.v1.DeliveryAttempt"> & {
+  /**
+   * 1-based number within the current series (a replay starts a new series at 1).
+   *
+   * @generated from field: int32 attempt_number = 1;
+   */
+  attemptNumber: number;
+
+  /**
+   * "scheduled", "replay" or "ping".
+   *
+   * @generated from field: string trigger = 2;
+   */
+  trigger: string;
+
+  /**
+   * When the attempt started.
+   *
+   * @generated from field: google.protobuf.Timestamp started_at = 3;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * How long it took, in milliseconds.
+   *
+   * @generated from field: int32 duration_ms = 4;
+   */
+  durationMs: number;
+
+  /**
+   * HTTP status answered, 0 when none arrived.
+   *
+   * @generated from field: int32 response_status = 5;
+   */
+  responseStatus: number;
+
+  /**
+   * Why it failed without an HTTP answer ("timeout", "connection_refused", "dns", "refused_target",
+   * ...) or "http_status" for a non-2xx answer; empty on success.
+   *
+   * @generated from field: string error_class = 6;
+   */
+  errorClass: string;
+
+  /**
+   * The failure in words, empty on success.
+   *
+   * @generated from field: string error = 7;
+   */
+  error: string;
+
+  /**
+   * The IP address connected to (after the egress guard checked it), empty when none.
+   *
+   * @generated from field: string resolved_address = 8;
+   */
+  resolvedAddress: string;
+
+  /**
+   * The first bytes of the response body (at most 1 KiB, UTF-8), for support.
+   *
+   * @generated from field: string response_excerpt = 9;
+   */
+  responseExcerpt: string;
+
+  /**
+   * True when the receiver answered 2xx.
+   *
+   * @generated from field: bool succeeded = 10;
+   */
+  succeeded: boolean;
+};
+
+/**
+ * Describes the message payout.webhook.v1.DeliveryAttempt.
+ * Use `create(DeliveryAttemptSchema)` to create a new message.
+ */
+export const DeliveryAttemptSchema: GenMessage<DeliveryAttempt> = /*@__PURE__*/
+  messageDesc(file_payout_webhook_v1_webhook, 3);
 
 /**
  * Input of CreateEndpoint.
@@ -280,7 +386,7 @@ export type CreateEndpointRequest = Message<"payout.webhook.v1.CreateEndpointReq
  * Use `create(CreateEndpointRequestSchema)` to create a new message.
  */
 export const CreateEndpointRequestSchema: GenMessage<CreateEndpointRequest> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 3);
+  messageDesc(file_payout_webhook_v1_webhook, 4);
 
 /**
  * Output of CreateEndpoint.
@@ -301,7 +407,7 @@ export type CreateEndpointResponse = Message<"payout.webhook.v1.CreateEndpointRe
  * Use `create(CreateEndpointResponseSchema)` to create a new message.
  */
 export const CreateEndpointResponseSchema: GenMessage<CreateEndpointResponse> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 4);
+  messageDesc(file_payout_webhook_v1_webhook, 5);
 
 /**
  * Input of SetEndpointEnabled.
@@ -329,7 +435,7 @@ export type SetEndpointEnabledRequest = Message<"payout.webhook.v1.SetEndpointEn
  * Use `create(SetEndpointEnabledRequestSchema)` to create a new message.
  */
 export const SetEndpointEnabledRequestSchema: GenMessage<SetEndpointEnabledRequest> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 5);
+  messageDesc(file_payout_webhook_v1_webhook, 6);
 
 /**
  * Output of SetEndpointEnabled.
@@ -350,7 +456,7 @@ export type SetEndpointEnabledResponse = Message<"payout.webhook.v1.SetEndpointE
  * Use `create(SetEndpointEnabledResponseSchema)` to create a new message.
  */
 export const SetEndpointEnabledResponseSchema: GenMessage<SetEndpointEnabledResponse> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 6);
+  messageDesc(file_payout_webhook_v1_webhook, 7);
 
 /**
  * Input of ListEndpoints.
@@ -371,7 +477,7 @@ export type ListEndpointsRequest = Message<"payout.webhook.v1.ListEndpointsReque
  * Use `create(ListEndpointsRequestSchema)` to create a new message.
  */
 export const ListEndpointsRequestSchema: GenMessage<ListEndpointsRequest> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 7);
+  messageDesc(file_payout_webhook_v1_webhook, 8);
 
 /**
  * Output of ListEndpoints.
@@ -392,7 +498,7 @@ export type ListEndpointsResponse = Message<"payout.webhook.v1.ListEndpointsResp
  * Use `create(ListEndpointsResponseSchema)` to create a new message.
  */
 export const ListEndpointsResponseSchema: GenMessage<ListEndpointsResponse> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 8);
+  messageDesc(file_payout_webhook_v1_webhook, 9);
 
 /**
  * Input of ListDeliveries.
@@ -434,7 +540,7 @@ export type ListDeliveriesRequest = Message<"payout.webhook.v1.ListDeliveriesReq
  * Use `create(ListDeliveriesRequestSchema)` to create a new message.
  */
 export const ListDeliveriesRequestSchema: GenMessage<ListDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 9);
+  messageDesc(file_payout_webhook_v1_webhook, 10);
 
 /**
  * Output of ListDeliveries.
@@ -462,7 +568,112 @@ export type ListDeliveriesResponse = Message<"payout.webhook.v1.ListDeliveriesRe
  * Use `create(ListDeliveriesResponseSchema)` to create a new message.
  */
 export const ListDeliveriesResponseSchema: GenMessage<ListDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 10);
+  messageDesc(file_payout_webhook_v1_webhook, 11);
+
+/**
+ * Input of GetDelivery.
+ *
+ * @generated from message payout.webhook.v1.GetDeliveryRequest
+ */
+export type GetDeliveryRequest = Message<"payout.webhook.v1.GetDeliveryRequest"> & {
+  /**
+   * Tenant asking; another tenant's delivery is NOT_FOUND. Empty only with all_tenants.
+   *
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * Delivery id.
+   *
+   * @generated from field: string delivery_id = 2;
+   */
+  deliveryId: string;
+
+  /**
+   * Operator scope (the admin API only): any tenant's delivery.
+   *
+   * @generated from field: bool all_tenants = 3;
+   */
+  allTenants: boolean;
+};
+
+/**
+ * Describes the message payout.webhook.v1.GetDeliveryRequest.
+ * Use `create(GetDeliveryRequestSchema)` to create a new message.
+ */
+export const GetDeliveryRequestSchema: GenMessage<GetDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_payout_webhook_v1_webhook, 12);
+
+/**
+ * Output of GetDelivery.
+ *
+ * @generated from message payout.webhook.v1.GetDeliveryResponse
+ */
+export type GetDeliveryResponse = Message<"payout.webhook.v1.GetDeliveryResponse"> & {
+  /**
+   * The delivery.
+   *
+   * @generated from field: payout.webhook.v1.Delivery delivery = 1;
+   */
+  delivery?: Delivery | undefined;
+
+  /**
+   * Its attempts, oldest first, across replays.
+   *
+   * @generated from field: repeated payout.webhook.v1.DeliveryAttempt attempts = 2;
+   */
+  attempts: DeliveryAttempt[];
+};
+
+/**
+ * Describes the message payout.webhook.v1.GetDeliveryResponse.
+ * Use `create(GetDeliveryResponseSchema)` to create a new message.
+ */
+export const GetDeliveryResponseSchema: GenMessage<GetDeliveryResponse> = /*@__PURE__*/
+  messageDesc(file_payout_webhook_v1_webhook, 13);
+
+/**
+ * Input of PingEndpoint.
+ *
+ * @generated from message payout.webhook.v1.PingEndpointRequest
+ */
+export type PingEndpointRequest = Message<"payout.webhook.v1.PingEndpointRequest"> & {
+  /**
+   * Endpoint id.
+   *
+   * @generated from field: string endpoint_id = 1;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message payout.webhook.v1.PingEndpointRequest.
+ * Use `create(PingEndpointRequestSchema)` to create a new message.
+ */
+export const PingEndpointRequestSchema: GenMessage<PingEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_payout_webhook_v1_webhook, 14);
+
+/**
+ * Output of PingEndpoint.
+ *
+ * @generated from message payout.webhook.v1.PingEndpointResponse
+ */
+export type PingEndpointResponse = Message<"payout.webhook.v1.PingEndpointResponse"> & {
+  /**
+   * The delivery queued for the ping.
+   *
+   * @generated from field: payout.webhook.v1.Delivery delivery = 1;
+   */
+  delivery?: Delivery | undefined;
+};
+
+/**
+ * Describes the message payout.webhook.v1.PingEndpointResponse.
+ * Use `create(PingEndpointResponseSchema)` to create a new message.
+ */
+export const PingEndpointResponseSchema: GenMessage<PingEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_payout_webhook_v1_webhook, 15);
 
 /**
  * Input of ReplayDelivery.
@@ -483,6 +694,13 @@ export type ReplayDeliveryRequest = Message<"payout.webhook.v1.ReplayDeliveryReq
    * @generated from field: string delivery_id = 2;
    */
   deliveryId: string;
+
+  /**
+   * Operator scope (the admin API only): any tenant's delivery.
+   *
+   * @generated from field: bool all_tenants = 3;
+   */
+  allTenants: boolean;
 };
 
 /**
@@ -490,7 +708,7 @@ export type ReplayDeliveryRequest = Message<"payout.webhook.v1.ReplayDeliveryReq
  * Use `create(ReplayDeliveryRequestSchema)` to create a new message.
  */
 export const ReplayDeliveryRequestSchema: GenMessage<ReplayDeliveryRequest> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 11);
+  messageDesc(file_payout_webhook_v1_webhook, 16);
 
 /**
  * Output of ReplayDelivery.
@@ -511,7 +729,7 @@ export type ReplayDeliveryResponse = Message<"payout.webhook.v1.ReplayDeliveryRe
  * Use `create(ReplayDeliveryResponseSchema)` to create a new message.
  */
 export const ReplayDeliveryResponseSchema: GenMessage<ReplayDeliveryResponse> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 12);
+  messageDesc(file_payout_webhook_v1_webhook, 17);
 
 /**
  * Input of RotateSigningSecret.
@@ -532,6 +750,14 @@ export type RotateSigningSecretRequest = Message<"payout.webhook.v1.RotateSignin
    * @generated from field: string secret = 2;
    */
   secret: string;
+
+  /**
+   * How long the replaced secret keeps signing beside the new one; unset means 24 hours, 0 ends
+   * it at once. At most 7 days.
+   *
+   * @generated from field: optional uint32 grace_period_seconds = 3;
+   */
+  gracePeriodSeconds?: number | undefined;
 };
 
 /**
@@ -539,7 +765,7 @@ export type RotateSigningSecretRequest = Message<"payout.webhook.v1.RotateSignin
  * Use `create(RotateSigningSecretRequestSchema)` to create a new message.
  */
 export const RotateSigningSecretRequestSchema: GenMessage<RotateSigningSecretRequest> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 13);
+  messageDesc(file_payout_webhook_v1_webhook, 18);
 
 /**
  * Output of RotateSigningSecret.
@@ -553,6 +779,13 @@ export type RotateSigningSecretResponse = Message<"payout.webhook.v1.RotateSigni
    * @generated from field: string secret = 1;
    */
   secret: string;
+
+  /**
+   * Until when the replaced secret still signs; unset when there was none or no grace period.
+   *
+   * @generated from field: optional google.protobuf.Timestamp previous_expires_at = 2;
+   */
+  previousExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -560,7 +793,7 @@ export type RotateSigningSecretResponse = Message<"payout.webhook.v1.RotateSigni
  * Use `create(RotateSigningSecretResponseSchema)` to create a new message.
  */
 export const RotateSigningSecretResponseSchema: GenMessage<RotateSigningSecretResponse> = /*@__PURE__*/
-  messageDesc(file_payout_webhook_v1_webhook, 14);
+  messageDesc(file_payout_webhook_v1_webhook, 19);
 
 /**
  * Retry strategy of spec §6.4.
@@ -698,6 +931,16 @@ export const WebhookService: GenService<{
     output: typeof ListDeliveriesResponseSchema;
   },
   /**
+   * One delivery with its attempts; another tenant's id is NOT_FOUND.
+   *
+   * @generated from rpc payout.webhook.v1.WebhookService.GetDelivery
+   */
+  getDelivery: {
+    methodKind: "unary";
+    input: typeof GetDeliveryRequestSchema;
+    output: typeof GetDeliveryResponseSchema;
+  },
+  /**
    * Re-enqueues a terminal delivery (spec §3.2); FAILED_PRECONDITION tag "DeliveryInFlight" otherwise.
    *
    * @generated from rpc payout.webhook.v1.WebhookService.ReplayDelivery
@@ -708,7 +951,18 @@ export const WebhookService: GenService<{
     output: typeof ReplayDeliveryResponseSchema;
   },
   /**
-   * Creates or replaces the tenant's signing secret and returns it once, in clear.
+   * Queues a signed `webhook.ping` event to one endpoint, recorded like any delivery (operator only).
+   *
+   * @generated from rpc payout.webhook.v1.WebhookService.PingEndpoint
+   */
+  pingEndpoint: {
+    methodKind: "unary";
+    input: typeof PingEndpointRequestSchema;
+    output: typeof PingEndpointResponseSchema;
+  },
+  /**
+   * Creates or replaces the tenant's signing secret and returns it once, in clear. The previous
+   * secret keeps signing (a second `v1=`) for the grace period.
    *
    * @generated from rpc payout.webhook.v1.WebhookService.RotateSigningSecret
    */

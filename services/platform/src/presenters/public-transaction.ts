@@ -22,6 +22,10 @@ export interface PublicTransaction {
   error: { reason: string; code: string; partnerStatus: string } | null;
 }
 
+// The one presenter of the public transaction JSON (docs/api-conventions.md): the gateway's
+// transaction answers and the webhook envelope's `data` (spec §6.2) are both made from it, so an
+// event can never show a transaction differently from GET /v1/transactions/{id}.
+
 /**
  * The transaction as the API shows it (spec §2.2): camelCase as the spec writes it, timestamps in
  * ISO 8601 UTC with milliseconds, `result` and `error` always present (null until set) so a client
