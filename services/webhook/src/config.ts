@@ -9,6 +9,7 @@ import {
   loadConfig,
   num,
   oneOf,
+  str,
   url,
 } from '@qr-payout/platform';
 import { previousSealingKeys, sealingKey } from './crypto/sealing-keys';
@@ -58,9 +59,22 @@ export function loadWebhookConfig(env: Env) {
       previousSecretsKeys: previousSealingKeys('WEBHOOK_SECRETS_PREVIOUS_KEYS'),
       // design §5: http and loopback/private/link-local targets only for the sandbox and tests.
       allowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', { default: false }),
-      // design §5: multiplies every retry delay (used by the delivery worker).
+      // design §5: multiplies every retry delay and the auto-disable period.
       retryScale: num('WEBHOOK_RETRY_SCALE', { default: 1, min: 0 }),
       kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
+      // One binary, roles by flag (as Svix splits API and worker): the gRPC API always serves.
+      dispatcherEnabled: bool('WEBHOOK_DISPATCHER_ENABLED', { default: true }),
+      // Replicas share the group; a new group starts at the topic's earliest event.
+      dispatcherGroup: str('WEBHOOK_DISPATCHER_GROUP', { default: 'webhook-dispatcher' }),
+      workerEnabled: bool('WEBHOOK_WORKER_ENABLED', { default: true }),
+      workerConcurrency: int('WEBHOOK_WORKER_CONCURRENCY', { default: 32, min: 1 }),
+      pollMs: int('WEBHOOK_POLL_MS', { default: 1000, min: 10 }),
+      // Longer than a whole attempt (WEBHOOK_TIMEOUT_MS): a lapsed lease means a crashed worker.
+      leaseMs: int('WEBHOOK_LEASE_MS', { default: 60_000, min: 100 }),
+      connectTimeoutMs: int('WEBHOOK_CONNECT_TIMEOUT_MS', { default: 5_000, min: 1 }),
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', { default: 15_000, min: 1 }),
+      // spec §6.4: 5 days of only failures disables an endpoint (times WEBHOOK_RETRY_SCALE).
+      autoDisableHours: num('WEBHOOK_AUTO_DISABLE_HOURS', { default: 120, min: 0 }),
     },
     env,
   );

@@ -2,20 +2,25 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import {
+  type Delivery,
+  type DeliveryAttempt,
+  DeliveryAttemptSchema,
+  DeliverySchema,
+  DeliveryStatus,
   type Endpoint,
   EndpointSchema,
   type WebhookService,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import type { DeliveryService } from './deliveries/service';
+import { maxAttempts } from './deliveries/schedule';
+import type { DeliveryStatus as DeliveryStatusName } from './deliveries/state';
+import type { AttemptRow, DeliveryRow } from './deliveries/store';
 import { retryStrategyOf } from './endpoints/retry-strategy';
 import type { EndpointRow, EndpointService } from './endpoints/service';
 import type { SigningSecretService } from './secrets/service';
+import { validationError } from './validation';
 
-// WebhookService RPCs implemented so far. ListDeliveries and ReplayDelivery come with the
-// delivery worker; until then Connect answers UNIMPLEMENTED for them.
-export type WebhookHandlers = Pick<
-  ServiceImpl<typeof WebhookService>,
-  'createEndpoint' | 'setEndpointEnabled' | 'listEndpoints' | 'rotateSigningSecret'
->;
+export type WebhookHandlers = ServiceImpl<typeof WebhookService>;
 
 /** The endpoint as the API shows it: header names only, values never (spec §2.3, §4.6). */
 export function toEndpointMessage(row: EndpointRow): Endpoint {
@@ -32,11 +37,69 @@ export function toEndpointMessage(row: EndpointRow): Endpoint {
   });
 }
 
+const STATUS_TO_PROTO: Record<DeliveryStatusName, DeliveryStatus> = {
+  pending: DeliveryStatus.PENDING,
+  delivering: DeliveryStatus.DELIVERING,
+  delivered: DeliveryStatus.DELIVERED,
+  failed: DeliveryStatus.FAILED,
+  exhausted: DeliveryStatus.EXHAUSTED,
+};
+
+function statusFilter(status: DeliveryStatus): DeliveryStatusName | undefined {
+  if (status === DeliveryStatus.UNSPECIFIED) return undefined;
+  const name = (Object.keys(STATUS_TO_PROTO) as DeliveryStatusName[]).find((n) => STATUS_TO_PROTO[n] === status);
+  if (!name) throw validationError('status', 'status must be one of pending, delivering, delivered, failed, exhausted');
+  return name;
+}
+
+export function toDeliveryMessage(row: DeliveryRow): Delivery {
+  return create(DeliverySchema, {
+    id: row.id,
+    tenantId: row.tenantId,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    transactionId: row.transactionId ?? '',
+    endpointId: row.endpointId ?? '',
+    url: row.url,
+    status: STATUS_TO_PROTO[row.status],
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt ? timestampFromDate(row.nextAttemptAt) : undefined,
+    lastResponseStatus: row.lastResponseStatus ?? 0,
+    lastError: row.lastError ?? '',
+    createdAt: timestampFromDate(row.createdAt),
+    updatedAt: timestampFromDate(row.updatedAt),
+    lastAttemptAt: row.lastAttemptAt ? timestampFromDate(row.lastAttemptAt) : undefined,
+    maxAttempts: maxAttempts(row.retryStrategy),
+    retryStrategy: retryStrategyOf(row.retryStrategy),
+  });
+}
+
+function toAttemptMessage(row: AttemptRow): DeliveryAttempt {
+  return create(DeliveryAttemptSchema, {
+    attemptNumber: row.attemptNumber,
+    trigger: row.trigger,
+    startedAt: timestampFromDate(row.startedAt),
+    durationMs: row.durationMs ?? 0,
+    responseStatus: row.responseStatus ?? 0,
+    errorClass: row.errorClass ?? '',
+    error: row.error ?? '',
+    resolvedAddress: row.resolvedAddress ?? '',
+    responseExcerpt: row.responseExcerpt ?? '',
+    succeeded: row.succeeded,
+  });
+}
+
+// Public callers always name their tenant; only the admin API asks for all tenants.
+function scopeOf(req: { tenantId: string; allTenants: boolean }): string | null {
+  return req.allTenants ? null : req.tenantId;
+}
+
 export function createWebhookHandlers(deps: {
   endpoints: EndpointService;
   signingSecrets: SigningSecretService;
+  deliveries: DeliveryService;
 }): WebhookHandlers {
-  const { endpoints, signingSecrets } = deps;
+  const { endpoints, signingSecrets, deliveries } = deps;
   return {
     async createEndpoint(req) {
       const endpoint = await endpoints.create({
@@ -57,8 +120,39 @@ export function createWebhookHandlers(deps: {
       return { endpoints: (await endpoints.list(req.tenantId)).map(toEndpointMessage) };
     },
 
+    async listDeliveries(req) {
+      const page = await deliveries.list({
+        tenantId: req.tenantId,
+        transactionId: req.transactionId,
+        status: statusFilter(req.status),
+        limit: req.page?.limit ?? 0,
+        cursor: req.page?.cursor ?? '',
+      });
+      return {
+        deliveries: page.deliveries.map(toDeliveryMessage),
+        pageInfo: { nextCursor: page.nextCursor },
+      };
+    },
+
+    async getDelivery(req) {
+      const { delivery, attempts } = await deliveries.get(req.deliveryId, scopeOf(req));
+      return { delivery: toDeliveryMessage(delivery), attempts: attempts.map(toAttemptMessage) };
+    },
+
+    async replayDelivery(req) {
+      return { delivery: toDeliveryMessage(await deliveries.replay(req.deliveryId, scopeOf(req))) };
+    },
+
+    async pingEndpoint(req) {
+      return { delivery: toDeliveryMessage(await deliveries.ping(req.endpointId)) };
+    },
+
     async rotateSigningSecret(req) {
-      return { secret: await signingSecrets.rotate(req.tenantId, req.secret || undefined) };
+      const rotated = await signingSecrets.rotate(req.tenantId, req.secret || undefined, req.gracePeriodSeconds);
+      return {
+        secret: rotated.secret,
+        previousExpiresAt: rotated.previousExpiresAt ? timestampFromDate(rotated.previousExpiresAt) : undefined,
+      };
     },
   };
 }

@@ -1,6 +1,9 @@
-import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform';
+import { type RunningGrpcService, type ServiceWorker, serveGrpc } from '@qr-payout/platform';
 import { loadWebhookConfig } from './config';
-import { createDeps, type WebhookOverrides } from './deps';
+import { startDispatcher } from './deliveries/dispatcher';
+import { closeSenderAgents } from './deliveries/sender';
+import { startDeliveryWorker } from './deliveries/worker';
+import { createDeps, type WebhookDeps, type WebhookOverrides } from './deps';
 import { buildServer } from './server';
 
 export { loadDatabaseConfig, loadWebhookConfig } from './config';
@@ -9,9 +12,66 @@ export { MIGRATIONS_DIR, type WebhookOverrides } from './deps';
 
 export type RunningWebhook = RunningGrpcService;
 
+// The background roles of the service (README "Roles"), each behind its flag: the dispatcher
+// consumes the transaction-events topic, the worker sends deliveries. Stopped last-started first:
+// the dispatcher stops consuming before the worker finishes its attempts in flight.
+function startRoles(deps: WebhookDeps): ServiceWorker[] {
+  const roles: ServiceWorker[] = [];
+  if (deps.config.workerEnabled) {
+    const worker = startDeliveryWorker({
+      pool: deps.pool,
+      sealedBox: deps.sealedBox,
+      guard: deps.guard,
+      logger: deps.logger,
+      settings: deps.workerSettings,
+    });
+    deps.onWake(worker.wake);
+    roles.push({
+      async stop() {
+        await worker.stop();
+        closeSenderAgents();
+      },
+    });
+  }
+  if (deps.config.dispatcherEnabled && deps.bus) {
+    const bus = deps.bus;
+    // Subscribing connects to Kafka; the service serves meanwhile, and a failure is logged and
+    // retried rather than crashing the API.
+    let stopped = false;
+    let dispatcher: Promise<{ stop(): Promise<void> } | undefined> | undefined;
+    const subscribe = (delayMs: number): void => {
+      dispatcher = (async () => {
+        try {
+          return await startDispatcher({
+            pool: deps.pool,
+            bus,
+            logger: deps.logger,
+            groupId: deps.config.dispatcherGroup,
+            onDeliveries: deps.wakeWorker,
+          });
+        } catch (err) {
+          deps.logger.error({ err }, 'webhook dispatcher could not subscribe; retrying');
+          setTimeout(() => {
+            if (!stopped) subscribe(Math.min(delayMs * 2, 30_000));
+          }, delayMs).unref();
+          return undefined;
+        }
+      })();
+    };
+    subscribe(1_000);
+    roles.push({
+      async stop() {
+        stopped = true;
+        await (await dispatcher)?.stop();
+      },
+    });
+  }
+  return roles;
+}
+
 /**
- * Loads config from `env`, migrates schema webhook when MIGRATE_ON_START=true, and listens on
- * GRPC_PORT (0 picks a free port).
+ * Loads config from `env`, migrates schema webhook when MIGRATE_ON_START=true, listens on
+ * GRPC_PORT (0 picks a free port), then starts the dispatcher and the delivery worker.
  */
 export async function startWebhook(
   env: NodeJS.ProcessEnv,
@@ -23,5 +83,6 @@ export async function startWebhook(
     server: buildServer(deps),
     deps,
     config,
+    startWorkers: () => startRoles(deps),
   });
 }

@@ -4,6 +4,7 @@ import type { SealedBox } from '../crypto/sealed-box';
 import { requireTenantId, validationError } from '../validation';
 import type { CustomHeader } from './custom-headers';
 import { checkEndpointInput, type EndpointInput } from './endpoint-draft';
+import { failPendingDeliveriesOfEndpoint } from '../deliveries/store';
 import { endpointNotFound } from './errors';
 import * as store from './store';
 
@@ -13,6 +14,11 @@ export type { EndpointRow } from './store';
 // operator, listed with header names only.
 
 export const DISABLED_BY_OPERATOR = 'operator';
+/** endpoints.disabled_reason set by auto-disable (spec §6.4). */
+export const DISABLED_AFTER_FAILING = 'failing for 5 days';
+/** deliveries.last_error of the deliveries failed because their endpoint was disabled. */
+export const ENDPOINT_DISABLED_ERROR =
+  'endpoint disabled; enable it (payoutctl endpoint enable) and replay this delivery';
 
 export interface EndpointService {
   create(input: EndpointInput): Promise<store.EndpointRow>;
@@ -23,6 +29,14 @@ export interface EndpointService {
 // Sealed header values are bound to their endpoint: a value copied to another row does not open.
 export function headersSealContext(endpointId: string): string {
   return `endpoint-headers:${endpointId}`;
+}
+
+/** The custom headers of an endpoint, opened to be sent (never to be shown). */
+export function openEndpointHeaders(sealedBox: SealedBox, endpointId: string, sealed: Buffer): CustomHeader[] {
+  const pairs = JSON.parse(sealedBox.open(sealed, headersSealContext(endpointId)).toString('utf8')) as Array<
+    [string, string]
+  >;
+  return pairs.map(([name, value]) => ({ name, value }));
 }
 
 function sealHeaders(sealedBox: SealedBox, endpointId: string, headers: CustomHeader[]): Buffer | null {
@@ -57,6 +71,9 @@ export function createEndpointService(deps: {
       if (!isId(endpointId, 'whe')) throw endpointNotFound(endpointId);
       const endpoint = await store.updateEndpointEnabled(pool, endpointId, enabled, DISABLED_BY_OPERATOR);
       if (!endpoint) throw endpointNotFound(endpointId);
+      // Disabled by the operator: its waiting deliveries fail now, replayable once it is enabled
+      // again (as after auto-disable, spec §6.4).
+      if (!enabled) await failPendingDeliveriesOfEndpoint(pool, endpointId, ENDPOINT_DISABLED_ERROR);
       return endpoint;
     },
 

@@ -97,6 +97,12 @@ export async function updateEndpointEnabled(
   return rows[0] && toEndpoint(rows[0]);
 }
 
+/** One endpoint by id, any tenant; undefined when there is none. */
+export async function findEndpoint(db: Db, id: string): Promise<EndpointRow | undefined> {
+  const { rows } = await db.query<EndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE id = $1`, [id]);
+  return rows[0] && toEndpoint(rows[0]);
+}
+
 /** A tenant's endpoints, oldest first. */
 export async function listEndpointsByTenant(db: Db, tenantId: string): Promise<EndpointRow[]> {
   const { rows } = await db.query<EndpointRecord>(

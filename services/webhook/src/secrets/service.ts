@@ -13,9 +13,18 @@ const GENERATED_SECRET_BYTES = 32;
 // the gateway's given API keys.
 const GIVEN_SECRET = /^[\x21-\x7e]{16,256}$/;
 
+/** How long a replaced secret keeps signing when the caller says nothing (spec §5 rotation). */
+export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 3600;
+export const MAX_ROTATION_GRACE_SECONDS = 7 * 24 * 3600;
+
+export type RotatedSecret = { secret: string; previousExpiresAt: Date | null };
+
 export interface SigningSecretService {
-  /** Generates a secret (or uses `given`), replaces the tenant's current one, returns it in clear. */
-  rotate(tenantId: string, given?: string): Promise<string>;
+  /**
+   * Generates a secret (or uses `given`), replaces the tenant's current one, returns it in clear.
+   * The replaced one keeps signing beside it for `graceSeconds` (default 24 h; 0 ends it now).
+   */
+  rotate(tenantId: string, given?: string, graceSeconds?: number): Promise<RotatedSecret>;
   /** The tenant's secret in clear, for signing; undefined when it has none. */
   find(tenantId: string): Promise<string | undefined>;
 }
@@ -30,18 +39,39 @@ function sealContext(tenantId: string): string {
   return `signing-secret:${tenantId}`;
 }
 
+/**
+ * The secrets that sign a tenant's deliveries, current first: one, or two during a rotation's
+ * grace period (each gives a `v1=`, spec §5). Empty when the tenant has no secret.
+ */
+export function openSigningSecrets(
+  sealedBox: SealedBox,
+  tenantId: string,
+  current: Buffer | null,
+  previous: Buffer | null,
+): string[] {
+  return [current, previous]
+    .filter((sealed): sealed is Buffer => sealed !== null)
+    .map((sealed) => sealedBox.open(sealed, sealContext(tenantId)).toString('utf8'));
+}
+
 export function createSigningSecretService(deps: { pool: Pool; sealedBox: SealedBox }): SigningSecretService {
   const { pool, sealedBox } = deps;
   return {
-    async rotate(tenantId, given) {
+    async rotate(tenantId, given, graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS) {
       requireTenantId(tenantId);
       if (given && !GIVEN_SECRET.test(given)) {
         throw validationError('secret', 'secret must be 16 to 256 printable characters without spaces');
       }
+      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
+        throw validationError(
+          'grace_period_seconds',
+          `grace_period_seconds must be an integer from 0 to ${MAX_ROTATION_GRACE_SECONDS} (7 days)`,
+        );
+      }
       const secret = given || generateSigningSecret();
       const sealed = sealedBox.seal(Buffer.from(secret, 'utf8'), sealContext(tenantId));
-      await store.upsertSigningSecret(pool, tenantId, sealed);
-      return secret;
+      const { previousExpiresAt } = await store.upsertSigningSecret(pool, tenantId, sealed, graceSeconds * 1000);
+      return { secret, previousExpiresAt };
     },
 
     async find(tenantId) {

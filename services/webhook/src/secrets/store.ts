@@ -4,13 +4,29 @@ import type { Pool, PoolClient } from 'pg';
 
 type Db = Pool | PoolClient;
 
-/** Creates the tenant's sealed secret, or replaces it and stamps rotated_at. */
-export async function upsertSigningSecret(db: Db, tenantId: string, sealed: Buffer): Promise<void> {
-  await db.query(
-    `INSERT INTO signing_secrets (tenant_id, secret_sealed) VALUES ($1, $2)
-     ON CONFLICT (tenant_id) DO UPDATE SET secret_sealed = EXCLUDED.secret_sealed, rotated_at = now()`,
-    [tenantId, sealed],
+/**
+ * Creates the tenant's sealed secret, or replaces it and stamps rotated_at. With a grace period
+ * the replaced secret is kept (sealed) and keeps signing until `previous_expires_at` (spec §5
+ * rotation); without one it is dropped at once. Returns when the previous secret expires, if kept.
+ */
+export async function upsertSigningSecret(
+  db: Db,
+  tenantId: string,
+  sealed: Buffer,
+  graceMs: number,
+): Promise<{ previousExpiresAt: Date | null }> {
+  const { rows } = await db.query<{ previous_expires_at: Date | null }>(
+    `INSERT INTO signing_secrets AS s (tenant_id, secret_sealed) VALUES ($1, $2)
+     ON CONFLICT (tenant_id) DO UPDATE SET
+       secret_sealed = EXCLUDED.secret_sealed,
+       previous_secret_sealed = CASE WHEN $3::double precision > 0 THEN s.secret_sealed END,
+       previous_expires_at = CASE WHEN $3::double precision > 0
+         THEN now() + make_interval(secs => $3::double precision / 1000) END,
+       rotated_at = now()
+     RETURNING previous_expires_at`,
+    [tenantId, sealed, graceMs],
   );
+  return { previousExpiresAt: rows[0]?.previous_expires_at ?? null };
 }
 
 /** The tenant's sealed secret, or undefined when it has none. */

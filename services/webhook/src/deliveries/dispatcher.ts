@@ -1,0 +1,80 @@
+import { fromBinary } from '@bufbuild/protobuf';
+import { type BusMessage, type EventBus, type Logger, newId, type Subscription, TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform';
+import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
+import type { Pool } from 'pg';
+import { type EventBody, transactionEventBody } from './envelope';
+import * as store from './store';
+
+// The dispatcher (design §1, §5; services/webhook/README.md "Dispatcher"): a consumer group on the
+// transaction-events topic. For each terminal event it writes, in one statement, one delivery per
+// target: the tenant's enabled endpoints subscribed to the event type, and the transaction's
+// callback_url. Deliveries are unique per event and target, and the bus commits the offset only
+// after the handler returned, so a redelivered message creates nothing twice and none is lost.
+
+export type Dispatcher = { stop(): Promise<void> };
+
+type ReadEvent = { event: TransactionEvent; envelope: EventBody };
+
+/** The event and its envelope, or undefined when the message cannot be read as one. */
+function readEvent(message: BusMessage, logger: Logger): ReadEvent | undefined {
+  try {
+    const event = fromBinary(TransactionEventSchema, message.value);
+    return { event, envelope: transactionEventBody(event) };
+  } catch (err) {
+    // A message no version of this code can read would block its partition forever: skip it, loudly.
+    logger.error({ err, key: message.key, headers: message.headers }, 'skipping an unreadable event');
+    return undefined;
+  }
+}
+
+/** Creates the deliveries of one event; returns how many were new. */
+export async function dispatchTransactionEvent(pool: Pool, read: ReadEvent): Promise<number> {
+  const { event, envelope } = read;
+  const { tenantKnown, endpoints: targets } = await store.findDeliveryTargets(
+    pool,
+    event.tenantId,
+    envelope.eventType,
+  );
+  if (!tenantKnown) return 0;
+  // The ad-hoc path always receives the transaction's terminal event (spec §6.1).
+  const callbackUrl = event.transaction?.callbackUrl ?? '';
+  if (callbackUrl !== '') targets.push({ endpointId: null, url: callbackUrl, retryStrategy: 'standard' });
+  const inserted = await store.insertDeliveries(
+    pool,
+    targets.map((target) => ({
+      ...target,
+      id: newId('whd'),
+      tenantId: event.tenantId,
+      eventId: envelope.eventId,
+      eventType: envelope.eventType,
+      transactionId: envelope.transactionId,
+      payload: envelope.body,
+      trigger: 'scheduled',
+    })),
+  );
+  return inserted.length;
+}
+
+export async function startDispatcher(deps: {
+  pool: Pool;
+  bus: EventBus;
+  logger: Logger;
+  /** The Kafka consumer group (WEBHOOK_DISPATCHER_GROUP); replicas share one. */
+  groupId: string;
+  /** Called after new deliveries were committed (the worker claims them at once). */
+  onDeliveries: () => void;
+}): Promise<Dispatcher> {
+  const { pool, bus, logger } = deps;
+  const subscription: Subscription = await bus.subscribe({
+    topic: TRANSACTION_EVENTS_TOPIC,
+    groupId: deps.groupId,
+    async handle(message) {
+      const read = readEvent(message, logger);
+      if (!read) return;
+      // A database error throws: the offset is not committed and the bus delivers it again.
+      const created = await dispatchTransactionEvent(pool, read);
+      if (created > 0) deps.onDeliveries();
+    },
+  });
+  return { stop: () => subscription.stop() };
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { isId, newId } from '@qr-payout/platform';
+import type { Pool } from 'pg';
+import { endpointNotFound } from '../endpoints/errors';
+import { findEndpoint } from '../endpoints/store';
+import { requireTenantId, validationError } from '../validation';
+import { pingEventBody } from './envelope';
+import { deliveryInFlight, deliveryNotFound } from './errors';
+import type { DeliveryStatus } from './state';
+import * as store from './store';
+
+// Deliveries as the operations API sees them (spec §4.7, §4.8, §3.2; design §5): a tenant's list
+// with filters and cursor paging, one delivery with its attempts, replay, and the operator's ping.
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export type DeliveryPage = { deliveries: store.DeliveryRow[]; nextCursor: string };
+
+export interface DeliveryService {
+  list(opts: {
+    tenantId: string;
+    transactionId: string;
+    status: DeliveryStatus | undefined;
+    limit: number;
+    cursor: string;
+  }): Promise<DeliveryPage>;
+  /** `tenantId` null: the operator, any tenant. */
+  get(
+    deliveryId: string,
+    tenantId: string | null,
+  ): Promise<{ delivery: store.DeliveryRow; attempts: store.AttemptRow[] }>;
+  replay(deliveryId: string, tenantId: string | null): Promise<store.DeliveryRow>;
+  ping(endpointId: string): Promise<store.DeliveryRow>;
+}
+
+// The cursor is opaque to clients: the last row's position, base64url JSON.
+function encodeCursor(cursor: store.DeliveryCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id]), 'utf8').toString('base64url');
+}
+
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+function decodeCursor(raw: string): store.DeliveryCursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      CURSOR_TIME.test(value[0]) &&
+      typeof value[1] === 'string' &&
+      isId(value[1], 'whd')
+    ) {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through: not a cursor of ours
+  }
+  throw validationError('cursor', 'cursor is not a next_cursor returned by this API');
+}
+
+function pageSize(limit: number): number {
+  if (limit === 0) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw validationError('limit', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return limit;
+}
+
+export function createDeliveryService(deps: {
+  pool: Pool;
+  /** The worker's wake-up: a replayed or pinged delivery is due now. */
+  onDue: () => void;
+}): DeliveryService {
+  const { pool, onDue } = deps;
+
+  function requireDeliveryId(deliveryId: string): void {
+    if (deliveryId === '') throw validationError('delivery_id', 'delivery_id is required');
+    // Any other shape cannot exist: the same 404 as an unknown id.
+    if (!isId(deliveryId, 'whd')) throw deliveryNotFound(deliveryId);
+  }
+
+  return {
+    async list(opts) {
+      requireTenantId(opts.tenantId);
+      const limit = pageSize(opts.limit);
+      const after = opts.cursor === '' ? undefined : decodeCursor(opts.cursor);
+      if (opts.transactionId !== '' && !isId(opts.transactionId, 'txn')) {
+        throw validationError('transaction_id', 'transaction_id must be a transaction id (txn_...)');
+      }
+      // One row more than asked tells whether another page exists.
+      const { rows, cursors } = await store.listDeliveries(pool, {
+        tenantId: opts.tenantId,
+        transactionId: opts.transactionId || undefined,
+        status: opts.status,
+        limit: limit + 1,
+        after,
+      });
+      const page = rows.slice(0, limit);
+      const last = cursors[limit - 1];
+      return { deliveries: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : '' };
+    },
+
+    async get(deliveryId, tenantId) {
+      if (tenantId !== null) requireTenantId(tenantId);
+      requireDeliveryId(deliveryId);
+      const delivery = await store.findDelivery(pool, deliveryId, tenantId);
+      if (!delivery) throw deliveryNotFound(deliveryId);
+      return { delivery, attempts: await store.listAttempts(pool, deliveryId) };
+    },
+
+    async replay(deliveryId, tenantId) {
+      if (tenantId !== null) requireTenantId(tenantId);
+      requireDeliveryId(deliveryId);
+      const { replayed, inFlight } = await store.replayDelivery(pool, deliveryId, tenantId);
+      if (inFlight) throw deliveryInFlight(deliveryId, inFlight.status);
+      if (!replayed) throw deliveryNotFound(deliveryId);
+      onDue();
+      return replayed;
+    },
+
+    async ping(endpointId) {
+      if (endpointId === '') throw validationError('endpoint_id', 'endpoint_id is required');
+      const endpoint = isId(endpointId, 'whe') ? await findEndpoint(pool, endpointId) : undefined;
+      if (!endpoint) throw endpointNotFound(endpointId);
+      const envelope = pingEventBody({ eventId: randomUUID(), endpointId, occurredAt: new Date() });
+      const id = newId('whd');
+      await store.insertDeliveries(pool, [
+        {
+          id,
+          tenantId: endpoint.tenantId,
+          eventId: envelope.eventId,
+          eventType: envelope.eventType,
+          transactionId: null,
+          endpointId,
+          url: endpoint.url,
+          retryStrategy: endpoint.retryStrategy,
+          payload: envelope.body,
+          trigger: 'ping',
+        },
+      ]);
+      onDue();
+      const delivery = await store.findDelivery(pool, id, null);
+      if (!delivery) throw new Error(`ping delivery ${id} was not stored`);
+      return delivery;
+    },
+  };
+}

@@ -1,0 +1,538 @@
+import type { Pool, PoolClient } from 'pg';
+import type { RetryStrategyName } from '../endpoints/retry-strategy';
+import type { WebhookEventType } from './envelope';
+import { type DeliveryStatus, statusesAllowing } from './state';
+
+// All SQL of deliveries and attempts. Every state change is ONE statement guarded by the states
+// that allow it (state.ts), so it is atomic on PostgreSQL and on the sandbox's single-session
+// PGlite alike, and a delivery row never leaves the table of spec §3.2.
+
+type Db = Pool | PoolClient;
+
+export type DeliveryTrigger = 'scheduled' | 'replay' | 'ping';
+
+export interface DeliveryRow {
+  id: string;
+  tenantId: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  transactionId: string | null;
+  endpointId: string | null;
+  url: string;
+  status: DeliveryStatus;
+  retryStrategy: RetryStrategyName;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface DeliveryRecord {
+  id: string;
+  tenant_id: string;
+  event_id: string;
+  event_type: WebhookEventType;
+  transaction_id: string | null;
+  endpoint_id: string | null;
+  url: string;
+  status: DeliveryStatus;
+  retry_strategy: RetryStrategyName;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const DELIVERY_COLUMNS = `id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, status,
+  retry_strategy, attempts, next_attempt_at, last_attempt_at, last_response_status, last_error,
+  created_at, updated_at`;
+
+function toDelivery(r: DeliveryRecord): DeliveryRow {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    transactionId: r.transaction_id,
+    endpointId: r.endpoint_id,
+    url: r.url,
+    status: r.status,
+    retryStrategy: r.retry_strategy,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastAttemptAt: r.last_attempt_at,
+    lastResponseStatus: r.last_response_status,
+    lastError: r.last_error,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+// The guards of each transition, spelled from state.ts. They are literals in the SQL (not
+// parameters) so the planner can use the partial indexes on status.
+function statusIn(event: Parameters<typeof statusesAllowing>[0]): string {
+  return `(${statusesAllowing(event)
+    .map((status) => `'${status}'`)
+    .join(', ')})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dispatcher
+
+export interface DeliveryTarget {
+  endpointId: string | null;
+  url: string;
+  retryStrategy: RetryStrategyName;
+}
+
+/**
+ * Where an event of the tenant goes: its enabled endpoints subscribed to `eventType` (a list, or
+ * `*`; spec §2.3). `tenantKnown` is false when this service holds no signing secret for the tenant:
+ * every tenant gets one at creation, so such an event belongs to another deployment sharing the
+ * topic (or a test's), and nothing could sign it anyway.
+ */
+export async function findDeliveryTargets(
+  db: Db,
+  tenantId: string,
+  eventType: string,
+): Promise<{ tenantKnown: boolean; endpoints: DeliveryTarget[] }> {
+  const { rows } = await db.query<{
+    known: boolean;
+    id: string | null;
+    url: string;
+    retry_strategy: RetryStrategyName;
+  }>(
+    `SELECT s.tenant_id IS NOT NULL AS known, e.id, e.url, e.retry_strategy
+     FROM (SELECT 1) AS one
+     LEFT JOIN signing_secrets s ON s.tenant_id = $1
+     LEFT JOIN endpoints e ON e.tenant_id = s.tenant_id AND e.enabled
+       AND e.event_types && ARRAY['*', $2]::text[]
+     ORDER BY e.created_at, e.id`,
+    [tenantId, eventType],
+  );
+  return {
+    tenantKnown: rows[0]?.known ?? false,
+    endpoints: rows.flatMap((r) =>
+      r.id === null ? [] : [{ endpointId: r.id, url: r.url, retryStrategy: r.retry_strategy }],
+    ),
+  };
+}
+
+export interface NewDelivery extends DeliveryTarget {
+  id: string;
+  tenantId: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  transactionId: string | null;
+  payload: Buffer;
+  trigger: DeliveryTrigger;
+}
+
+/**
+ * Inserts the deliveries of one event in one statement, due at once. A delivery that exists
+ * already for the same event and target is left alone (a redelivered Kafka message creates
+ * nothing twice). Returns the ids inserted.
+ */
+export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const { rows: inserted } = await db.query<{ id: string }>(
+    `INSERT INTO deliveries (id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url,
+       retry_strategy, payload, next_trigger, next_attempt_at)
+     SELECT id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, retry_strategy,
+       payload, next_trigger, now()
+     FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[],
+       $8::text[], $9::bytea[], $10::text[])
+       AS t(id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, retry_strategy,
+         payload, next_trigger)
+     ON CONFLICT DO NOTHING
+     RETURNING id`,
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.tenantId),
+      rows.map((r) => r.eventId),
+      rows.map((r) => r.eventType),
+      rows.map((r) => r.transactionId),
+      rows.map((r) => r.endpointId),
+      rows.map((r) => r.url),
+      rows.map((r) => r.retryStrategy),
+      rows.map((r) => r.payload),
+      rows.map((r) => r.trigger),
+    ],
+  );
+  return inserted.map((r) => r.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker
+
+/** A delivery the worker now owns until `leaseUntil`, with what it needs to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  tenantId: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  endpointId: string | null;
+  url: string;
+  retryStrategy: RetryStrategyName;
+  attempts: number;
+  trigger: DeliveryTrigger;
+  payload: Buffer;
+  /** False when the endpoint was disabled after the delivery was made; null for callback_url. */
+  endpointEnabled: boolean | null;
+  headersSealed: Buffer | null;
+  secretSealed: Buffer | null;
+  /** The replaced secret while its grace period lasts (spec §5 rotation), else null. */
+  previousSecretSealed: Buffer | null;
+}
+
+interface ClaimedRecord {
+  id: string;
+  tenant_id: string;
+  event_id: string;
+  event_type: WebhookEventType;
+  endpoint_id: string | null;
+  url: string;
+  retry_strategy: RetryStrategyName;
+  attempts: number;
+  next_trigger: DeliveryTrigger;
+  payload: Buffer;
+  endpoint_enabled: boolean | null;
+  headers_sealed: Buffer | null;
+  secret_sealed: Buffer | null;
+  previous_secret_sealed: Buffer | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries (pending and due, or delivering with a lapsed lease: a
+ * crashed worker's) with FOR UPDATE SKIP LOCKED, sets the lease and the claim's token, and
+ * commits at once: no transaction is held across the HTTP call.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  opts: { limit: number; leaseMs: number; token: string },
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query<ClaimedRecord>(
+    `WITH due AS (
+       SELECT id FROM deliveries
+       WHERE (status IN ${statusIn('claim')} AND next_attempt_at <= now())
+          OR (status IN ${statusIn('reclaim')} AND lease_until < now())
+       ORDER BY next_attempt_at
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE deliveries d SET status = 'delivering',
+         lease_until = now() + make_interval(secs => $2::double precision / 1000),
+         lease_token = $3, updated_at = now()
+       FROM due WHERE d.id = due.id
+       RETURNING d.id, d.tenant_id, d.event_id, d.event_type, d.endpoint_id, d.url, d.retry_strategy,
+         d.attempts, d.next_trigger, d.payload
+     )
+     SELECT c.*, e.enabled AS endpoint_enabled, e.headers_sealed, s.secret_sealed,
+       CASE WHEN s.previous_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed
+     FROM claimed c
+     LEFT JOIN endpoints e ON e.id = c.endpoint_id
+     LEFT JOIN signing_secrets s ON s.tenant_id = c.tenant_id`,
+    [opts.limit, opts.leaseMs, opts.token],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    tenantId: r.tenant_id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    endpointId: r.endpoint_id,
+    url: r.url,
+    retryStrategy: r.retry_strategy,
+    attempts: r.attempts,
+    trigger: r.next_trigger,
+    payload: r.payload,
+    endpointEnabled: r.endpoint_id === null ? null : r.endpoint_enabled,
+    headersSealed: r.headers_sealed,
+    secretSealed: r.secret_sealed,
+    previousSecretSealed: r.previous_secret_sealed,
+  }));
+}
+
+/** What one HTTP attempt gave, and what the schedule decided next. */
+export interface AttemptResult {
+  deliveryId: string;
+  leaseToken: string;
+  trigger: DeliveryTrigger;
+  startedAt: Date;
+  durationMs: number;
+  succeeded: boolean;
+  responseStatus: number | null;
+  responseExcerpt: string | null;
+  errorClass: string | null;
+  error: string | null;
+  resolvedAddress: string | null;
+  /** delivered on success; pending (retry), exhausted or failed otherwise. */
+  next: 'delivered' | 'pending' | 'exhausted' | 'failed';
+  nextAttemptAt: Date | null;
+}
+
+export interface AutoDisableRule {
+  /** An endpoint whose attempts only failed for this long is disabled (spec §6.4). */
+  afterMs: number;
+  /** endpoints.disabled_reason it gets. */
+  reason: string;
+  /** deliveries.last_error of the deliveries it fails. */
+  deliveryError: string;
+}
+
+export type FinishedAttempt = {
+  delivery: DeliveryRow;
+  /** The attempt disabled its endpoint (auto-disable). */
+  endpointDisabled: boolean;
+};
+
+/**
+ * Records an attempt and moves its delivery on, in one statement, only while the caller's lease
+ * token still owns the row. On a failure it also runs the auto-disable rule (spec §6.4) on every
+ * failure, not only at exhaustion: the endpoint's failure run starts at its first failed attempt;
+ * once it has lasted `afterMs`, the endpoint is disabled, this delivery and the endpoint's pending
+ * ones become `failed` (replayable). A failure on an endpoint disabled meanwhile is `failed` too.
+ * A success ends the endpoint's failure run. Undefined when the lease was lost.
+ */
+export async function finishAttempt(
+  db: Db,
+  result: AttemptResult,
+  rule: AutoDisableRule,
+): Promise<FinishedAttempt | undefined> {
+  const { rows } = await db.query<DeliveryRecord & { endpoint_disabled: boolean }>(
+    `WITH target AS (
+       SELECT id, endpoint_id FROM deliveries
+       WHERE id = $1 AND status = 'delivering' AND lease_token = $2
+     ), run AS (
+       SELECT e.id, e.enabled, coalesce(e.failing_since, $5::timestamptz) AS since
+       FROM endpoints e JOIN target t ON e.id = t.endpoint_id
+       WHERE NOT $13::boolean
+     ), disabling AS (
+       SELECT id FROM run
+       WHERE enabled AND since <= now() - make_interval(secs => $14::double precision / 1000)
+     ), off AS (
+       SELECT id FROM disabling UNION SELECT id FROM run WHERE NOT enabled
+     ), updated AS (
+       UPDATE deliveries d SET
+         status = CASE WHEN EXISTS (SELECT 1 FROM off) THEN 'failed' ELSE $3 END,
+         attempts = d.attempts + 1,
+         next_attempt_at = CASE WHEN EXISTS (SELECT 1 FROM off) THEN NULL ELSE $4::timestamptz END,
+         lease_until = NULL, lease_token = NULL, next_trigger = 'scheduled',
+         last_attempt_at = $5, last_response_status = $7,
+         last_error = CASE WHEN EXISTS (SELECT 1 FROM off) THEN $16 ELSE $10 END,
+         updated_at = now()
+       FROM target t WHERE d.id = t.id
+       RETURNING d.*
+     ), recorded AS (
+       INSERT INTO delivery_attempts (delivery_id, attempt_number, trigger, started_at, duration_ms,
+         response_status, response_excerpt, error_class, error, resolved_address, succeeded)
+       SELECT u.id, u.attempts, $12, $5, $6, $7, $8, $9, $10, $11, $13 FROM updated u
+     ), endpoint_run AS (
+       UPDATE endpoints e SET
+         failing_since = CASE WHEN $13::boolean THEN NULL ELSE run.since END,
+         enabled = e.enabled AND e.id NOT IN (SELECT id FROM disabling),
+         disabled_reason = CASE WHEN e.id IN (SELECT id FROM disabling) THEN $15 ELSE e.disabled_reason END,
+         updated_at = now()
+       FROM updated u LEFT JOIN run ON true
+       WHERE e.id = u.endpoint_id
+         AND CASE WHEN $13::boolean THEN e.failing_since IS NOT NULL
+                  ELSE e.enabled AND (e.failing_since IS NULL OR e.id IN (SELECT id FROM disabling)) END
+     ), failed_pending AS (
+       UPDATE deliveries d SET status = 'failed', next_attempt_at = NULL, last_error = $16,
+         updated_at = now()
+       WHERE d.endpoint_id IN (SELECT id FROM disabling) AND d.status IN ${statusIn('endpoint_disabled')}
+         AND d.status <> 'delivering'
+     )
+     SELECT ${DELIVERY_COLUMNS}, EXISTS (SELECT 1 FROM disabling) AS endpoint_disabled FROM updated`,
+    [
+      result.deliveryId,
+      result.leaseToken,
+      result.next,
+      result.nextAttemptAt,
+      result.startedAt,
+      result.durationMs,
+      result.responseStatus,
+      result.responseExcerpt,
+      result.errorClass,
+      result.error,
+      result.resolvedAddress,
+      result.trigger,
+      result.succeeded,
+      rule.afterMs,
+      rule.reason,
+      rule.deliveryError,
+    ],
+  );
+  const row = rows[0];
+  return row && { delivery: toDelivery(row), endpointDisabled: row.endpoint_disabled };
+}
+
+/**
+ * Fails a claimed delivery without an HTTP attempt (its endpoint was disabled after the delivery
+ * was made). Undefined when the lease was lost.
+ */
+export async function failClaimedDelivery(
+  db: Db,
+  opts: { deliveryId: string; leaseToken: string; error: string },
+): Promise<DeliveryRow | undefined> {
+  const { rows } = await db.query<DeliveryRecord>(
+    `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL,
+       lease_token = NULL, last_error = $3, updated_at = now()
+     WHERE id = $1 AND status = 'delivering' AND lease_token = $2
+     RETURNING ${DELIVERY_COLUMNS}`,
+    [opts.deliveryId, opts.leaseToken, opts.error],
+  );
+  return rows[0] && toDelivery(rows[0]);
+}
+
+/** Fails an endpoint's pending deliveries (the operator disabled it). Returns how many. */
+export async function failPendingDeliveriesOfEndpoint(
+  db: Db,
+  endpointId: string,
+  error: string,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $2, updated_at = now()
+     WHERE endpoint_id = $1 AND status IN ${statusIn('endpoint_disabled')} AND status <> 'delivering'`,
+    [endpointId, error],
+  );
+  return rowCount ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads and replay
+
+/** Where a page of newest-first deliveries starts: just after this row. */
+export interface DeliveryCursor {
+  createdAt: string;
+  id: string;
+}
+
+export async function listDeliveries(
+  db: Db,
+  opts: {
+    tenantId: string;
+    transactionId?: string;
+    status?: DeliveryStatus;
+    limit: number;
+    after?: DeliveryCursor;
+  },
+): Promise<{ rows: DeliveryRow[]; cursors: DeliveryCursor[] }> {
+  const { rows } = await db.query<DeliveryRecord & { created_at_text: string }>(
+    `SELECT ${DELIVERY_COLUMNS},
+       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text
+     FROM deliveries
+     WHERE tenant_id = $1
+       AND ($2::text IS NULL OR transaction_id = $2)
+       AND ($3::text IS NULL OR status = $3)
+       AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text))
+     ORDER BY created_at DESC, id DESC
+     LIMIT $6`,
+    [
+      opts.tenantId,
+      opts.transactionId ?? null,
+      opts.status ?? null,
+      opts.after?.createdAt ?? null,
+      opts.after?.id ?? null,
+      opts.limit,
+    ],
+  );
+  return {
+    rows: rows.map(toDelivery),
+    cursors: rows.map((r) => ({ createdAt: r.created_at_text, id: r.id })),
+  };
+}
+
+export interface AttemptRow {
+  attemptNumber: number;
+  trigger: DeliveryTrigger;
+  startedAt: Date;
+  durationMs: number | null;
+  responseStatus: number | null;
+  errorClass: string | null;
+  error: string | null;
+  resolvedAddress: string | null;
+  responseExcerpt: string | null;
+  succeeded: boolean;
+}
+
+/** The delivery, when it exists and (unless `tenantId` is null: the operator) is the tenant's. */
+export async function findDelivery(
+  db: Db,
+  id: string,
+  tenantId: string | null,
+): Promise<DeliveryRow | undefined> {
+  const { rows } = await db.query<DeliveryRecord>(
+    `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2)`,
+    [id, tenantId],
+  );
+  return rows[0] && toDelivery(rows[0]);
+}
+
+/** A delivery's attempts, oldest first, across replays. */
+export async function listAttempts(db: Db, deliveryId: string): Promise<AttemptRow[]> {
+  const { rows } = await db.query<{
+    attempt_number: number;
+    trigger: DeliveryTrigger;
+    started_at: Date;
+    duration_ms: number | null;
+    response_status: number | null;
+    error_class: string | null;
+    error: string | null;
+    resolved_address: string | null;
+    response_excerpt: string | null;
+    succeeded: boolean;
+  }>(
+    `SELECT attempt_number, trigger, started_at, duration_ms, response_status, error_class, error,
+       resolved_address, response_excerpt, succeeded
+     FROM delivery_attempts WHERE delivery_id = $1 ORDER BY id`,
+    [deliveryId],
+  );
+  return rows.map((r) => ({
+    attemptNumber: r.attempt_number,
+    trigger: r.trigger,
+    startedAt: r.started_at,
+    durationMs: r.duration_ms,
+    responseStatus: r.response_status,
+    errorClass: r.error_class,
+    error: r.error,
+    resolvedAddress: r.resolved_address,
+    responseExcerpt: r.response_excerpt,
+    succeeded: r.succeeded,
+  }));
+}
+
+/**
+ * Replay (spec §3.2): from delivered, failed or exhausted back to pending, attempts 0, due now;
+ * the stored body (same event_id) is sent again. `replayed` is undefined when the delivery is
+ * not there for this tenant; `inFlight` when it exists but is pending or delivering.
+ */
+export async function replayDelivery(
+  db: Db,
+  id: string,
+  tenantId: string | null,
+): Promise<{ replayed?: DeliveryRow; inFlight?: DeliveryRow }> {
+  const { rows } = await db.query<DeliveryRecord & { replayed: boolean }>(
+    `WITH found AS (
+       SELECT id FROM deliveries WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2)
+     ), replayed AS (
+       UPDATE deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(),
+         next_trigger = 'replay', last_error = NULL, updated_at = now()
+       FROM found WHERE d.id = found.id AND d.status IN ${statusIn('replay')}
+       RETURNING d.*
+     )
+     SELECT ${DELIVERY_COLUMNS}, true AS replayed FROM replayed
+     UNION ALL
+     SELECT ${DELIVERY_COLUMNS}, false AS replayed FROM deliveries
+     WHERE id IN (SELECT id FROM found) AND NOT EXISTS (SELECT 1 FROM replayed)`,
+    [id, tenantId],
+  );
+  const row = rows[0];
+  if (!row) return {};
+  return row.replayed ? { replayed: toDelivery(row) } : { inFlight: toDelivery(row) };
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@qr-payout/platform';
+import type { Pool } from 'pg';
+import type { SealedBox } from '../crypto/sealed-box';
+import type { EgressGuard } from '../egress/guard';
+import { openEndpointHeaders } from '../endpoints/service';
+import { openSigningSecrets } from '../secrets/service';
+import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
+import { type SendOutcome, sendWebhook } from './sender';
+import { SIGNATURE_HEADER, signatureHeaderValue } from './signature';
+import * as store from './store';
+
+// The delivery worker (spec §6.3, §6.4; services/webhook/README.md "Delivery worker"): claims due
+// deliveries with a lease (FOR UPDATE SKIP LOCKED, committed before any HTTP), signs each attempt
+// afresh, sends it through the egress guard, and records the attempt and the next state in one
+// statement. Replicas share the work through SKIP LOCKED; a crashed worker's lease lapses and its
+// deliveries are claimed again.
+
+export type DeliveryWorkerSettings = {
+  /** Sends in flight at once. */
+  concurrency: number;
+  /** How often the worker looks for due deliveries when nothing woke it. */
+  pollMs: number;
+  /** How long a claim owns a delivery; longer than a whole attempt may take. */
+  leaseMs: number;
+  connectTimeoutMs: number;
+  timeoutMs: number;
+  maxExcerptBytes: number;
+  /** Multiplies every retry delay (WEBHOOK_RETRY_SCALE). */
+  retryScale: number;
+  autoDisable: store.AutoDisableRule;
+};
+
+export type DeliveryWorker = {
+  /** Looks for due deliveries now (the dispatcher and replay call it after inserting). */
+  wake(): void;
+  /** Stops claiming and waits for the attempts in flight. */
+  stop(): Promise<void>;
+};
+
+const HTTP_RETRY_AFTER_STATUSES = new Set([429, 503]);
+
+type Attempt = Omit<store.AttemptResult, 'deliveryId' | 'leaseToken' | 'trigger' | 'next' | 'nextAttemptAt'> & {
+  /** A refusal that no retry can change (the egress guard refused the target). */
+  permanent: boolean;
+  retryAfterMs: number | undefined;
+};
+
+function attemptFromOutcome(outcome: SendOutcome, startedAt: Date): Attempt {
+  if (outcome.kind === 'response') {
+    const succeeded = outcome.status >= 200 && outcome.status < 300;
+    return {
+      startedAt,
+      durationMs: outcome.durationMs,
+      succeeded,
+      responseStatus: outcome.status,
+      responseExcerpt: outcome.excerpt === '' ? null : outcome.excerpt,
+      errorClass: succeeded ? null : 'http_status',
+      error: succeeded ? null : `receiver answered HTTP ${outcome.status}`,
+      resolvedAddress: outcome.address,
+      permanent: false,
+      retryAfterMs: HTTP_RETRY_AFTER_STATUSES.has(outcome.status)
+        ? parseRetryAfter(outcome.retryAfter, new Date())
+        : undefined,
+    };
+  }
+  return {
+    startedAt,
+    durationMs: outcome.durationMs,
+    succeeded: false,
+    responseStatus: null,
+    responseExcerpt: null,
+    errorClass: outcome.errorClass,
+    error: outcome.message,
+    resolvedAddress: outcome.address || null,
+    permanent: false,
+    retryAfterMs: undefined,
+  };
+}
+
+function failedBeforeSending(startedAt: Date, errorClass: string, error: string, permanent: boolean): Attempt {
+  return {
+    startedAt,
+    durationMs: Date.now() - startedAt.getTime(),
+    succeeded: false,
+    responseStatus: null,
+    responseExcerpt: null,
+    errorClass,
+    error,
+    resolvedAddress: null,
+    permanent,
+    retryAfterMs: undefined,
+  };
+}
+
+export function startDeliveryWorker(deps: {
+  pool: Pool;
+  sealedBox: SealedBox;
+  guard: EgressGuard;
+  logger: Logger;
+  settings: DeliveryWorkerSettings;
+  random?: () => number;
+}): DeliveryWorker {
+  const { pool, sealedBox, guard, logger, settings } = deps;
+  const random = deps.random ?? Math.random;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let claiming: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function attemptDelivery(claimed: store.ClaimedDelivery, leaseToken: string): Promise<void> {
+    const startedAt = new Date();
+    if (claimed.endpointEnabled === false) {
+      await store.failClaimedDelivery(pool, {
+        deliveryId: claimed.id,
+        leaseToken,
+        error: settings.autoDisable.deliveryError,
+      });
+      return;
+    }
+    const attempt = await send(claimed, startedAt);
+    const attemptsMade = claimed.attempts + 1;
+    let next: store.AttemptResult['next'];
+    let nextAttemptAt: Date | null = null;
+    if (attempt.succeeded) next = 'delivered';
+    else if (attempt.permanent) next = 'failed';
+    else {
+      const delay = nextAttemptDelayMs({
+        strategy: claimed.retryStrategy,
+        attemptsMade,
+        scale: settings.retryScale,
+        random,
+        retryAfterMs: attempt.retryAfterMs,
+      });
+      if (delay === undefined) next = 'exhausted';
+      else {
+        next = 'pending';
+        nextAttemptAt = new Date(Date.now() + delay);
+      }
+    }
+    const { permanent: _permanent, retryAfterMs: _retryAfterMs, ...recorded } = attempt;
+    const finished = await store.finishAttempt(
+      pool,
+      { ...recorded, deliveryId: claimed.id, leaseToken, trigger: claimed.trigger, next, nextAttemptAt },
+      settings.autoDisable,
+    );
+    if (!finished) {
+      logger.warn({ delivery_id: claimed.id }, 'delivery lease lapsed during the attempt; not recorded');
+      return;
+    }
+    if (finished.endpointDisabled) {
+      logger.warn(
+        { endpoint_id: claimed.endpointId, tenant_id: claimed.tenantId },
+        'webhook endpoint disabled: its attempts only failed for the auto-disable period',
+      );
+    }
+    if (next === 'pending' && nextAttemptAt) scheduleWake(nextAttemptAt.getTime() - Date.now());
+  }
+
+  async function send(claimed: store.ClaimedDelivery, startedAt: Date): Promise<Attempt> {
+    const secrets = openSigningSecrets(sealedBox, claimed.tenantId, claimed.secretSealed, claimed.previousSecretSealed);
+    if (secrets.length === 0) {
+      return failedBeforeSending(startedAt, 'no_signing_secret', 'the tenant has no signing secret', false);
+    }
+    const target = await guard.check(claimed.url);
+    if (!target.ok) {
+      return failedBeforeSending(startedAt, target.errorClass, target.reason, target.errorClass === 'refused_target');
+    }
+    // Registered endpoints get their custom headers; callback_url is signature-only (spec §5).
+    const custom =
+      claimed.endpointId && claimed.headersSealed
+        ? openEndpointHeaders(sealedBox, claimed.endpointId, claimed.headersSealed)
+        : [];
+    const headers: Record<string, string> = {};
+    for (const { name, value } of custom) headers[name] = value;
+    headers['x-event-id'] = claimed.eventId;
+    headers['x-event-type'] = claimed.eventType;
+    // Signed afresh on every attempt, never stored (spec §5).
+    headers[SIGNATURE_HEADER] = signatureHeaderValue(secrets, claimed.payload, Math.floor(Date.now() / 1000));
+    const outcome = await sendWebhook({
+      target,
+      headers,
+      body: claimed.payload,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      timeoutMs: settings.timeoutMs,
+      maxExcerptBytes: settings.maxExcerptBytes,
+    });
+    return attemptFromOutcome(outcome, startedAt);
+  }
+
+  function track(claimed: store.ClaimedDelivery, leaseToken: string): void {
+    const running: Promise<void> = attemptDelivery(claimed, leaseToken)
+      .catch((err: unknown) => {
+        // The lease lapses and another round takes the delivery again.
+        logger.error({ err, delivery_id: claimed.id }, 'delivery attempt failed unexpectedly');
+      })
+      .finally(() => {
+        inFlight.delete(running);
+        wake();
+      });
+    inFlight.add(running);
+  }
+
+  async function claimRound(): Promise<void> {
+    do {
+      again = false;
+      while (!stopped && inFlight.size < settings.concurrency) {
+        const leaseToken = randomUUID();
+        const claimed = await store.claimDueDeliveries(pool, {
+          limit: settings.concurrency - inFlight.size,
+          leaseMs: settings.leaseMs,
+          token: leaseToken,
+        });
+        for (const delivery of claimed) track(delivery, leaseToken);
+        if (claimed.length === 0) break;
+      }
+    } while (again && !stopped);
+  }
+
+  function wake(): void {
+    if (stopped) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    claiming = claimRound()
+      .catch((err: unknown) => logger.error({ err }, 'claiming due deliveries failed'))
+      .finally(() => {
+        claiming = undefined;
+      });
+  }
+
+  // A wake-up at a retry's due time, so short (scaled) delays do not wait for the next poll.
+  function scheduleWake(inMs: number): void {
+    if (stopped || inMs >= settings.pollMs) return;
+    setTimeout(wake, Math.max(0, inMs)).unref();
+  }
+
+  function poll(): void {
+    wake();
+    timer = setTimeout(poll, settings.pollMs);
+    timer.unref();
+  }
+  poll();
+
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await claiming;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { promises as dns } from 'node:dns';
+import { isIP } from 'node:net';
+import { blockedAddressClass, checkTargetUrl } from '@qr-payout/platform';
+
+// The one egress guard for registered endpoints and execute's callback_url (design §5): a webhook
+// must not reach loopback, private, link-local or metadata addresses. Two rules, both always run:
+//   - the name rule (platform checkTargetUrl): https only, no credentials, not localhost or a
+//     metadata host name, not a literal refused address;
+//   - the address rule: the host is resolved once and every refused address is dropped.
+// The sender connects only to the address returned here and never looks the name up again, so a
+// name that answers a public address to the guard and 127.0.0.1 a moment later (DNS rebinding)
+// cannot get through. WEBHOOK_ALLOW_PRIVATE_TARGETS lifts the scheme and address rules (sandbox,
+// tests) but the host is still resolved once and pinned.
+
+export type ResolvedAddress = { address: string; family: 4 | 6 };
+export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export type EgressTarget = { ok: true; url: URL; address: string; family: 4 | 6 };
+/** `refused_target` is permanent (the delivery fails); `dns` may pass on a later attempt. */
+export type EgressRefusal = { ok: false; errorClass: 'refused_target' | 'dns'; reason: string };
+export type PinnedAddress = { ok: true; address: string; family: 4 | 6 };
+
+export type EgressGuardOptions = { allowPrivateTargets: boolean; lookup?: HostLookup };
+export type EgressGuard = { check(rawUrl: string): Promise<EgressTarget | EgressRefusal> };
+
+/** Every address of `hostname` in the resolver's order (getaddrinfo, so /etc/hosts counts too). */
+export const systemLookup: HostLookup = async (hostname) => {
+  const answers = await dns.lookup(hostname, { all: true, order: 'verbatim' });
+  return answers.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
+};
+
+function refused(reason: string): EgressRefusal {
+  return { ok: false, errorClass: 'refused_target', reason };
+}
+
+function dnsFailure(reason: string): EgressRefusal {
+  return { ok: false, errorClass: 'dns', reason };
+}
+
+async function resolveOnce(hostname: string, lookup: HostLookup): Promise<ResolvedAddress[] | EgressRefusal> {
+  const literalFamily = isIP(hostname);
+  if (literalFamily !== 0) return [{ address: hostname, family: literalFamily === 6 ? 6 : 4 }];
+  let answers: ResolvedAddress[];
+  try {
+    answers = await lookup(hostname);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    return dnsFailure(`could not resolve ${hostname}${typeof code === 'string' ? ` (${code})` : ''}`);
+  }
+  // Only IP literals can be pinned; anything else a custom lookup answers is ignored.
+  const addresses = answers.filter(({ address }) => isIP(address) !== 0);
+  if (addresses.length === 0) return dnsFailure(`${hostname} resolves to no address`);
+  return addresses.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
+}
+
+/**
+ * The address rule on its own: resolve `hostname` once (an IP literal is taken as is), drop every
+ * address of a refused class unless private targets are allowed, and pin the first one left. The
+ * reason names the classes, never the addresses, since it reaches the tenant as the delivery's error.
+ */
+export async function pinPublicAddress(
+  hostname: string,
+  opts: EgressGuardOptions,
+): Promise<PinnedAddress | EgressRefusal> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const resolved = await resolveOnce(host, opts.lookup ?? systemLookup);
+  if (!Array.isArray(resolved)) return resolved;
+  const allowed = opts.allowPrivateTargets
+    ? resolved
+    : resolved.filter(({ address }) => blockedAddressClass(address) === undefined);
+  const pinned = allowed[0];
+  if (pinned) return { ok: true, address: pinned.address, family: pinned.family };
+  const classes = [...new Set(resolved.map(({ address }) => blockedAddressClass(address)))].join(', ');
+  return refused(
+    isIP(host) !== 0 ? `${host} is a ${classes} address` : `${host} resolves only to ${classes} addresses`,
+  );
+}
+
+export function createEgressGuard(opts: EgressGuardOptions): EgressGuard {
+  return {
+    async check(rawUrl) {
+      const named = checkTargetUrl(rawUrl, { allowPrivateTargets: opts.allowPrivateTargets });
+      if (!named.ok) return refused(named.problem);
+      const url = new URL(named.url);
+      const pinned = await pinPublicAddress(url.hostname, opts);
+      if (!pinned.ok) return pinned;
+      return { ok: true, url, address: pinned.address, family: pinned.family };
+    },
+  };
+}
