@@ -16,7 +16,9 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{services,gateway,partner-sim,sandbox,cli}/**/src/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/{services,gateway,partner-sim,sandbox,cli,webhook-receiver}/**/src/**/*.test.ts',
+      ],
     },
     {
       ...common,

@@ -7,6 +7,10 @@ const MAX_RATE_LIMIT = 1_000_000;
 
 export type RetryName = 'standard' | 'extended';
 
+/** Webhook delivery states (spec §3.2), as the public API names them. */
+export const DELIVERY_STATUS_NAMES = ['pending', 'delivering', 'delivered', 'failed', 'exhausted'] as const;
+export type DeliveryStatusName = (typeof DELIVERY_STATUS_NAMES)[number];
+
 export type Command =
   | { kind: 'tenant create'; name: string; rateLimitPerMinute: number }
   | { kind: 'tenant list' }
@@ -25,7 +29,19 @@ export type Command =
   | { kind: 'endpoint enable'; endpointId: string }
   | { kind: 'endpoint disable'; endpointId: string }
   | { kind: 'endpoint list'; tenantId: string }
-  | { kind: 'secret rotate'; tenantId: string };
+  | { kind: 'endpoint ping'; endpointId: string }
+  | { kind: 'secret rotate'; tenantId: string; gracePeriodSeconds: number | undefined }
+  | {
+      kind: 'delivery list';
+      tenantId: string;
+      transactionId: string;
+      status: DeliveryStatusName | undefined;
+      /** 0: the service's default page size. */
+      limit: number;
+      cursor: string;
+    }
+  | { kind: 'delivery show'; deliveryId: string }
+  | { kind: 'delivery replay'; deliveryId: string };
 
 export interface Connection {
   adminUrl: string;
@@ -110,6 +126,55 @@ function endpointId(positionals: string[]): string {
   const id = positionals[0];
   if (!id) throw new UsageError('the endpoint id is required');
   return id;
+}
+
+function deliveryId(positionals: string[]): string {
+  const id = positionals[0];
+  if (!id) throw new UsageError('the delivery id is required');
+  return id;
+}
+
+function optionalString(values: Values, name: string): string {
+  const value = values[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+const INT32_MAX = 2_147_483_647;
+const UINT32_MAX = 4_294_967_295;
+
+/** `--limit N`: a positive integer; the range (1 to 100) is the webhook service's rule. */
+function pageLimit(values: Values): number {
+  const raw = values['limit'];
+  if (raw === undefined) return 0;
+  if (typeof raw !== 'string' || !/^[0-9]+$/.test(raw.trim()) || Number(raw) === 0) {
+    throw new UsageError('--limit must be a positive integer (at most 100)');
+  }
+  return Math.min(Number(raw), INT32_MAX);
+}
+
+function deliveryStatus(values: Values): DeliveryStatusName | undefined {
+  const raw = values['status'];
+  if (raw === undefined) return undefined;
+  const name = String(raw).trim();
+  if (!(DELIVERY_STATUS_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(`--status must be one of ${DELIVERY_STATUS_NAMES.join(', ')}`);
+  }
+  return name as DeliveryStatusName;
+}
+
+const DURATION_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * `--grace 86400`, `30s`, `15m`, `24h`, `7d` → seconds. The maximum (7 days) is the webhook
+ * service's rule; a value beyond what the field holds is sent as the field's maximum, so the
+ * service's own error names it.
+ */
+export function parseDuration(raw: string): number {
+  const match = /^([0-9]+)([smhd]?)$/.exec(raw.trim());
+  if (!match) {
+    throw new UsageError('--grace must be a duration: seconds, or a number with s, m, h or d (24h, 7d)');
+  }
+  return Math.min(Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? 1), UINT32_MAX);
 }
 
 const COMMANDS: Record<string, CommandSpec> = {
@@ -203,11 +268,56 @@ const COMMANDS: Record<string, CommandSpec> = {
     options: { tenant: str },
     build: (v) => ({ kind: 'endpoint list', tenantId: requireString(v, 'tenant') }),
   },
+  'endpoint ping': {
+    usage: 'payoutctl endpoint ping ENDPOINT_ID',
+    summary:
+      'Queue a signed test event (webhook.ping) to an endpoint; prints the delivery (follow it with delivery show).',
+    options: {},
+    positionals: ['ENDPOINT_ID'],
+    build: (_v, p) => ({ kind: 'endpoint ping', endpointId: endpointId(p) }),
+  },
   'secret rotate': {
-    usage: 'payoutctl secret rotate --tenant TENANT_ID',
-    summary: "Replace a tenant's webhook signing secret (the new one is shown once).",
-    options: { tenant: str },
-    build: (v) => ({ kind: 'secret rotate', tenantId: requireString(v, 'tenant') }),
+    usage: 'payoutctl secret rotate --tenant TENANT_ID [--grace DURATION]',
+    summary:
+      "Replace a tenant's webhook signing secret (the new one is shown once). The previous one keeps signing beside it for the grace period: seconds or 30s, 15m, 24h, 7d (default 24h, at most 7d, 0 ends it at once).",
+    options: { tenant: str, grace: str },
+    build: (v) => {
+      const grace = v['grace'];
+      return {
+        kind: 'secret rotate',
+        tenantId: requireString(v, 'tenant'),
+        gracePeriodSeconds: grace === undefined ? undefined : parseDuration(String(grace)),
+      };
+    },
+  },
+  'delivery list': {
+    usage:
+      'payoutctl delivery list --tenant TENANT_ID [--transaction-id TXN_ID] [--status STATUS] [--limit N] [--cursor CURSOR]',
+    summary: `List a tenant's webhook deliveries, newest first (STATUS: ${DELIVERY_STATUS_NAMES.join(', ')}; N: 1 to 100, default 20); pass next_cursor as --cursor for the next page.`,
+    options: { tenant: str, 'transaction-id': str, status: str, limit: str, cursor: str },
+    build: (v) => ({
+      kind: 'delivery list',
+      tenantId: requireString(v, 'tenant'),
+      transactionId: optionalString(v, 'transaction-id'),
+      status: deliveryStatus(v),
+      limit: pageLimit(v),
+      cursor: optionalString(v, 'cursor'),
+    }),
+  },
+  'delivery show': {
+    usage: 'payoutctl delivery show DELIVERY_ID',
+    summary: 'Show a webhook delivery of any tenant with its attempt log.',
+    options: {},
+    positionals: ['DELIVERY_ID'],
+    build: (_v, p) => ({ kind: 'delivery show', deliveryId: deliveryId(p) }),
+  },
+  'delivery replay': {
+    usage: 'payoutctl delivery replay DELIVERY_ID',
+    summary:
+      'Send a delivered, failed or exhausted webhook delivery again (same event_id); refused while pending or delivering.',
+    options: {},
+    positionals: ['DELIVERY_ID'],
+    build: (_v, p) => ({ kind: 'delivery replay', deliveryId: deliveryId(p) }),
   },
 };
 

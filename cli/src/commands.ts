@@ -2,7 +2,15 @@ import type { Client } from '@connectrpc/connect';
 import type { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { Command } from './args';
-import { apiKeyJson, endpointJson, tenantJson } from './output';
+import {
+  apiKeyJson,
+  attemptJson,
+  deliveryJson,
+  deliveryStatusOf,
+  endpointJson,
+  iso,
+  tenantJson,
+} from './output';
 
 export type AdminClient = Client<typeof AdminService>;
 
@@ -64,9 +72,40 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
       const res = await admin.listWebhookEndpoints({ tenantId: command.tenantId });
       return { endpoints: res.endpoints.map(endpointJson) };
     }
+    case 'endpoint ping': {
+      const res = await admin.pingWebhookEndpoint({ endpointId: command.endpointId });
+      return deliveryJson(res.delivery);
+    }
     case 'secret rotate': {
-      const res = await admin.rotateSigningSecret({ tenantId: command.tenantId });
-      return { tenant_id: command.tenantId, signing_secret: res.signingSecret };
+      const res = await admin.rotateSigningSecret({
+        tenantId: command.tenantId,
+        // Unset: the webhook service's default grace (24 h).
+        ...(command.gracePeriodSeconds !== undefined
+          ? { gracePeriodSeconds: command.gracePeriodSeconds }
+          : {}),
+      });
+      return {
+        tenant_id: command.tenantId,
+        signing_secret: res.signingSecret,
+        previous_secret_expires_at: iso(res.previousExpiresAt),
+      };
+    }
+    case 'delivery list': {
+      const res = await admin.listWebhookDeliveries({
+        tenantId: command.tenantId,
+        transactionId: command.transactionId,
+        status: deliveryStatusOf(command.status),
+        page: { limit: command.limit, cursor: command.cursor },
+      });
+      return { deliveries: res.deliveries.map(deliveryJson), next_cursor: res.pageInfo?.nextCursor || null };
+    }
+    case 'delivery show': {
+      const res = await admin.getWebhookDelivery({ deliveryId: command.deliveryId });
+      return { delivery: { ...deliveryJson(res.delivery), attempt_log: res.attempts.map(attemptJson) } };
+    }
+    case 'delivery replay': {
+      const res = await admin.replayWebhookDelivery({ deliveryId: command.deliveryId });
+      return deliveryJson(res.delivery);
     }
   }
 }

@@ -1,10 +1,17 @@
 import { type Timestamp, timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ApiKey, Tenant } from '@qr-payout/proto/payout/admin/v1/admin_pb';
-import { type Endpoint, RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  DeliveryStatus,
+  type Endpoint,
+  RetryStrategy,
+} from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import type { DeliveryStatusName } from './args';
 
 // The CLI's JSON shapes: snake_case, ISO 8601 timestamps, null for "not set".
 
-function iso(ts: Timestamp | undefined): string | null {
+export function iso(ts: Timestamp | undefined): string | null {
   return ts ? timestampDate(ts).toISOString() : null;
 }
 
@@ -42,5 +49,69 @@ export function endpointJson(e: Endpoint | undefined) {
     enabled: e?.enabled ?? false,
     disabled_reason: e?.disabledReason || null,
     created_at: iso(e?.createdAt),
+  };
+}
+
+// Deliveries: the public API's shape (gateway/src/http/presenters/webhook-delivery.ts, mirrored:
+// the CLI and the gateway are separate deployables) plus `tenant_id`, since operators see every
+// tenant's deliveries.
+
+const DELIVERY_STATUS_NAMES: Record<DeliveryStatus, DeliveryStatusName> = {
+  [DeliveryStatus.UNSPECIFIED]: 'pending',
+  [DeliveryStatus.PENDING]: 'pending',
+  [DeliveryStatus.DELIVERING]: 'delivering',
+  [DeliveryStatus.DELIVERED]: 'delivered',
+  [DeliveryStatus.FAILED]: 'failed',
+  [DeliveryStatus.EXHAUSTED]: 'exhausted',
+};
+
+const DELIVERY_STATUSES: Record<DeliveryStatusName, DeliveryStatus> = {
+  pending: DeliveryStatus.PENDING,
+  delivering: DeliveryStatus.DELIVERING,
+  delivered: DeliveryStatus.DELIVERED,
+  failed: DeliveryStatus.FAILED,
+  exhausted: DeliveryStatus.EXHAUSTED,
+};
+
+export function deliveryStatusOf(name: DeliveryStatusName | undefined): DeliveryStatus {
+  return name === undefined ? DeliveryStatus.UNSPECIFIED : DELIVERY_STATUSES[name];
+}
+
+export function deliveryJson(d: Delivery | undefined) {
+  return {
+    id: d?.id ?? '',
+    tenant_id: d?.tenantId ?? '',
+    event_id: d?.eventId ?? '',
+    event_type: d?.eventType ?? '',
+    // Null for a webhook.ping.
+    transaction_id: d?.transactionId || null,
+    // Null for the ad-hoc callback_url path.
+    endpoint_id: d?.endpointId || null,
+    url: d?.url ?? '',
+    status: DELIVERY_STATUS_NAMES[d?.status ?? DeliveryStatus.UNSPECIFIED] ?? 'pending',
+    attempts: d?.attempts ?? 0,
+    max_attempts: d?.maxAttempts ?? 0,
+    retry_strategy: retryName(d?.retryStrategy ?? RetryStrategy.UNSPECIFIED),
+    next_attempt_at: iso(d?.nextAttemptAt),
+    last_attempt_at: iso(d?.lastAttemptAt),
+    last_response_status: d?.lastResponseStatus || null,
+    last_error: d?.lastError || null,
+    created_at: iso(d?.createdAt),
+    updated_at: iso(d?.updatedAt),
+  };
+}
+
+export function attemptJson(a: DeliveryAttempt) {
+  return {
+    attempt_number: a.attemptNumber,
+    trigger: a.trigger,
+    started_at: iso(a.startedAt),
+    duration_ms: a.durationMs,
+    response_status: a.responseStatus || null,
+    error_class: a.errorClass || null,
+    error: a.error || null,
+    resolved_address: a.resolvedAddress || null,
+    response_excerpt: a.responseExcerpt || null,
+    succeeded: a.succeeded,
   };
 }

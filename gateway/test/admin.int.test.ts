@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { create, toJson } from '@bufbuild/protobuf';
-import { timestampNow } from '@bufbuild/protobuf/wkt';
+import { timestampFromDate, timestampNow } from '@bufbuild/protobuf/wkt';
 import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import {
@@ -20,6 +20,8 @@ import {
 } from '@qr-payout/platform';
 import { AdminService, ListApiKeysResponseSchema } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import {
+  DeliverySchema,
+  DeliveryStatus,
   type Endpoint,
   EndpointSchema,
   RetryStrategy,
@@ -45,6 +47,22 @@ let adminServer: http.Server;
 let adminUrl: string;
 let tenants: TenantService;
 const webhookCalls: string[] = [];
+
+function fakeDelivery(id: string, tenantId: string, status = DeliveryStatus.DELIVERED) {
+  return create(DeliverySchema, {
+    id,
+    tenantId,
+    eventId: '6f1c2b1e-8d4a-4c1f-9e3b-2a7d5c9e0f11',
+    eventType: 'transaction.completed',
+    transactionId: 'txn_01JD0000000000000000000001',
+    url: 'https://merchant.example/hooks',
+    status,
+    maxAttempts: 16,
+    retryStrategy: RetryStrategy.STANDARD,
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
+  });
+}
 
 /** Minimal WebhookService: endpoints and secrets in memory, enough to prove the forwarding. */
 function startFakeWebhookService(): GrpcServer {
@@ -88,8 +106,53 @@ function startFakeWebhookService(): GrpcServer {
           return { endpoints: [...endpoints.values()].filter((e) => e.tenantId === req.tenantId) };
         },
         async rotateSigningSecret(req) {
-          webhookCalls.push(`rotateSigningSecret ${req.tenantId}`);
-          return { secret: req.secret || `whsec_${randomBytes(24).toString('base64url')}` };
+          webhookCalls.push(`rotateSigningSecret ${req.tenantId} grace=${req.gracePeriodSeconds ?? 'unset'}`);
+          if ((req.gracePeriodSeconds ?? 0) > 604_800) {
+            throw serviceError('ValidationError', 'grace_period_seconds must be at most 604800', {
+              code: Code.InvalidArgument,
+              field: 'grace_period_seconds',
+            });
+          }
+          return {
+            secret: req.secret || `whsec_${randomBytes(24).toString('base64url')}`,
+            ...(req.gracePeriodSeconds
+              ? { previousExpiresAt: timestampFromDate(new Date(Date.now() + req.gracePeriodSeconds * 1000)) }
+              : {}),
+          };
+        },
+        async listDeliveries(req) {
+          webhookCalls.push(
+            `listDeliveries ${req.tenantId} ${req.transactionId} ${req.status} ${req.page?.limit} ${req.page?.cursor}`,
+          );
+          return { deliveries: [fakeDelivery('whd_listed', req.tenantId)], pageInfo: { nextCursor: 'next' } };
+        },
+        async getDelivery(req) {
+          webhookCalls.push(`getDelivery ${req.deliveryId} tenant=${req.tenantId} all=${req.allTenants}`);
+          if (req.deliveryId !== 'whd_known') throw new ConnectError('delivery not found', Code.NotFound);
+          return {
+            delivery: fakeDelivery(req.deliveryId, 'ten_other'),
+            attempts: [{ attemptNumber: 1, trigger: 'scheduled', responseStatus: 200, succeeded: true }],
+          };
+        },
+        async replayDelivery(req) {
+          webhookCalls.push(`replayDelivery ${req.deliveryId} tenant=${req.tenantId} all=${req.allTenants}`);
+          if (req.deliveryId === 'whd_pending') {
+            throw serviceError('DeliveryInFlight', 'delivery is pending', { code: Code.FailedPrecondition });
+          }
+          return { delivery: fakeDelivery(req.deliveryId, 'ten_other', DeliveryStatus.PENDING) };
+        },
+        async pingEndpoint(req) {
+          webhookCalls.push(`pingEndpoint ${req.endpointId}`);
+          const endpoint = endpoints.get(req.endpointId);
+          if (!endpoint) throw new ConnectError('endpoint not found', Code.NotFound);
+          return {
+            delivery: create(DeliverySchema, {
+              ...fakeDelivery('whd_ping', endpoint.tenantId, DeliveryStatus.PENDING),
+              eventType: 'webhook.ping',
+              transactionId: '',
+              endpointId: endpoint.id,
+            }),
+          };
         },
       }),
   });
@@ -262,6 +325,14 @@ describe('admin API', () => {
     expect(listed.endpoints.map((e) => e.id)).toEqual([created.endpoint!.id]);
     const rotated = await admin.rotateSigningSecret({ tenantId });
     expect(rotated.signingSecret).toMatch(/^whsec_/);
+    expect(rotated.previousExpiresAt).toBeUndefined();
+    const graced = await admin.rotateSigningSecret({ tenantId, gracePeriodSeconds: 3600 });
+    expect(graced.previousExpiresAt).toBeDefined();
+    expect(webhookCalls).toContain(`rotateSigningSecret ${tenantId} grace=unset`);
+    expect(webhookCalls).toContain(`rotateSigningSecret ${tenantId} grace=3600`);
+    await expect(admin.rotateSigningSecret({ tenantId, gracePeriodSeconds: 700_000 })).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+    });
     // The webhook service's own validation error reaches the operator with its code and message.
     const refused = admin.createWebhookEndpoint({
       endpoint: { tenantId, url: 'https://merchant.example/x', headers: [{ name: 'Host', value: 'h' }] },
@@ -270,6 +341,55 @@ describe('admin API', () => {
       code: Code.InvalidArgument,
       rawMessage: 'header Host is reserved',
     });
+  });
+});
+
+describe('admin API: webhook deliveries', () => {
+  it("lists a tenant's deliveries after checking the tenant, forwarding filters and page", async () => {
+    const admin = adminClient(ADMIN_TOKEN);
+    const tenantId = (await admin.createTenant({ name: 'Deliveries' })).tenant!.id;
+    const listed = await admin.listWebhookDeliveries({
+      tenantId,
+      transactionId: 'txn_01JD0000000000000000000001',
+      status: DeliveryStatus.FAILED,
+      page: { limit: 5, cursor: 'c1' },
+    });
+    expect(listed.deliveries.map((d) => d.id)).toEqual(['whd_listed']);
+    expect(listed.pageInfo?.nextCursor).toBe('next');
+    expect(webhookCalls).toContain(
+      `listDeliveries ${tenantId} txn_01JD0000000000000000000001 ${DeliveryStatus.FAILED} 5 c1`,
+    );
+    const before = webhookCalls.length;
+    expect(await codeOf(admin.listWebhookDeliveries({ tenantId: 'ten_nobody' }))).toBe('NotFound');
+    expect(await codeOf(admin.listWebhookDeliveries({ tenantId: '' }))).toBe('InvalidArgument');
+    expect(webhookCalls.length).toBe(before);
+  });
+
+  it('reads and replays a delivery of any tenant (all_tenants), and pings an endpoint', async () => {
+    const admin = adminClient(ADMIN_TOKEN);
+    const shown = await admin.getWebhookDelivery({ deliveryId: 'whd_known' });
+    expect(shown.delivery).toMatchObject({ id: 'whd_known', tenantId: 'ten_other' });
+    expect(shown.attempts).toHaveLength(1);
+    expect(webhookCalls).toContain('getDelivery whd_known tenant= all=true');
+    expect(await codeOf(admin.getWebhookDelivery({ deliveryId: 'whd_unknown' }))).toBe('NotFound');
+    expect(await codeOf(admin.getWebhookDelivery({ deliveryId: '' }))).toBe('InvalidArgument');
+
+    const replayed = await admin.replayWebhookDelivery({ deliveryId: 'whd_done' });
+    expect(replayed.delivery?.status).toBe(DeliveryStatus.PENDING);
+    expect(webhookCalls).toContain('replayDelivery whd_done tenant= all=true');
+    await expect(admin.replayWebhookDelivery({ deliveryId: 'whd_pending' })).rejects.toMatchObject({
+      code: Code.FailedPrecondition,
+      rawMessage: 'delivery is pending',
+    });
+
+    const tenantId = (await admin.createTenant({ name: 'Ping' })).tenant!.id;
+    const endpoint = await admin.createWebhookEndpoint({
+      endpoint: { tenantId, url: 'https://merchant.example/ping' },
+    });
+    const ping = await admin.pingWebhookEndpoint({ endpointId: endpoint.endpoint!.id });
+    expect(ping.delivery).toMatchObject({ eventType: 'webhook.ping', endpointId: endpoint.endpoint!.id });
+    expect(await codeOf(admin.pingWebhookEndpoint({ endpointId: 'whe_nobody' }))).toBe('NotFound');
+    expect(await codeOf(admin.pingWebhookEndpoint({ endpointId: '' }))).toBe('InvalidArgument');
   });
 });
 
@@ -326,7 +446,44 @@ describe('payoutctl against the admin API', () => {
     expect(list.endpoints[0]).not.toHaveProperty('headers');
 
     const secret = JSON.parse((await payoutctl(['secret', 'rotate', '--tenant', tenant.tenant_id])).stdout);
-    expect(secret).toEqual({ tenant_id: tenant.tenant_id, signing_secret: expect.stringMatching(/^whsec_/) });
+    expect(secret).toEqual({
+      tenant_id: tenant.tenant_id,
+      signing_secret: expect.stringMatching(/^whsec_/),
+      previous_secret_expires_at: null,
+    });
+    const graced = JSON.parse(
+      (await payoutctl(['secret', 'rotate', '--tenant', tenant.tenant_id, '--grace', '2h'])).stdout,
+    );
+    expect(Date.parse(graced.previous_secret_expires_at) - Date.now()).toBeGreaterThan(7_000_000);
+    const tooLong = await payoutctl(['secret', 'rotate', '--tenant', tenant.tenant_id, '--grace', '8d']);
+    expect(tooLong.code).toBe(1);
+    expect(JSON.parse(tooLong.stderr).error).toMatchObject({
+      code: 'invalid_argument',
+      field: 'grace_period_seconds',
+    });
+
+    const ping = JSON.parse((await payoutctl(['endpoint', 'ping', endpoint_id])).stdout);
+    expect(ping).toMatchObject({
+      event_type: 'webhook.ping',
+      endpoint_id,
+      transaction_id: null,
+      status: 'pending',
+    });
+    const deliveries = JSON.parse(
+      (await payoutctl(['delivery', 'list', '--tenant', tenant.tenant_id, '--status', 'failed'])).stdout,
+    );
+    expect(deliveries).toEqual({
+      deliveries: [expect.objectContaining({ id: 'whd_listed' })],
+      next_cursor: 'next',
+    });
+    const shown = JSON.parse((await payoutctl(['delivery', 'show', 'whd_known'])).stdout);
+    expect(shown.delivery).toMatchObject({ id: 'whd_known', tenant_id: 'ten_other', status: 'delivered' });
+    expect(shown.delivery.attempt_log).toEqual([
+      expect.objectContaining({ attempt_number: 1, response_status: 200 }),
+    ]);
+    const inFlight = await payoutctl(['delivery', 'replay', 'whd_pending']);
+    expect(inFlight.code).toBe(1);
+    expect(JSON.parse(inFlight.stderr).error.code).toBe('failed_precondition');
     const listedTenants = JSON.parse((await payoutctl(['tenant', 'list'])).stdout);
     expect(listedTenants.tenants).toContainEqual(
       expect.objectContaining({ tenant_id: tenant.tenant_id, rate_limit_per_minute: 120 }),

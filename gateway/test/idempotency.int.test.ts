@@ -164,7 +164,8 @@ async function startApp(opts: { cache?: IdempotencyCache; ttlMs?: number } = {})
       allowPrivateCallbackTargets: false,
       partnerCallbackSecret: undefined,
     },
-    webhook: { listEndpoints: (async () => ({ endpoints: [] })) as never },
+    // Not called here: these tests post to execute and pay only.
+    webhook: {} as PublicAppDeps['webhook'],
     readiness: { notReadyReason: async () => undefined },
     logger: silentLogger(),
     publicDocsUrl: 'http://localhost:8080/docs',

@@ -134,6 +134,44 @@ function stubTransaction(instructionId: string) {
   };
 }
 
+// Delivery ids the stub webhook answers: delivered, in flight (replay 409), down (503), failing
+// (500); any other is 404. The list answers one page; transaction ids STUB_TXN_DOWN / _BOOM fail it.
+const STUB_WHD = 'whd_01JD0000000000000000000001';
+const STUB_WHD_PENDING = 'whd_01JD0000000000000000000002';
+const STUB_WHD_DOWN = 'whd_01JD0000000000000000000003';
+const STUB_WHD_BOOM = 'whd_01JD0000000000000000000004';
+
+function stubDelivery(id: string, opts: { ping?: boolean; status?: number } = {}) {
+  const at = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 456_000_000 };
+  return {
+    id,
+    tenantId: 'ten_stub',
+    eventId: '6f1c2b1e-8d4a-4c1f-9e3b-2a7d5c9e0f11',
+    eventType: opts.ping ? 'webhook.ping' : 'transaction.completed',
+    transactionId: opts.ping ? '' : STUB_TXN,
+    endpointId: opts.ping ? 'whe_01JD0000000000000000000000' : '',
+    url: 'https://hooks.example.com/payouts',
+    status: opts.status ?? 3, // DELIVERED
+    attempts: 2,
+    nextAttemptAt: opts.status === 1 ? at : undefined,
+    lastResponseStatus: 200,
+    lastError: '',
+    createdAt: at,
+    updatedAt: at,
+    lastAttemptAt: at,
+    maxAttempts: 16,
+    retryStrategy: 1,
+  };
+}
+
+function stubDeliveryById(id: string) {
+  if (id === STUB_WHD_DOWN) throw new ConnectError('unavailable', Code.Unavailable);
+  if (id === STUB_WHD_BOOM) throw new Error('unexpected');
+  if (id === STUB_WHD) return stubDelivery(id);
+  if (id === STUB_WHD_PENDING) return stubDelivery(id, { status: 1 });
+  throw serviceError('NotFoundError', 'delivery not found', { code: Code.NotFound, field: 'delivery_id' });
+}
+
 const PAYER = { payer_name: 'Ana Souza', payer_account: '0001-123456', payer_tax_id: '52998224725' };
 
 /**
@@ -352,6 +390,56 @@ beforeAll(async () => {
             },
           ],
         };
+      }) as never,
+      listDeliveries: (async (req: { transactionId: string; page?: { cursor: string } }) => {
+        if (req.transactionId === STUB_TXN_DOWN) throw new ConnectError('unavailable', Code.Unavailable);
+        if (req.transactionId === STUB_TXN_BOOM) throw new Error('unexpected');
+        if (req.page?.cursor === 'not-a-cursor')
+          throw serviceError('ValidationError', 'cursor is not valid', {
+            code: Code.InvalidArgument,
+            field: 'cursor',
+          });
+        return {
+          deliveries: [stubDelivery(STUB_WHD, { ping: true }), stubDelivery(STUB_WHD_PENDING, { status: 1 })],
+          pageInfo: { nextCursor: req.page?.cursor ? '' : 'next-page' },
+        };
+      }) as never,
+      getDelivery: (async (req: { deliveryId: string }) => ({
+        delivery: stubDeliveryById(req.deliveryId),
+        attempts: [
+          {
+            attemptNumber: 1,
+            trigger: 'scheduled',
+            startedAt: { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 },
+            durationMs: 5003,
+            responseStatus: 0,
+            errorClass: 'timeout',
+            error: 'no answer within 5 s',
+            resolvedAddress: '203.0.113.7',
+            responseExcerpt: '',
+            succeeded: false,
+          },
+          {
+            attemptNumber: 2,
+            trigger: 'scheduled',
+            startedAt: { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 },
+            durationMs: 41,
+            responseStatus: 200,
+            errorClass: '',
+            error: '',
+            resolvedAddress: '203.0.113.7',
+            responseExcerpt: 'ok',
+            succeeded: true,
+          },
+        ],
+      })) as never,
+      replayDelivery: (async (req: { deliveryId: string }) => {
+        const delivery = stubDeliveryById(req.deliveryId);
+        if (delivery.status === 1)
+          throw serviceError('DeliveryInFlight', 'the delivery is pending', {
+            code: Code.FailedPrecondition,
+          });
+        return { delivery: { ...delivery, status: 1, attempts: 0, nextAttemptAt: delivery.createdAt } };
       }) as never,
     },
     readiness: { notReadyReason: async () => undefined },
@@ -583,6 +671,134 @@ describe('OpenAPI document conformance', () => {
     await check(await list(stubBase, limited));
     await check(await list(stubBase, limited));
     expect(statuses).toEqual([200, 503, 500, 401, 200, 429]);
+  });
+
+  it('GET /v1/webhook-deliveries', async () => {
+    const path = '/v1/webhook-deliveries';
+    const { apiKey } = await seedTenant(pool);
+    const list = (b: string, query: string, key: string | null = apiKey) =>
+      request(b, `${path}${query}`, { headers: key ? { 'x-api-key': key } : {} });
+    const { statuses, check } = statusRecorder('get', path);
+    const first = await check(await list(stubBase, '?status=pending&limit=2'));
+    expect(first.json().next_cursor).toBe('next-page');
+    expect(first.json().deliveries[0]).toMatchObject({
+      transaction_id: null,
+      endpoint_id: expect.any(String),
+    });
+    const last = await check(await list(stubBase, '?cursor=next-page'));
+    expect(last.json().next_cursor).toBeNull();
+    await check(await list(stubBase, '?status=lost')); // gateway: not a state
+    await check(await list(stubBase, '?limit=ten'));
+    await check(await list(stubBase, '?transaction_id=txn_123'));
+    await check(await list(stubBase, '?page=2')); // unknown parameter
+    await check(await list(stubBase, '?cursor=not-a-cursor')); // the service's ValidationError
+    await check(await list(stubBase, `?transaction_id=${STUB_TXN_DOWN}`));
+    await check(await list(stubBase, `?transaction_id=${STUB_TXN_BOOM}`));
+    await check(await list(base, '', null));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await list(stubBase, '?status=lost', limited));
+    await check(await list(stubBase, '', limited));
+    expect(statuses).toEqual([200, 200, 400, 400, 400, 400, 400, 503, 500, 401, 400, 429]);
+  });
+
+  it('GET /v1/webhook-deliveries/{id}', async () => {
+    const path = '/v1/webhook-deliveries/{id}';
+    const { apiKey } = await seedTenant(pool);
+    const get = (b: string, id: string, key: string | null = apiKey) =>
+      request(b, `/v1/webhook-deliveries/${id}`, { headers: key ? { 'x-api-key': key } : {} });
+    const { statuses, check } = statusRecorder('get', path);
+    const found = await check(await get(stubBase, STUB_WHD));
+    expect(found.json().delivery.attempt_log).toHaveLength(2);
+    await check(await get(stubBase, 'whd_01JD0000000000000000000009')); // unknown
+    await check(await get(base, 'not-a-delivery-id')); // malformed: 404 without a call
+    await check(await get(stubBase, STUB_WHD_DOWN));
+    await check(await get(stubBase, STUB_WHD_BOOM));
+    await check(await get(base, STUB_WHD, null));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await get(base, 'whd_x', limited));
+    await check(await get(base, 'whd_x', limited));
+    expect(statuses).toEqual([200, 404, 404, 503, 500, 401, 404, 429]);
+  });
+
+  it('POST /v1/webhook-deliveries/{id}/replay', async () => {
+    const path = '/v1/webhook-deliveries/{id}/replay';
+    const { apiKey } = await seedTenant(pool);
+    const replay = (
+      b: string,
+      id: string,
+      opts: { key?: string | null; body?: string; type?: string } = {},
+    ) => {
+      const key = opts.key === undefined ? apiKey : opts.key;
+      return request(b, `/v1/webhook-deliveries/${id}/replay`, {
+        method: 'POST',
+        headers: {
+          ...(key ? { 'x-api-key': key } : {}),
+          ...(opts.body !== undefined ? { 'content-type': opts.type ?? 'application/json' } : {}),
+        },
+        ...(opts.body !== undefined ? { body: opts.body } : {}),
+      });
+    };
+    const { statuses, check } = statusRecorder('post', path);
+    const replayed = await check(await replay(stubBase, STUB_WHD)); // no body
+    expect(replayed.json().delivery).toMatchObject({ status: 'pending', attempts: 0 });
+    await check(await replay(stubBase, STUB_WHD, { body: '{}' }));
+    await check(await replay(stubBase, STUB_WHD, { body: '' })); // empty JSON body
+    await check(await replay(stubBase, STUB_WHD, { body: '{"force":true}' }));
+    await check(await replay(stubBase, STUB_WHD, { body: '[]' }));
+    await check(await replay(stubBase, 'whd_01JD0000000000000000000009'));
+    await check(await replay(base, 'whd_nope'));
+    await check(await replay(stubBase, STUB_WHD_PENDING));
+    await check(await replay(stubBase, STUB_WHD, { body: JSON.stringify({ pad: 'x'.repeat(70_000) }) }));
+    await check(await replay(stubBase, STUB_WHD, { body: 'replay', type: 'text/plain' }));
+    await check(await replay(stubBase, STUB_WHD_DOWN));
+    await check(await replay(stubBase, STUB_WHD_BOOM));
+    await check(await replay(base, STUB_WHD, { key: null }));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await replay(base, 'whd_x', { key: limited }));
+    await check(await replay(base, 'whd_x', { key: limited }));
+    expect(statuses).toEqual([200, 200, 200, 400, 400, 404, 404, 409, 413, 415, 503, 500, 401, 404, 429]);
+  });
+
+  it('documents the events it sends as OpenAPI 3.1 webhooks, whose schemas accept real envelopes', () => {
+    type WebhookOp = { post: { parameters: { name: string; schema: { pattern?: string } }[] } };
+    const webhooks = (doc as unknown as { webhooks: Record<string, WebhookOp> }).webhooks;
+    expect(Object.keys(webhooks)).toEqual(['transaction.completed', 'transaction.failed', 'webhook.ping']);
+    const headers = webhooks['transaction.completed']!.post.parameters;
+    expect(headers.map((p) => p.name)).toEqual(['Service-Signature', 'x-event-id', 'x-event-type']);
+    const signature = new RegExp(headers[0]!.schema.pattern!);
+    expect(signature.test(`t=1764000000,v1=${'a'.repeat(64)},v1=${'b'.repeat(64)}`)).toBe(true);
+    expect(signature.test('t=1764000000')).toBe(false);
+
+    const valid = (name: string, body: object) => {
+      const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`)!;
+      return validate(body) ? 'valid' : ajv.errorsText(validate.errors);
+    };
+    const envelope = (eventType: string, data: object) => ({
+      schema_version: '1',
+      event_id: '6f1c2b1e-8d4a-4c1f-9e3b-2a7d5c9e0f11',
+      event_type: eventType,
+      occurred_at: '2026-11-24T12:00:00.123Z',
+      data,
+    });
+    const transaction = { transaction_id: STUB_TXN, instruction_id: STUB_INS };
+    const completed = envelope('transaction.completed', {
+      ...transaction,
+      status: 'completed',
+      result: { reference: 'E1234567820261123120000000000001', settledAt: '2026-11-24T12:00:00.100Z' },
+      error: null,
+    });
+    const failed = envelope('transaction.failed', {
+      ...transaction,
+      status: 'failed',
+      result: null,
+      error: { reason: 'Invalid creditor account', code: 'AC03', partnerStatus: 'RJCT' },
+    });
+    const ping = envelope('webhook.ping', { endpoint_id: 'whe_01JD0000000000000000000000', message: 'test' });
+    expect(valid('WebhookTransactionCompletedEvent', completed)).toBe('valid');
+    expect(valid('WebhookTransactionFailedEvent', failed)).toBe('valid');
+    expect(valid('WebhookPingEvent', ping)).toBe('valid');
+    expect(valid('WebhookTransactionCompletedEvent', failed)).not.toBe('valid');
+    expect(valid('WebhookPingEvent', { ...ping, schema_version: '2' })).not.toBe('valid');
   });
 
   it('public documentation and probes', async () => {

@@ -258,6 +258,18 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       PARTNER_BASE_URL: partnerSim.url,
       PARTNER_CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPorts.port}`,
     };
+    // The webhook dispatcher reads the shared topic in a group of this run's own (it skips the
+    // events of other runs' tenants), and runs the retry schedule in seconds.
+    serviceEnv.webhook = {
+      WEBHOOK_DISPATCHER_GROUP: `e2e-webhook-${randomBytes(4).toString('hex')}`,
+      WEBHOOK_RETRY_SCALE: '0.0001',
+      WEBHOOK_POLL_MS: '100',
+      // A killed dispatcher's partitions move to its replacement after 6 s, not 30.
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      // A killed worker's deliveries are taken again after 3 s (an attempt lasts at most 2 s).
+      WEBHOOK_LEASE_MS: '3000',
+      WEBHOOK_TIMEOUT_MS: '2000',
+    };
     // fx first: payout confirms quotes at execute, so it needs fx's address.
     const fx = await launchService('fx');
     serviceEnv.payout.FX_URL = fx.url;

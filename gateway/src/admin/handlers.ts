@@ -122,8 +122,47 @@ export function createAdminHandlers(deps: {
     async rotateSigningSecret(req, ctx) {
       const tenantId = required('tenant_id', req.tenantId);
       await tenants.getTenant(tenantId);
-      const res = await webhook.rotateSigningSecret({ tenantId, secret: '' }, { signal: ctx.signal });
-      return { signingSecret: res.secret };
+      // Unset grace stays unset: the webhook service owns the default (24 h) and the maximum.
+      const res = await webhook.rotateSigningSecret(
+        { tenantId, secret: '', gracePeriodSeconds: req.gracePeriodSeconds },
+        { signal: ctx.signal },
+      );
+      return { signingSecret: res.secret, previousExpiresAt: res.previousExpiresAt };
+    },
+
+    async listWebhookDeliveries(req, ctx) {
+      const tenantId = required('tenant_id', req.tenantId);
+      await tenants.getTenant(tenantId);
+      const res = await webhook.listDeliveries(
+        { tenantId, transactionId: req.transactionId, status: req.status, page: req.page },
+        { signal: ctx.signal },
+      );
+      return { deliveries: res.deliveries, pageInfo: res.pageInfo };
+    },
+
+    // The operator's scope is every tenant (all_tenants): deliveries are looked up by id alone.
+    async getWebhookDelivery(req, ctx) {
+      const res = await webhook.getDelivery(
+        { deliveryId: required('delivery_id', req.deliveryId), allTenants: true },
+        { signal: ctx.signal },
+      );
+      return { delivery: res.delivery, attempts: res.attempts };
+    },
+
+    async replayWebhookDelivery(req, ctx) {
+      const res = await webhook.replayDelivery(
+        { deliveryId: required('delivery_id', req.deliveryId), allTenants: true },
+        { signal: ctx.signal },
+      );
+      return { delivery: res.delivery };
+    },
+
+    async pingWebhookEndpoint(req, ctx) {
+      const res = await webhook.pingEndpoint(
+        { endpointId: required('endpoint_id', req.endpointId) },
+        { signal: ctx.signal },
+      );
+      return { delivery: res.delivery };
     },
   };
 }

@@ -11,7 +11,14 @@ import { operatorTokenInterceptor } from './operator-auth';
 /** The part of the webhook service's gRPC client the admin API forwards to. */
 export type WebhookAdminClient = Pick<
   Client<typeof WebhookService>,
-  'rotateSigningSecret' | 'createEndpoint' | 'setEndpointEnabled' | 'listEndpoints'
+  | 'rotateSigningSecret'
+  | 'createEndpoint'
+  | 'setEndpointEnabled'
+  | 'listEndpoints'
+  | 'listDeliveries'
+  | 'getDelivery'
+  | 'replayDelivery'
+  | 'pingEndpoint'
 >;
 
 export interface AdminServerDeps {

@@ -91,6 +91,15 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
       listEndpoints: async () => {
         throw new Error('not reached');
       },
+      listDeliveries: async () => {
+        throw new Error('not reached');
+      },
+      getDelivery: async () => {
+        throw new Error('not reached');
+      },
+      replayDelivery: async () => {
+        throw new Error('not reached');
+      },
     },
     readiness: { notReadyReason: async () => undefined },
     logger: silentLogger(),

@@ -20,6 +20,10 @@ import { type PayRouteDeps, registerPayRoute } from './routes/pay';
 import { type ResolveRouteDeps, registerResolveRoute } from './routes/resolve';
 import { registerSchemesRoute } from './routes/schemes';
 import { registerTransactionsRoute, type TransactionsRouteDeps } from './routes/transactions';
+import {
+  registerWebhookDeliveriesRoutes,
+  type WebhookDeliveriesRouteDeps,
+} from './routes/webhook-deliveries';
 import { registerWebhookEndpointsRoute, type WebhookEndpointsRouteDeps } from './routes/webhook-endpoints';
 import { formatValidationMessage } from './validation';
 
@@ -39,7 +43,7 @@ export interface PublicAppDeps {
     PartnerCallbackRouteDeps['payout'];
   /** Execute, pay and partner callbacks (the money path). */
   payments: PaymentsDeps;
-  webhook: WebhookEndpointsRouteDeps['webhook'];
+  webhook: WebhookEndpointsRouteDeps['webhook'] & WebhookDeliveriesRouteDeps['webhook'];
   readiness: Readiness;
   logger: Logger;
   publicDocsUrl: string;
@@ -167,6 +171,7 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   });
   registerTransactionsRoute(app, { payout: deps.payout, authenticate });
   registerWebhookEndpointsRoute(app, { webhook: deps.webhook, authenticate });
+  registerWebhookDeliveriesRoutes(app, { webhook: deps.webhook, authenticate });
   registerDocsRoutes(app, { openApiJson });
   registerHealthRoutes(app, { readiness: deps.readiness });
   return app;

@@ -9,7 +9,13 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  * with both __proto__ and constructor.prototype keys refused, so a body can never reach an
  * object's prototype; each failure is a 400 ValidationError saying what was wrong.
  */
-export function registerJsonBodyParser(app: FastifyInstance): void {
+export function registerJsonBodyParser(
+  app: FastifyInstance,
+  opts: {
+    /** Routes whose body is optional (replay): an empty body is `undefined` rather than a 400. */
+    allowEmpty?: boolean;
+  } = {},
+): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',
@@ -17,7 +23,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     (_req, body, done) => {
       let parsed: unknown;
       try {
-        parsed = parseJsonBody(body as string);
+        parsed = opts.allowEmpty && body === '' ? undefined : parseJsonBody(body as string);
       } catch (err) {
         done(err as Error, undefined);
         return;

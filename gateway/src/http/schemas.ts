@@ -1,6 +1,8 @@
 // JSON Schemas of the public API: the routes validate with them and the OpenAPI document is built
 // from them (one source, so the document cannot drift from what the routes accept and send).
 
+import { INSTRUCTION_ID_PATTERN, TRANSACTION_ID_PATTERN, WEBHOOK_DELIVERY_ID_PATTERN } from './ids';
+
 export const ERROR_BODY_SCHEMA = {
   type: 'object',
   required: ['_tag', 'type', 'message', 'docs_url', 'request_id'],
@@ -186,8 +188,8 @@ export const TRANSACTION_SCHEMA = {
   type: 'object',
   required: ['id', 'instructionId', 'status', 'rail', 'createdAt', 'updatedAt', 'result', 'error'],
   properties: {
-    id: { type: 'string', pattern: '^txn_[0-9A-HJKMNP-TV-Z]{26}$' },
-    instructionId: { type: 'string', pattern: '^ins_[0-9A-HJKMNP-TV-Z]{26}$' },
+    id: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
+    instructionId: { type: 'string', pattern: INSTRUCTION_ID_PATTERN },
     status: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
     rail: { type: 'string', description: 'Name of the rail that carries the payout (for example `pix`).' },
     createdAt: ISO_TIMESTAMP,
@@ -367,7 +369,7 @@ export const PARTNER_CALLBACK_SCHEMA = {
     id: { type: 'string', minLength: 1, maxLength: 128, description: "The partner's payout id." },
     idempotency_key: {
       type: 'string',
-      pattern: '^txn_[0-9A-HJKMNP-TV-Z]{26}$',
+      pattern: TRANSACTION_ID_PATTERN,
       description: 'Our transaction id, sent as Idempotency-Key when the payout was submitted.',
     },
     rail: { type: 'string', maxLength: 64 },
@@ -385,3 +387,250 @@ export const PARTNER_CALLBACK_RESPONSE_SCHEMA = {
   properties: { received: { type: 'boolean', const: true }, request_id: REQUEST_ID_SCHEMA },
   additionalProperties: false,
 } as const;
+
+const NULLABLE_TIMESTAMP = { oneOf: [ISO_TIMESTAMP, { type: 'null' }] } as const;
+
+/** Spec §2.4 and §3.2; the fields beyond those the spec names are design §5's (docs/api-conventions.md). */
+export const WEBHOOK_DELIVERY_SCHEMA = {
+  type: 'object',
+  required: [
+    'id',
+    'event_id',
+    'event_type',
+    'transaction_id',
+    'endpoint_id',
+    'url',
+    'status',
+    'attempts',
+    'max_attempts',
+    'retry_strategy',
+    'next_attempt_at',
+    'last_attempt_at',
+    'last_response_status',
+    'last_error',
+    'created_at',
+    'updated_at',
+  ],
+  properties: {
+    id: { type: 'string', pattern: WEBHOOK_DELIVERY_ID_PATTERN },
+    event_id: {
+      type: 'string',
+      format: 'uuid',
+      description: "The event envelope's event_id (deduplicate on it).",
+    },
+    event_type: {
+      type: 'string',
+      description:
+        '`transaction.completed`, `transaction.failed` or `webhook.ping` (an operator test event).',
+    },
+    transaction_id: {
+      oneOf: [{ type: 'string', pattern: TRANSACTION_ID_PATTERN }, { type: 'null' }],
+      description: 'The transaction the event is about; null for `webhook.ping`.',
+    },
+    endpoint_id: {
+      oneOf: [{ type: 'string', pattern: '^whe_' }, { type: 'null' }],
+      description: 'The registered endpoint; null for the ad-hoc `callback_url` path.',
+    },
+    url: { type: 'string', format: 'uri', description: 'Where the event is sent.' },
+    status: {
+      type: 'string',
+      enum: ['pending', 'delivering', 'delivered', 'failed', 'exhausted'],
+      description:
+        'Spec §3.2: `pending` waits for its next attempt, `delivering` has one in flight, `delivered` got a 2xx, ' +
+        '`failed` ended without retry (for example a refused target), `exhausted` used every attempt.',
+    },
+    attempts: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Attempts made in the current series (a replay resets it to 0).',
+    },
+    max_attempts: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Attempts the retry strategy allows (16 standard, 17 extended, spec §6.4).',
+    },
+    retry_strategy: { type: 'string', enum: ['standard', 'extended'] },
+    next_attempt_at: {
+      ...NULLABLE_TIMESTAMP,
+      description: 'When the next attempt is due; null when none is (delivered, failed, exhausted).',
+    },
+    last_attempt_at: {
+      ...NULLABLE_TIMESTAMP,
+      description: 'When the last attempt started; null before the first.',
+    },
+    last_response_status: {
+      oneOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { type: 'null' }],
+      description: 'HTTP status of the last attempt; null when none answered.',
+    },
+    last_error: {
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+      description: 'The last failure in words; null when none.',
+    },
+    created_at: ISO_TIMESTAMP,
+    updated_at: ISO_TIMESTAMP,
+  },
+  additionalProperties: false,
+} as const;
+
+/** One HTTP attempt of a delivery (GET /v1/webhook-deliveries/{id} `attempt_log`). */
+export const WEBHOOK_DELIVERY_ATTEMPT_SCHEMA = {
+  type: 'object',
+  required: [
+    'attempt_number',
+    'trigger',
+    'started_at',
+    'duration_ms',
+    'response_status',
+    'error_class',
+    'error',
+    'resolved_address',
+    'response_excerpt',
+    'succeeded',
+  ],
+  properties: {
+    attempt_number: {
+      type: 'integer',
+      minimum: 1,
+      description: '1-based within its series; a replay starts a new series at 1.',
+    },
+    trigger: {
+      type: 'string',
+      description: '`scheduled` (the retry schedule), `replay` (the first attempt after a replay) or `ping`.',
+    },
+    started_at: ISO_TIMESTAMP,
+    duration_ms: { type: 'integer', minimum: 0 },
+    response_status: {
+      oneOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { type: 'null' }],
+      description: 'HTTP status answered; null when no answer arrived.',
+    },
+    error_class: {
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+      description:
+        'Why it failed: `http_status` for a non-2xx answer, or the failure without an answer (`timeout`, ' +
+        '`connection_refused`, `dns`, `refused_target`, ...); null on success.',
+    },
+    error: {
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+      description: 'The failure in words; null on success.',
+    },
+    resolved_address: {
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+      description: 'The IP address connected to; null when none was.',
+    },
+    response_excerpt: {
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+      description: 'The first bytes of the response body (at most 1 KiB); null when empty.',
+    },
+    succeeded: { type: 'boolean', description: 'True when the receiver answered 2xx.' },
+  },
+  additionalProperties: false,
+} as const;
+
+export const WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA = {
+  ...WEBHOOK_DELIVERY_SCHEMA,
+  required: [...WEBHOOK_DELIVERY_SCHEMA.required, 'attempt_log'],
+  properties: {
+    ...WEBHOOK_DELIVERY_SCHEMA.properties,
+    attempt_log: {
+      type: 'array',
+      items: WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
+      description: 'Every attempt, oldest first, across replays.',
+    },
+  },
+} as const;
+
+export const WEBHOOK_DELIVERIES_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['deliveries', 'next_cursor', 'request_id'],
+  properties: {
+    deliveries: { type: 'array', items: WEBHOOK_DELIVERY_SCHEMA, description: 'Newest first.' },
+    next_cursor: {
+      oneOf: [{ type: 'string', minLength: 1 }, { type: 'null' }],
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    },
+    request_id: REQUEST_ID_SCHEMA,
+  },
+  additionalProperties: false,
+} as const;
+
+export const WEBHOOK_DELIVERY_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['delivery', 'request_id'],
+  properties: { delivery: WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA, request_id: REQUEST_ID_SCHEMA },
+  additionalProperties: false,
+} as const;
+
+export const WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['delivery', 'request_id'],
+  properties: { delivery: WEBHOOK_DELIVERY_SCHEMA, request_id: REQUEST_ID_SCHEMA },
+  additionalProperties: false,
+} as const;
+
+/** The replay takes no body (spec §4.8); none or `{}` is accepted. */
+export const WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const;
+
+/** The event envelope of spec §2.5 around `data`. */
+function webhookEventSchema(eventType: string, data: object) {
+  return {
+    type: 'object',
+    required: ['schema_version', 'event_id', 'event_type', 'occurred_at', 'data'],
+    properties: {
+      schema_version: { type: 'string', const: '1' },
+      event_id: {
+        type: 'string',
+        format: 'uuid',
+        description: 'Unique per event: store it with a uniqueness guarantee and ignore repeats (spec §6.3).',
+      },
+      event_type: { type: 'string', const: eventType },
+      occurred_at: { ...ISO_TIMESTAMP, description: 'ISO 8601 UTC with milliseconds.' },
+      data,
+    },
+    additionalProperties: false,
+  } as const;
+}
+
+/**
+ * Spec §6.2: `result` is set on `transaction.completed`, `error` on `transaction.failed`, each as
+ * GET /v1/transactions/{id} shows it (the same presenter makes both).
+ */
+function webhookTransactionEventDataSchema(status: 'completed' | 'failed') {
+  const [resultObject] = TRANSACTION_SCHEMA.properties.result.oneOf;
+  const [errorObject] = TRANSACTION_SCHEMA.properties.error.oneOf;
+  return {
+    type: 'object',
+    required: ['transaction_id', 'instruction_id', 'status', 'result', 'error'],
+    properties: {
+      transaction_id: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
+      instruction_id: { type: 'string', pattern: INSTRUCTION_ID_PATTERN },
+      status: { type: 'string', const: status },
+      result: status === 'completed' ? resultObject : { type: 'null' },
+      error: status === 'failed' ? errorObject : { type: 'null' },
+    },
+    additionalProperties: false,
+  } as const;
+}
+
+export const WEBHOOK_PING_EVENT_DATA_SCHEMA = {
+  type: 'object',
+  required: ['endpoint_id', 'message'],
+  properties: {
+    endpoint_id: { type: 'string', pattern: '^whe_' },
+    message: { type: 'string' },
+  },
+  additionalProperties: false,
+} as const;
+
+export const WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA = webhookEventSchema(
+  'transaction.completed',
+  webhookTransactionEventDataSchema('completed'),
+);
+export const WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA = webhookEventSchema(
+  'transaction.failed',
+  webhookTransactionEventDataSchema('failed'),
+);
+export const WEBHOOK_PING_EVENT_SCHEMA = webhookEventSchema('webhook.ping', WEBHOOK_PING_EVENT_DATA_SCHEMA);

@@ -1,4 +1,7 @@
 import { ERROR_REGISTRY, ERROR_TAGS } from '../errors/registry';
+import { DELIVERY_LIST_QUERY_PARAMETERS } from '../http/delivery-list-query';
+import { TRANSACTION_ID_PATTERN } from '../http/ids';
+import { PUBLIC_DELIVERY_STATUSES } from '../http/presenters/webhook-delivery';
 import {
   ERROR_BODY_SCHEMA,
   EXECUTE_REQUEST_SCHEMA,
@@ -16,8 +19,18 @@ import {
   SCHEMES_RESPONSE_SCHEMA,
   TRANSACTION_RESPONSE_SCHEMA,
   TRANSACTION_SCHEMA,
+  WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
+  WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
+  WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
+  WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
+  WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
+  WEBHOOK_DELIVERY_SCHEMA,
+  WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA,
   WEBHOOK_ENDPOINT_SCHEMA,
   WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
+  WEBHOOK_PING_EVENT_SCHEMA,
+  WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
+  WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
 } from '../http/schemas';
 
 // The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes
@@ -112,6 +125,101 @@ const BODY_ERRORS = {
   '413': ref('responses', 'PayloadTooLarge'),
   '415': ref('responses', 'UnsupportedMediaType'),
 };
+
+/** The query of GET /v1/webhook-deliveries; the names are the parser's own list. */
+const DELIVERY_LIST_PARAMETER_DEFINITIONS: Record<(typeof DELIVERY_LIST_QUERY_PARAMETERS)[number], object> = {
+  transaction_id: {
+    schema: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
+    description: 'Only deliveries of this transaction (`txn_` id).',
+  },
+  status: {
+    schema: { type: 'string', enum: PUBLIC_DELIVERY_STATUSES },
+    description: 'Only deliveries in this state (spec §3.2). Combines with `transaction_id`.',
+  },
+  limit: {
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    description: 'Page size, 1 to 100 (default 20).',
+  },
+  cursor: {
+    schema: { type: 'string' },
+    description:
+      '`next_cursor` of the previous page, as it was (opaque). Keep the same filters while paging.',
+  },
+};
+
+const DELIVERY_LIST_PARAMETERS = DELIVERY_LIST_QUERY_PARAMETERS.map((name) => ({
+  name,
+  in: 'query',
+  required: false,
+  ...DELIVERY_LIST_PARAMETER_DEFINITIONS[name],
+}));
+
+const DELIVERY_ID_PARAMETER = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'Delivery id (`whd_`).',
+};
+
+/** Headers of every webhook the service sends (spec §5, §6). */
+const WEBHOOK_REQUEST_PARAMETERS = [
+  {
+    name: 'Service-Signature',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^t=[0-9]+(,v1=[0-9a-f]{64})+$' },
+    description:
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256>`: the digest is HMAC-SHA256 with your signing secret as key over ' +
+      '`"<t>.<raw body>"` (the decimal t, a dot, the exact body bytes), in lowercase hex. During a secret rotation ' +
+      'the header carries one `v1=` per secret still signing (the new one and, for its grace period, the previous ' +
+      'one): accept the request when any of them matches. Verify before anything else: reject when |now − t| is over ' +
+      '300 s, recompute the digest over the raw body and compare in constant time, and parse the JSON only after ' +
+      'it verified (any change to the bytes breaks the signature). The signature is made anew for every attempt.',
+  },
+  {
+    name: 'x-event-id',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+    description:
+      "The envelope's `event_id`, readable before parsing: deduplicate on it (at-least-once, spec §6.3).",
+  },
+  {
+    name: 'x-event-type',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: "The envelope's `event_type`.",
+  },
+];
+
+const WEBHOOK_RESPONSES = {
+  '2XX': {
+    description:
+      'Received. Any 2xx stops the retries, also for a duplicate `event_id` (answer 2xx and ignore it). The body is not read.',
+  },
+  default: {
+    description:
+      'Any other status, or no answer in time: the delivery is retried on its schedule (spec §6.4: standard 16 attempts ' +
+      'over about 5.7 days, extended 17 over about 6.2 days, ±20% jitter), then `exhausted`. A failed signature check ' +
+      'should be answered 4xx (401); the event can be sent again with POST /v1/webhook-deliveries/{id}/replay.',
+  },
+};
+
+function webhookOperation(eventType: string, summary: string, description: string, schemaName: string) {
+  return {
+    post: {
+      operationId: `webhook_${eventType.replace(/\./g, '_')}`,
+      summary,
+      description,
+      security: [],
+      parameters: WEBHOOK_REQUEST_PARAMETERS,
+      requestBody: { required: true, content: jsonContent(ref('schemas', schemaName)) },
+      responses: WEBHOOK_RESPONSES,
+    },
+  };
+}
 
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
   return {
@@ -323,6 +431,84 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
           },
         },
       },
+      '/v1/webhook-deliveries': {
+        get: {
+          operationId: 'listWebhookDeliveries',
+          summary: "List the tenant's webhook deliveries",
+          description:
+            'Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be ' +
+            'combined; spec §4.7), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown ' +
+            'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
+            '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
+          parameters: DELIVERY_LIST_PARAMETERS,
+          responses: {
+            '200': okResponse('One page of deliveries.', ref('schemas', 'WebhookDeliveriesResponse'), true),
+            '400': errorResponse(
+              `${describeTags(['ValidationError'])}: a query parameter that is unknown or not of the documented shape (the message names it).`,
+              RATE_LIMIT_HEADERS,
+            ),
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/webhook-deliveries/{id}': {
+        get: {
+          operationId: 'getWebhookDelivery',
+          summary: 'Read a webhook delivery with its attempts',
+          description:
+            'One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the ' +
+            "status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's " +
+            'id are both 404 `NotFoundError`.',
+          parameters: [DELIVERY_ID_PARAMETER],
+          responses: {
+            '200': okResponse('The delivery.', ref('schemas', 'WebhookDeliveryResponse'), true),
+            '404': errorResponse(
+              `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/webhook-deliveries/{id}/replay': {
+        post: {
+          operationId: 'replayWebhookDelivery',
+          summary: 'Send a webhook delivery again',
+          description:
+            'Re-enqueues a `delivered`, `failed` or `exhausted` delivery (spec §3.2, §4.8): it becomes `pending` with ' +
+            '`attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a ' +
+            'fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers ' +
+            'deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`. No body is ' +
+            'needed; an empty body or `{}` is accepted.',
+          parameters: [DELIVERY_ID_PARAMETER],
+          requestBody: {
+            required: false,
+            content: jsonContent(ref('schemas', 'WebhookDeliveryReplayRequest')),
+          },
+          responses: {
+            '200': okResponse(
+              'The delivery after the replay, `pending`.',
+              ref('schemas', 'WebhookDeliveryReplayResponse'),
+              true,
+            ),
+            '400': errorResponse(
+              `${describeTags(['ValidationError'])}: a body other than none or \`{}\`.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            '404': errorResponse(
+              `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            '409': errorResponse(
+              `${describeTags(['DeliveryInFlight'])}: ${ERROR_REGISTRY.DeliveryInFlight.description}`,
+              RATE_LIMIT_HEADERS,
+            ),
+            '413': BODY_ERRORS['413'],
+            '415': BODY_ERRORS['415'],
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
       '/v1/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
@@ -379,6 +565,31 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         },
       },
     },
+    webhooks: {
+      'transaction.completed': webhookOperation(
+        'transaction.completed',
+        'A transaction completed',
+        'Sent to every registered endpoint subscribed to `transaction.completed` (or `*`) and to the ' +
+          "transaction's `callback_url`, when the payment settled (spec §6.1). `data.result` carries the rail's " +
+          'reference and `settledAt`; `data.error` is null.',
+        'WebhookTransactionCompletedEvent',
+      ),
+      'transaction.failed': webhookOperation(
+        'transaction.failed',
+        'A transaction failed',
+        'Sent to every registered endpoint subscribed to `transaction.failed` (or `*`) and to the ' +
+          "transaction's `callback_url`, when the payment was definitively rejected or failed (spec §6.1). " +
+          '`data.error` carries `reason`, `code` (ISO 20022) and `partnerStatus`; `data.result` is null.',
+        'WebhookTransactionFailedEvent',
+      ),
+      'webhook.ping': webhookOperation(
+        'webhook.ping',
+        'A test event from the operator',
+        'Sent to one registered endpoint when the operator tests it (`payoutctl endpoint ping`), whatever its ' +
+          'subscription; signed, retried and listed like any delivery. `transaction_id` of its delivery is null.',
+        'WebhookPingEvent',
+      ),
+    },
     components: {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (spec §5).' },
@@ -409,6 +620,16 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         TransactionResponse: TRANSACTION_RESPONSE_SCHEMA,
         WebhookEndpoint: WEBHOOK_ENDPOINT_SCHEMA,
         WebhookEndpointsResponse: WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
+        WebhookDelivery: WEBHOOK_DELIVERY_SCHEMA,
+        WebhookDeliveryAttempt: WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
+        WebhookDeliveryWithAttempts: WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA,
+        WebhookDeliveriesResponse: WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
+        WebhookDeliveryResponse: WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
+        WebhookDeliveryReplayRequest: WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
+        WebhookDeliveryReplayResponse: WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
+        WebhookTransactionCompletedEvent: WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
+        WebhookTransactionFailedEvent: WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
+        WebhookPingEvent: WEBHOOK_PING_EVENT_SCHEMA,
       },
       headers: {
         XRequestId: {

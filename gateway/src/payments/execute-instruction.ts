@@ -2,6 +2,7 @@ import type { Client } from '@connectrpc/connect';
 import { checkTargetUrl } from '@qr-payout/platform';
 import type { PayoutService, Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { apiError } from '../errors/api-error';
+import { isInstructionId } from '../http/ids';
 
 // The execute step of the money path, shared by POST /v1/execute and POST /v1/pay: payout runs it
 // exactly once per (tenant, Idempotency-Key) in its own database (the durable guarantee, design
@@ -36,15 +37,12 @@ export interface ExecuteOutcome {
   replayed: boolean;
 }
 
-// Instruction ids are `ins_` + 26 Crockford base32 characters; any other id cannot exist, so it is
-// answered without a call, with the same 404 as an unknown one (no probing, design §6).
-const INSTRUCTION_ID = /^ins_[0-9A-HJKMNP-TV-Z]{26}$/;
-
 export async function executeInstruction(
   deps: ExecuteInstructionDeps,
   input: ExecuteInput,
 ): Promise<ExecuteOutcome> {
-  if (!INSTRUCTION_ID.test(input.instructionId)) throw apiError('NotFoundError', 'instruction not found');
+  // A malformed id cannot exist: the same 404 as an unknown one, without a call (no probing, design §6).
+  if (!isInstructionId(input.instructionId)) throw apiError('NotFoundError', 'instruction not found');
   // No abort signal: a client that hangs up must not cancel a payout half way; the answer still
   // fills the idempotency cache for its retry.
   const { transaction, replayed } = await deps.payout.executeInstruction(

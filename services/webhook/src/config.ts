@@ -66,6 +66,8 @@ export function loadWebhookConfig(env: Env) {
       dispatcherEnabled: bool('WEBHOOK_DISPATCHER_ENABLED', { default: true }),
       // Replicas share the group; a new group starts at the topic's earliest event.
       dispatcherGroup: str('WEBHOOK_DISPATCHER_GROUP', { default: 'webhook-dispatcher' }),
+      // How soon a killed dispatcher's partitions move to another replica.
+      kafkaSessionTimeoutMs: int('KAFKA_SESSION_TIMEOUT_MS', { default: 30_000, min: 6_000 }),
       workerEnabled: bool('WEBHOOK_WORKER_ENABLED', { default: true }),
       workerConcurrency: int('WEBHOOK_WORKER_CONCURRENCY', { default: 32, min: 1 }),
       pollMs: int('WEBHOOK_POLL_MS', { default: 1000, min: 10 }),
@@ -73,6 +75,9 @@ export function loadWebhookConfig(env: Env) {
       leaseMs: int('WEBHOOK_LEASE_MS', { default: 60_000, min: 100 }),
       connectTimeoutMs: int('WEBHOOK_CONNECT_TIMEOUT_MS', { default: 5_000, min: 1 }),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', { default: 15_000, min: 1 }),
+      // Fault injection for the crash tests only (README "Fault injection"): SIGKILL this process
+      // after the Nth dispatched event's deliveries are committed, before its offset is.
+      faultKillAfterDispatch: int('WEBHOOK_FAULT_KILL_AFTER_DISPATCH', { default: 0, min: 0 }),
       // spec §6.4: 5 days of only failures disables an endpoint (times WEBHOOK_RETRY_SCALE).
       autoDisableHours: num('WEBHOOK_AUTO_DISABLE_HOURS', { default: 120, min: 0 }),
     },

@@ -11,8 +11,8 @@ import {
   EndpointSchema,
   type WebhookService,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
-import type { DeliveryService } from './deliveries/service';
 import { maxAttempts } from './deliveries/schedule';
+import type { DeliveryService } from './deliveries/service';
 import type { DeliveryStatus as DeliveryStatusName } from './deliveries/state';
 import type { AttemptRow, DeliveryRow } from './deliveries/store';
 import { retryStrategyOf } from './endpoints/retry-strategy';
@@ -47,8 +47,14 @@ const STATUS_TO_PROTO: Record<DeliveryStatusName, DeliveryStatus> = {
 
 function statusFilter(status: DeliveryStatus): DeliveryStatusName | undefined {
   if (status === DeliveryStatus.UNSPECIFIED) return undefined;
-  const name = (Object.keys(STATUS_TO_PROTO) as DeliveryStatusName[]).find((n) => STATUS_TO_PROTO[n] === status);
-  if (!name) throw validationError('status', 'status must be one of pending, delivering, delivered, failed, exhausted');
+  const name = (Object.keys(STATUS_TO_PROTO) as DeliveryStatusName[]).find(
+    (n) => STATUS_TO_PROTO[n] === status,
+  );
+  if (!name)
+    throw validationError(
+      'status',
+      'status must be one of pending, delivering, delivered, failed, exhausted',
+    );
   return name;
 }
 
@@ -148,10 +154,16 @@ export function createWebhookHandlers(deps: {
     },
 
     async rotateSigningSecret(req) {
-      const rotated = await signingSecrets.rotate(req.tenantId, req.secret || undefined, req.gracePeriodSeconds);
+      const rotated = await signingSecrets.rotate(
+        req.tenantId,
+        req.secret || undefined,
+        req.gracePeriodSeconds,
+      );
       return {
         secret: rotated.secret,
-        previousExpiresAt: rotated.previousExpiresAt ? timestampFromDate(rotated.previousExpiresAt) : undefined,
+        previousExpiresAt: rotated.previousExpiresAt
+          ? timestampFromDate(rotated.previousExpiresAt)
+          : undefined,
       };
     },
   };

@@ -36,33 +36,38 @@ function startRoles(deps: WebhookDeps): ServiceWorker[] {
   if (deps.config.dispatcherEnabled && deps.bus) {
     const bus = deps.bus;
     // Subscribing connects to Kafka; the service serves meanwhile, and a failure is logged and
-    // retried rather than crashing the API.
+    // retried rather than crashing the API. A stop while still connecting does not wait for the
+    // connection: closing the bus (deps.close) ends it, and a late subscription is stopped at once.
     let stopped = false;
-    let dispatcher: Promise<{ stop(): Promise<void> } | undefined> | undefined;
+    let dispatcher: { stop(): Promise<void> } | undefined;
     const subscribe = (delayMs: number): void => {
-      dispatcher = (async () => {
-        try {
-          return await startDispatcher({
-            pool: deps.pool,
-            bus,
-            logger: deps.logger,
-            groupId: deps.config.dispatcherGroup,
-            onDeliveries: deps.wakeWorker,
-          });
-        } catch (err) {
+      startDispatcher({
+        pool: deps.pool,
+        bus,
+        logger: deps.logger,
+        groupId: deps.config.dispatcherGroup,
+        sessionTimeoutMs: deps.config.kafkaSessionTimeoutMs,
+        faultKillAfterDispatch: deps.config.faultKillAfterDispatch,
+        onDeliveries: deps.wakeWorker,
+      }).then(
+        (started) => {
+          dispatcher = started;
+          if (stopped) void started.stop().catch(() => undefined);
+        },
+        (err: unknown) => {
+          if (stopped) return;
           deps.logger.error({ err }, 'webhook dispatcher could not subscribe; retrying');
           setTimeout(() => {
             if (!stopped) subscribe(Math.min(delayMs * 2, 30_000));
           }, delayMs).unref();
-          return undefined;
-        }
-      })();
+        },
+      );
     };
     subscribe(1_000);
     roles.push({
       async stop() {
         stopped = true;
-        await (await dispatcher)?.stop();
+        await dispatcher?.stop();
       },
     });
   }

@@ -54,6 +54,9 @@ beforeAll(async () => {
     MIGRATE_ON_START: 'true',
     WEBHOOK_SECRETS_KEY: secretsKey,
     LOG_LEVEL: 'silent',
+    // The API alone: the dispatcher and worker have their own suite (deliveries.int.test.ts).
+    WEBHOOK_DISPATCHER_ENABLED: 'false',
+    WEBHOOK_WORKER_ENABLED: 'false',
   });
   baseUrl = `http://127.0.0.1:${webhook.grpcPort}`;
   client = createGrpcClient(WebhookService, { baseUrl, timeoutMs: 5_000 });
@@ -342,7 +345,12 @@ describe('deliveries schema (for the dispatcher)', () => {
     ).rejects.toThrow(/check constraint/);
   });
 
-  it('leaves ListDeliveries unimplemented for now', async () => {
-    await expect(client.listDeliveries({ tenantId })).rejects.toMatchObject({ code: Code.Unimplemented });
+  it('lists no deliveries for a tenant without any, and refuses a page size over 100', async () => {
+    expect((await client.listDeliveries({ tenantId: otherTenantId })).deliveries).toEqual([]);
+    expect(await refusal(client.listDeliveries({ tenantId, page: { limit: 101 } }))).toEqual({
+      code: Code.InvalidArgument,
+      tag: 'ValidationError',
+      field: 'limit',
+    });
   });
 });

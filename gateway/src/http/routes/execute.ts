@@ -1,3 +1,4 @@
+import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { IdempotencyCache } from '../../idempotency/cache';
 import { requestFingerprint } from '../../idempotency/fingerprint';
@@ -8,7 +9,6 @@ import {
   type ExecuteInstructionDeps,
   executeInstruction,
 } from '../../payments/execute-instruction';
-import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import { EXECUTE_REQUEST_SCHEMA } from '../schemas';
 
 /** What execute and pay share: authentication, the idempotency cache, payout's execute step. */

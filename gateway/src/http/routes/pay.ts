@@ -1,4 +1,5 @@
 import type { Client } from '@connectrpc/connect';
+import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import type { Instruction, PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../errors/api-error';
@@ -6,7 +7,6 @@ import { requireIdempotencyKey } from '../../idempotency/http';
 import type { PayRecordStore } from '../../payments/pay-store';
 import { type ResolveInstructionDeps, resolveInstruction } from '../../payments/resolve-instruction';
 import { toPublicInstruction } from '../presenters/instruction';
-import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import { PAY_REQUEST_SCHEMA } from '../schemas';
 import { type PaymentRouteDeps, paymentRequest } from './execute';
 

@@ -1,17 +1,14 @@
 import type { Client } from '@connectrpc/connect';
+import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../../errors/api-error';
-import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
+import { isTransactionId } from '../ids';
 
 export interface TransactionsRouteDeps {
   payout: Pick<Client<typeof PayoutService>, 'getTransaction'>;
   authenticate: onRequestAsyncHookHandler;
 }
-
-// Ids are `txn_` + 26 Crockford base32 characters; anything else cannot exist, so it is answered
-// without a call (same 404 as an unknown id: design §6, no probing).
-const TRANSACTION_ID = /^txn_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** GET /v1/transactions/{id} (spec §4.4): the tenant's transaction, 404 for any other id. */
 export function registerTransactionsRoute(app: FastifyInstance, deps: TransactionsRouteDeps): void {
@@ -20,7 +17,9 @@ export function registerTransactionsRoute(app: FastifyInstance, deps: Transactio
     { onRequest: deps.authenticate },
     async (request) => {
       const { id } = request.params;
-      if (!TRANSACTION_ID.test(id)) throw apiError('NotFoundError', 'transaction not found');
+      // A malformed id cannot exist: answered without a call, the same 404 as an unknown id
+      // (design §6, no probing).
+      if (!isTransactionId(id)) throw apiError('NotFoundError', 'transaction not found');
       const { transaction } = await deps.payout.getTransaction({
         tenantId: request.auth?.tenantId ?? '',
         transactionId: id,

@@ -153,7 +153,10 @@ describe('Brazil: Pix', () => {
 
     it('keep the QR name when the payload has none, and have no amount when the payload has none', async () => {
       const bare = { ...payload, creditorName: undefined, amountMinor: undefined };
-      const decoded = await createQrDecoder({ dynamicPix: payloadsAt({ [location]: bare }) }).decode(qr);
+      const decoded = await createQrDecoder({
+        dynamicPix: payloadsAt({ [location]: bare }),
+        now: () => NOW,
+      }).decode(qr);
       expect(decoded.creditor.name).toBe('LOJA DO TESTE');
       expect(decoded.amountMinor).toBeUndefined();
     });

@@ -8,6 +8,11 @@ export type SubscribeOptions = {
   handle: (message: BusMessage) => Promise<void>;
   /** A new group starts at the earliest message (default) or only sees new ones. */
   fromBeginning?: boolean;
+  /**
+   * Kafka: how long the broker waits for a silent member (a killed process) before handing its
+   * partitions to the others (kafkajs default 30 s; the broker's minimum is 6 s).
+   */
+  sessionTimeoutMs?: number;
 };
 
 export interface Subscription {

@@ -112,8 +112,14 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       groupId,
       handle,
       fromBeginning = true,
+      sessionTimeoutMs,
     }: SubscribeOptions): Promise<Subscription> {
-      const consumer = kafka.consumer({ groupId });
+      const consumer = kafka.consumer({
+        groupId,
+        ...(sessionTimeoutMs
+          ? { sessionTimeout: sessionTimeoutMs, heartbeatInterval: Math.floor(sessionTimeoutMs / 3) }
+          : {}),
+      });
       consumers.add(consumer);
       await consumer.connect();
       await consumer.subscribe({ topic, fromBeginning });

@@ -3,7 +3,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 // Address classes a webhook must never be sent to unless private targets are allowed (design §5):
 // loopback, private, link-local (which holds the cloud metadata address 169.254.169.254),
 // carrier-grade NAT, unspecified, multicast, reserved and documentation ranges. IPv6 forms that
-// embed an IPv4 address (mapped, NAT64, 6to4) are judged by the embedded address, so
+// embed an IPv4 address (mapped, translated, NAT64, 6to4) are judged by the embedded address, so
 // `[::ffff:127.0.0.1]` is as refused as `127.0.0.1`.
 
 type Range = { prefix: number[]; bits: number; label: string };
@@ -39,6 +39,9 @@ const IPV6_BLOCKED: Range[] = [
   v6([0, 0, 0, 0, 0, 0, 0, 1], 128, 'loopback'),
   v6([0x0100, 0, 0, 0], 64, 'discard'),
   v6([0x2001, 0x0db8], 32, 'documentation'),
+  // RFC 8215: a site's own NAT64 translator, which reaches that site's private IPv4 network; where
+  // the IPv4 address sits depends on the site's prefix length, so the whole /48 is refused.
+  v6([0x64, 0xff9b, 0x1], 48, 'local-use NAT64'),
   v6([0xfc00], 7, 'private (unique local)'),
   v6([0xfe80], 10, 'link-local'),
   v6([0xfec0], 10, 'site-local'),
@@ -47,6 +50,7 @@ const IPV6_BLOCKED: Range[] = [
 
 // IPv6 ranges that carry an IPv4 address: in the last 32 bits, or (6to4) in bits 16..47.
 const IPV4_MAPPED = v6([0, 0, 0, 0, 0, 0xffff], 96, 'IPv4-mapped');
+const IPV4_TRANSLATED = v6([0, 0, 0, 0, 0xffff, 0], 96, 'IPv4-translated'); // RFC 2765 SIIT
 const IPV4_COMPATIBLE = v6([0, 0, 0, 0, 0, 0], 96, 'IPv4-compatible');
 const NAT64 = v6([0x64, 0xff9b, 0, 0, 0, 0], 96, 'NAT64');
 const SIX_TO_FOUR = v6([0x2002], 16, '6to4');
@@ -98,7 +102,7 @@ export function blockedAddressClass(address: string): string | undefined {
   if (isIPv4(address)) return classifyIPv4Bytes(parseIPv4(address));
   if (!isIPv6(address)) return undefined;
   const bytes = parseIPv6(address);
-  for (const range of [IPV4_MAPPED, NAT64]) {
+  for (const range of [IPV4_MAPPED, IPV4_TRANSLATED, NAT64]) {
     if (matches(bytes, range)) {
       const inner = classifyIPv4Bytes(bytes.slice(12));
       return inner && `${inner} (${range.label})`;

@@ -1,5 +1,12 @@
 import { fromBinary } from '@bufbuild/protobuf';
-import { type BusMessage, type EventBus, type Logger, newId, type Subscription, TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform';
+import {
+  type BusMessage,
+  type EventBus,
+  type Logger,
+  newId,
+  type Subscription,
+  TRANSACTION_EVENTS_TOPIC,
+} from '@qr-payout/platform';
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import type { Pool } from 'pg';
 import { type EventBody, transactionEventBody } from './envelope';
@@ -61,18 +68,28 @@ export async function startDispatcher(deps: {
   logger: Logger;
   /** The Kafka consumer group (WEBHOOK_DISPATCHER_GROUP); replicas share one. */
   groupId: string;
+  sessionTimeoutMs?: number;
+  /** Test-only: SIGKILL after this many events' deliveries are committed (0 = never). */
+  faultKillAfterDispatch?: number;
   /** Called after new deliveries were committed (the worker claims them at once). */
   onDeliveries: () => void;
 }): Promise<Dispatcher> {
   const { pool, bus, logger } = deps;
+  let dispatched = 0;
   const subscription: Subscription = await bus.subscribe({
     topic: TRANSACTION_EVENTS_TOPIC,
     groupId: deps.groupId,
+    sessionTimeoutMs: deps.sessionTimeoutMs,
     async handle(message) {
       const read = readEvent(message, logger);
       if (!read) return;
       // A database error throws: the offset is not committed and the bus delivers it again.
       const created = await dispatchTransactionEvent(pool, read);
+      if (deps.faultKillAfterDispatch && ++dispatched >= deps.faultKillAfterDispatch) {
+        // The crash window the tests need: rows committed, offset not.
+        logger.warn({ event_id: read.envelope.eventId }, 'fault injection: SIGKILL before the offset commit');
+        process.kill(process.pid, 'SIGKILL');
+      }
       if (created > 0) deps.onDeliveries();
     },
   });

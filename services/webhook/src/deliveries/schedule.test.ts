@@ -41,12 +41,16 @@ describe('baseDelayMs', () => {
 
 describe('nextAttemptDelayMs', () => {
   it('is 0 before the first attempt and undefined once exhausted, Retry-After or not', () => {
-    expect(nextAttemptDelayMs({ strategy: 'standard', attemptsMade: 0, scale: 1, retryAfterMs: 9e6 })).toBe(0);
+    expect(nextAttemptDelayMs({ strategy: 'standard', attemptsMade: 0, scale: 1, retryAfterMs: 9e6 })).toBe(
+      0,
+    );
     expect(nextAttemptDelayMs({ strategy: 'standard', attemptsMade: 16, scale: 1 })).toBeUndefined();
     expect(
       nextAttemptDelayMs({ strategy: 'standard', attemptsMade: 16, scale: 1, retryAfterMs: 1000 }),
     ).toBeUndefined();
-    expect(nextAttemptDelayMs({ strategy: 'extended', attemptsMade: 16, scale: 1, random: () => 0.5 })).toBe(12 * HOUR);
+    expect(nextAttemptDelayMs({ strategy: 'extended', attemptsMade: 16, scale: 1, random: () => 0.5 })).toBe(
+      12 * HOUR,
+    );
     expect(nextAttemptDelayMs({ strategy: 'extended', attemptsMade: 17, scale: 1 })).toBeUndefined();
   });
 
@@ -67,7 +71,9 @@ describe('nextAttemptDelayMs', () => {
   });
 
   it('refuses a negative or non-finite scale', () => {
-    expect(() => nextAttemptDelayMs({ strategy: 'standard', attemptsMade: 1, scale: -1 })).toThrow(RangeError);
+    expect(() => nextAttemptDelayMs({ strategy: 'standard', attemptsMade: 1, scale: -1 })).toThrow(
+      RangeError,
+    );
     expect(() => nextAttemptDelayMs({ strategy: 'standard', attemptsMade: 1, scale: Number.NaN })).toThrow(
       RangeError,
     );
@@ -98,7 +104,9 @@ describe('nextAttemptDelayMs', () => {
     fc.assert(
       fc.property(strategy, scale, draw, (s, k, r) => {
         let attempts = 0;
-        while (nextAttemptDelayMs({ strategy: s, attemptsMade: attempts, scale: k, random: () => r }) !== undefined) {
+        while (
+          nextAttemptDelayMs({ strategy: s, attemptsMade: attempts, scale: k, random: () => r }) !== undefined
+        ) {
           attempts++;
         }
         return attempts === (s === 'standard' ? 16 : 17);
@@ -108,19 +116,26 @@ describe('nextAttemptDelayMs', () => {
 
   it('keeps a Retry-After result within [jittered, max(jittered, 2 × base × scale)]', () => {
     fc.assert(
-      fc.property(strategy, attemptsMade, scale, draw, fc.nat({ max: 10 * 24 * HOUR }), (s, made, k, r, ra) => {
-        const jittered = nextAttemptDelayMs({ strategy: s, attemptsMade: made, scale: k, random: () => r });
-        const honoured = nextAttemptDelayMs({
-          strategy: s,
-          attemptsMade: made,
-          scale: k,
-          random: () => r,
-          retryAfterMs: ra,
-        });
-        if (jittered === undefined) return honoured === undefined;
-        const ceiling = Math.max(jittered, Math.ceil(2 * (baseDelayMs(s, made) ?? 0) * k));
-        return honoured !== undefined && honoured >= jittered && honoured <= ceiling;
-      }),
+      fc.property(
+        strategy,
+        attemptsMade,
+        scale,
+        draw,
+        fc.nat({ max: 10 * 24 * HOUR }),
+        (s, made, k, r, ra) => {
+          const jittered = nextAttemptDelayMs({ strategy: s, attemptsMade: made, scale: k, random: () => r });
+          const honoured = nextAttemptDelayMs({
+            strategy: s,
+            attemptsMade: made,
+            scale: k,
+            random: () => r,
+            retryAfterMs: ra,
+          });
+          if (jittered === undefined) return honoured === undefined;
+          const ceiling = Math.max(jittered, Math.ceil(2 * (baseDelayMs(s, made) ?? 0) * k));
+          return honoured !== undefined && honoured >= jittered && honoured <= ceiling;
+        },
+      ),
     );
   });
 });
@@ -160,7 +175,11 @@ describe('parseRetryAfter', () => {
   });
 
   it('reads any IMF-fixdate as the whole-second distance from now, never negative', () => {
-    const dates = fc.date({ min: new Date('1990-01-01Z'), max: new Date('2100-01-01Z'), noInvalidDate: true });
+    const dates = fc.date({
+      min: new Date('1990-01-01Z'),
+      max: new Date('2100-01-01Z'),
+      noInvalidDate: true,
+    });
     fc.assert(
       fc.property(dates, (date) => {
         const whole = Math.floor(date.getTime() / 1000) * 1000;

@@ -77,7 +77,8 @@ function pinnedLookup(target: EgressTarget): LookupFunction {
 }
 
 // OpenSSL's certificate verification codes and Node's own TLS codes.
-const TLS_ERROR_CODE = /^ERR_(TLS|SSL)_|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY|DECRYPT)|INVALID_CA|PATH_LENGTH|INVALID_PURPOSE|HOSTNAME_MISMATCH/;
+const TLS_ERROR_CODE =
+  /^ERR_(TLS|SSL)_|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY|DECRYPT)|INVALID_CA|PATH_LENGTH|INVALID_PURPOSE|HOSTNAME_MISMATCH/;
 
 function errorClassOf(err: unknown): SendErrorClass {
   const code = (err as { code?: unknown }).code;
@@ -91,8 +92,11 @@ function errorClassOf(err: unknown): SendErrorClass {
 
 function excerptOf(chunks: Buffer[], truncated: boolean): string {
   // Invalid sequences become U+FFFD; when the body was cut, a character split by the cut is
-  // dropped rather than shown as a replacement character.
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: truncated });
+  // dropped rather than shown as a replacement character. NUL is valid UTF-8 but PostgreSQL text
+  // cannot hold it, and the excerpt is stored (delivery_attempts.response_excerpt), so it goes too.
+  return new TextDecoder('utf-8')
+    .decode(Buffer.concat(chunks), { stream: truncated })
+    .replaceAll('\0', '\ufffd');
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -5,8 +5,14 @@ import { SIGNATURE_HEADER, signatureHeaderValue } from './signature';
 // Computed outside the code under test:
 //   printf '1700000000.{"id":"evt_1","type":"transaction.completed"}' | openssl dgst -sha256 -hmac <secret>
 const VECTOR_BODY = Buffer.from('{"id":"evt_1","type":"transaction.completed"}');
-const VECTOR_CURRENT = ['whsec_test_secret_one', '931d637d5ce37054d94ffd0db6c5c0e8f09b1d36ed8ecf5584374ce542c33025'];
-const VECTOR_PREVIOUS = ['whsec_old_secret_two', '18b10c61574f275220823a60e1c6aa393ba8eaaccb607d3ac42705d234b1ff58'];
+const VECTOR_CURRENT = [
+  'whsec_test_secret_one',
+  '931d637d5ce37054d94ffd0db6c5c0e8f09b1d36ed8ecf5584374ce542c33025',
+];
+const VECTOR_PREVIOUS = [
+  'whsec_old_secret_two',
+  '18b10c61574f275220823a60e1c6aa393ba8eaaccb607d3ac42705d234b1ff58',
+];
 
 // An independent verifier, as a receiver would write it.
 function parseHeader(value: string): { t: number; v1: string[] } {
@@ -70,14 +76,21 @@ describe('signatureHeaderValue (spec §5)', () => {
 
   it('changes every v1 when any single byte of the body changes', () => {
     fc.assert(
-      fc.property(secrets, body, timestamp, fc.nat(), fc.integer({ min: 1, max: 255 }), (keys, raw, t, at, xor) => {
-        const tampered = Buffer.from(raw);
-        const index = at % raw.length;
-        tampered[index] = tampered[index]! ^ xor;
-        const before = parseHeader(signatureHeaderValue(keys, raw, t)).v1;
-        const after = parseHeader(signatureHeaderValue(keys, tampered, t)).v1;
-        return before.every((hex, i) => hex !== after[i]);
-      }),
+      fc.property(
+        secrets,
+        body,
+        timestamp,
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        (keys, raw, t, at, xor) => {
+          const tampered = Buffer.from(raw);
+          const index = at % raw.length;
+          tampered[index] = tampered[index]! ^ xor;
+          const before = parseHeader(signatureHeaderValue(keys, raw, t)).v1;
+          const after = parseHeader(signatureHeaderValue(keys, tampered, t)).v1;
+          return before.every((hex, i) => hex !== after[i]);
+        },
+      ),
     );
   });
 });

@@ -13,12 +13,18 @@ function hmacHex(secret: string, signedPayload: Buffer): string {
 }
 
 /** The Service-Signature header value for `body` sent at `timestampSeconds`, one v1 per secret. */
-export function signatureHeaderValue(secrets: readonly string[], body: Buffer, timestampSeconds: number): string {
+export function signatureHeaderValue(
+  secrets: readonly string[],
+  body: Buffer,
+  timestampSeconds: number,
+): string {
   if (secrets.length === 0) throw new RangeError('at least one signing secret is required');
   if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
     throw new RangeError(`timestampSeconds must be a non-negative integer, got ${timestampSeconds}`);
   }
   // The raw bytes are signed as they go on the wire, never a re-serialization of the JSON.
   const signedPayload = Buffer.concat([Buffer.from(`${timestampSeconds}.`), body]);
-  return [`t=${timestampSeconds}`, ...secrets.map((secret) => `v1=${hmacHex(secret, signedPayload)}`)].join(',');
+  return [`t=${timestampSeconds}`, ...secrets.map((secret) => `v1=${hmacHex(secret, signedPayload)}`)].join(
+    ',',
+  );
 }

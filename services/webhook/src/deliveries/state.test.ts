@@ -39,7 +39,8 @@ describe('delivery state machine (spec §3.2)', () => {
 
   it('allows nothing outside the spec table, for every status and event', () => {
     for (const from of DELIVERY_STATUSES) {
-      for (const ev of DELIVERY_EVENTS) expect([from, ev, nextStatus(from, ev)]).toEqual([from, ev, specNext(from, ev)]);
+      for (const ev of DELIVERY_EVENTS)
+        expect([from, ev, nextStatus(from, ev)]).toEqual([from, ev, specNext(from, ev)]);
     }
   });
 

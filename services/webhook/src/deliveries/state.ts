@@ -16,7 +16,9 @@ export const DELIVERY_EVENTS = [
 ] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
-const TRANSITIONS: { readonly [E in DeliveryEvent]: Readonly<Partial<Record<DeliveryStatus, DeliveryStatus>>> } = {
+const TRANSITIONS: {
+  readonly [E in DeliveryEvent]: Readonly<Partial<Record<DeliveryStatus, DeliveryStatus>>>;
+} = {
   // A worker takes a due delivery under a lease.
   claim: { pending: 'delivering' },
   // The lease lapsed (the worker crashed or stalled): another worker takes the delivery again.

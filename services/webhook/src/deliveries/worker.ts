@@ -40,7 +40,10 @@ export type DeliveryWorker = {
 
 const HTTP_RETRY_AFTER_STATUSES = new Set([429, 503]);
 
-type Attempt = Omit<store.AttemptResult, 'deliveryId' | 'leaseToken' | 'trigger' | 'next' | 'nextAttemptAt'> & {
+type Attempt = Omit<
+  store.AttemptResult,
+  'deliveryId' | 'leaseToken' | 'trigger' | 'next' | 'nextAttemptAt'
+> & {
   /** A refusal that no retry can change (the egress guard refused the target). */
   permanent: boolean;
   retryAfterMs: number | undefined;
@@ -78,7 +81,12 @@ function attemptFromOutcome(outcome: SendOutcome, startedAt: Date): Attempt {
   };
 }
 
-function failedBeforeSending(startedAt: Date, errorClass: string, error: string, permanent: boolean): Attempt {
+function failedBeforeSending(
+  startedAt: Date,
+  errorClass: string,
+  error: string,
+  permanent: boolean,
+): Attempt {
   return {
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
@@ -159,13 +167,23 @@ export function startDeliveryWorker(deps: {
   }
 
   async function send(claimed: store.ClaimedDelivery, startedAt: Date): Promise<Attempt> {
-    const secrets = openSigningSecrets(sealedBox, claimed.tenantId, claimed.secretSealed, claimed.previousSecretSealed);
+    const secrets = openSigningSecrets(
+      sealedBox,
+      claimed.tenantId,
+      claimed.secretSealed,
+      claimed.previousSecretSealed,
+    );
     if (secrets.length === 0) {
       return failedBeforeSending(startedAt, 'no_signing_secret', 'the tenant has no signing secret', false);
     }
     const target = await guard.check(claimed.url);
     if (!target.ok) {
-      return failedBeforeSending(startedAt, target.errorClass, target.reason, target.errorClass === 'refused_target');
+      return failedBeforeSending(
+        startedAt,
+        target.errorClass,
+        target.reason,
+        target.errorClass === 'refused_target',
+      );
     }
     // Registered endpoints get their custom headers; callback_url is signature-only (spec §5).
     const custom =

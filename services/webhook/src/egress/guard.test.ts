@@ -50,7 +50,10 @@ describe('createEgressGuard: the address rule on resolved names', () => {
 
   it('names every refused class when all answers are refused', async () => {
     const result = await strict(fakeLookup('127.0.0.1', '::1', '10.0.0.1')).check('https://a.example.com/');
-    expect(result).toMatchObject({ ok: false, reason: 'a.example.com resolves only to loopback, private addresses' });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'a.example.com resolves only to loopback, private addresses',
+    });
   });
 
   it('drops refused answers and pins the first public one', async () => {
@@ -113,7 +116,11 @@ describe('createEgressGuard: the name rule and IP literals', () => {
     ['https://[2002:7f00:1::]/', 'url must not point at a loopback (6to4) address'],
   ])('refuses %s before any lookup', async (raw, reason) => {
     const lookup = fakeLookup('93.184.216.34');
-    await expect(strict(lookup).check(raw)).resolves.toEqual({ ok: false, errorClass: 'refused_target', reason });
+    await expect(strict(lookup).check(raw)).resolves.toEqual({
+      ok: false,
+      errorClass: 'refused_target',
+      reason,
+    });
     expect(lookup.calls).toEqual([]);
   });
 
@@ -143,7 +150,10 @@ describe('createEgressGuard with private targets allowed', () => {
       family: 4,
     });
     expect(lookup.calls).toEqual(['receiver.example.test']);
-    await expect(relaxed(lookup).check('http://[::1]:9/')).resolves.toMatchObject({ address: '::1', family: 6 });
+    await expect(relaxed(lookup).check('http://[::1]:9/')).resolves.toMatchObject({
+      address: '::1',
+      family: 6,
+    });
     await expect(relaxed(lookup).check('http://localhost:9/')).resolves.toMatchObject({ ok: true });
   });
 
@@ -170,7 +180,13 @@ describe('pinPublicAddress (the address rule alone)', () => {
 
   it('refuses a name by its resolved address alone', async () => {
     await expect(
-      pinPublicAddress('totally-public.example', { allowPrivateTargets: false, lookup: fakeLookup('192.168.7.7') }),
-    ).resolves.toMatchObject({ ok: false, reason: 'totally-public.example resolves only to private addresses' });
+      pinPublicAddress('totally-public.example', {
+        allowPrivateTargets: false,
+        lookup: fakeLookup('192.168.7.7'),
+      }),
+    ).resolves.toMatchObject({
+      ok: false,
+      reason: 'totally-public.example resolves only to private addresses',
+    });
   });
 });

@@ -1,10 +1,10 @@
 import { isId, newId } from '@qr-payout/platform';
 import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
+import { failPendingDeliveriesOfEndpoint } from '../deliveries/store';
 import { requireTenantId, validationError } from '../validation';
 import type { CustomHeader } from './custom-headers';
 import { checkEndpointInput, type EndpointInput } from './endpoint-draft';
-import { failPendingDeliveriesOfEndpoint } from '../deliveries/store';
 import { endpointNotFound } from './errors';
 import * as store from './store';
 
@@ -32,7 +32,11 @@ export function headersSealContext(endpointId: string): string {
 }
 
 /** The custom headers of an endpoint, opened to be sent (never to be shown). */
-export function openEndpointHeaders(sealedBox: SealedBox, endpointId: string, sealed: Buffer): CustomHeader[] {
+export function openEndpointHeaders(
+  sealedBox: SealedBox,
+  endpointId: string,
+  sealed: Buffer,
+): CustomHeader[] {
   const pairs = JSON.parse(sealedBox.open(sealed, headersSealContext(endpointId)).toString('utf8')) as Array<
     [string, string]
   >;

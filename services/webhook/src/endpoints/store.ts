@@ -99,7 +99,9 @@ export async function updateEndpointEnabled(
 
 /** One endpoint by id, any tenant; undefined when there is none. */
 export async function findEndpoint(db: Db, id: string): Promise<EndpointRow | undefined> {
-  const { rows } = await db.query<EndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE id = $1`, [id]);
+  const { rows } = await db.query<EndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE id = $1`, [
+    id,
+  ]);
   return rows[0] && toEndpoint(rows[0]);
 }
 

@@ -70,7 +70,12 @@ export function createSigningSecretService(deps: { pool: Pool; sealedBox: Sealed
       }
       const secret = given || generateSigningSecret();
       const sealed = sealedBox.seal(Buffer.from(secret, 'utf8'), sealContext(tenantId));
-      const { previousExpiresAt } = await store.upsertSigningSecret(pool, tenantId, sealed, graceSeconds * 1000);
+      const { previousExpiresAt } = await store.upsertSigningSecret(
+        pool,
+        tenantId,
+        sealed,
+        graceSeconds * 1000,
+      );
       return { secret, previousExpiresAt };
     },
 

@@ -1,0 +1,134 @@
+import { type Timestamp, timestampDate } from '@bufbuild/protobuf/wkt';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  DeliveryStatus,
+  RetryStrategy,
+} from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+
+/** Spec §3.2 states, lower case as the spec writes them. */
+export const PUBLIC_DELIVERY_STATUSES = [
+  'pending',
+  'delivering',
+  'delivered',
+  'failed',
+  'exhausted',
+] as const;
+
+export type PublicDeliveryStatus = (typeof PUBLIC_DELIVERY_STATUSES)[number];
+
+// The HTTP translation of the status both ways: the `status` query filter and the JSON field.
+const STATUS_BY_NAME: Record<PublicDeliveryStatus, DeliveryStatus> = {
+  pending: DeliveryStatus.PENDING,
+  delivering: DeliveryStatus.DELIVERING,
+  delivered: DeliveryStatus.DELIVERED,
+  failed: DeliveryStatus.FAILED,
+  exhausted: DeliveryStatus.EXHAUSTED,
+};
+
+const NAME_BY_STATUS: Record<DeliveryStatus, PublicDeliveryStatus> = {
+  // Never sent by the webhook service; a delivery with no state yet is waiting.
+  [DeliveryStatus.UNSPECIFIED]: 'pending',
+  [DeliveryStatus.PENDING]: 'pending',
+  [DeliveryStatus.DELIVERING]: 'delivering',
+  [DeliveryStatus.DELIVERED]: 'delivered',
+  [DeliveryStatus.FAILED]: 'failed',
+  [DeliveryStatus.EXHAUSTED]: 'exhausted',
+};
+
+export function isPublicDeliveryStatus(name: string): name is PublicDeliveryStatus {
+  return Object.hasOwn(STATUS_BY_NAME, name);
+}
+
+export function deliveryStatusOf(name: PublicDeliveryStatus): DeliveryStatus {
+  return STATUS_BY_NAME[name];
+}
+
+export interface PublicWebhookDelivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  /** Null for a `webhook.ping`, which is about no transaction. */
+  transaction_id: string | null;
+  /** Null for the ad-hoc `callback_url` path. */
+  endpoint_id: string | null;
+  url: string;
+  status: PublicDeliveryStatus;
+  attempts: number;
+  max_attempts: number;
+  retry_strategy: 'standard' | 'extended';
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PublicWebhookDeliveryAttempt {
+  attempt_number: number;
+  trigger: string;
+  started_at: string;
+  duration_ms: number;
+  response_status: number | null;
+  error_class: string | null;
+  error: string | null;
+  resolved_address: string | null;
+  response_excerpt: string | null;
+  succeeded: boolean;
+}
+
+/**
+ * A webhook delivery as the API shows it (spec §2.4, docs/api-conventions.md "Webhook
+ * deliveries"): snake_case, ISO 8601 UTC timestamps with milliseconds, and `null` where the
+ * service's message has its "not set" value (0, empty string, absent timestamp), so every key is
+ * always present.
+ */
+export function toPublicWebhookDelivery(delivery: Delivery): PublicWebhookDelivery {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    transaction_id: delivery.transactionId || null,
+    endpoint_id: delivery.endpointId || null,
+    url: delivery.url,
+    status: NAME_BY_STATUS[delivery.status] ?? 'pending',
+    attempts: delivery.attempts,
+    max_attempts: delivery.maxAttempts,
+    retry_strategy: delivery.retryStrategy === RetryStrategy.EXTENDED ? 'extended' : 'standard',
+    next_attempt_at: isoOrNull(delivery.nextAttemptAt),
+    last_attempt_at: isoOrNull(delivery.lastAttemptAt),
+    last_response_status: delivery.lastResponseStatus || null,
+    last_error: delivery.lastError || null,
+    created_at: isoOrNull(delivery.createdAt) ?? '',
+    updated_at: isoOrNull(delivery.updatedAt) ?? '',
+  };
+}
+
+/** One attempt of the delivery's log (GET /v1/webhook-deliveries/{id}), same null rules. */
+export function toPublicWebhookDeliveryAttempt(attempt: DeliveryAttempt): PublicWebhookDeliveryAttempt {
+  return {
+    attempt_number: attempt.attemptNumber,
+    trigger: attempt.trigger,
+    started_at: isoOrNull(attempt.startedAt) ?? '',
+    duration_ms: attempt.durationMs,
+    response_status: attempt.responseStatus || null,
+    error_class: attempt.errorClass || null,
+    error: attempt.error || null,
+    resolved_address: attempt.resolvedAddress || null,
+    response_excerpt: attempt.responseExcerpt || null,
+    succeeded: attempt.succeeded,
+  };
+}
+
+/** The delivery with its attempts, oldest first, as `attempt_log`. */
+export function toPublicWebhookDeliveryWithAttempts(
+  delivery: Delivery,
+  attempts: DeliveryAttempt[],
+): PublicWebhookDelivery & { attempt_log: PublicWebhookDeliveryAttempt[] } {
+  return { ...toPublicWebhookDelivery(delivery), attempt_log: attempts.map(toPublicWebhookDeliveryAttempt) };
+}
+
+function isoOrNull(ts: Timestamp | undefined): string | null {
+  return ts ? timestampDate(ts).toISOString() : null;
+}
