@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, serviceError, silentLogger } from '@qr-payout/platform';
+import { Code, requestContext, serviceError, silentLogger } from '@qr-payout/platform';
 import {
   type Delivery,
   DeliverySchema,
@@ -39,11 +39,13 @@ function delivery(id: string, status = DeliveryStatus.DELIVERED): Delivery {
   });
 }
 
-const calls: { list: ListDeliveriesRequest[]; get: GetDeliveryRequest[]; replay: ReplayDeliveryRequest[] } = {
-  list: [],
-  get: [],
-  replay: [],
-};
+const calls: {
+  list: ListDeliveriesRequest[];
+  get: GetDeliveryRequest[];
+  replay: ReplayDeliveryRequest[];
+  /** The request context each replay ran in (the gRPC client sends its request id on). */
+  replayContexts: unknown[];
+} = { list: [], get: [], replay: [], replayContexts: [] };
 
 function notFound(): never {
   throw serviceError('NotFoundError', 'delivery not found', { code: Code.NotFound, field: 'delivery_id' });
@@ -64,6 +66,7 @@ const webhook: PublicAppDeps['webhook'] = {
   }) as never,
   replayDelivery: (async (req: ReplayDeliveryRequest) => {
     calls.replay.push(req);
+    calls.replayContexts.push(requestContext.get());
     if (req.deliveryId === WHD_IN_FLIGHT) {
       throw serviceError('DeliveryInFlight', 'delivery is pending', { code: Code.FailedPrecondition });
     }
@@ -103,6 +106,7 @@ beforeEach(() => {
   calls.list.length = 0;
   calls.get.length = 0;
   calls.replay.length = 0;
+  calls.replayContexts.length = 0;
 });
 
 async function call(path: string, init: { method?: string; body?: string; type?: string } = {}) {
@@ -195,6 +199,8 @@ describe('POST /v1/webhook-deliveries/{id}/replay', () => {
       expect.objectContaining({ deliveryId: WHD }),
     ]);
     expect(calls.replay[0]).not.toHaveProperty('allTenants', true);
+    // The replay route lives in its own scope (its body parser); it still runs in the request context.
+    expect(calls.replayContexts[0]).toEqual({ requestId: expect.any(String), tenantId: TENANT });
   });
 
   it('refuses a body with fields', async () => {

@@ -39,6 +39,8 @@ export type DeliveryWorker = {
 };
 
 const HTTP_RETRY_AFTER_STATUSES = new Set([429, 503]);
+// At shutdown, attempts in flight get this long to finish before they are cut (and retried later).
+const STOP_GRACE_MS = 2_000;
 
 type Attempt = Omit<
   store.AttemptResult,
@@ -116,6 +118,7 @@ export function startDeliveryWorker(deps: {
   let claiming: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  const shutdown = new AbortController();
 
   async function attemptDelivery(claimed: store.ClaimedDelivery, leaseToken: string): Promise<void> {
     const startedAt = new Date();
@@ -203,6 +206,7 @@ export function startDeliveryWorker(deps: {
       connectTimeoutMs: settings.connectTimeoutMs,
       timeoutMs: settings.timeoutMs,
       maxExcerptBytes: settings.maxExcerptBytes,
+      signal: shutdown.signal,
     });
     return attemptFromOutcome(outcome, startedAt);
   }
@@ -268,7 +272,9 @@ export function startDeliveryWorker(deps: {
       stopped = true;
       clearTimeout(timer);
       await claiming;
+      const cut = setTimeout(() => shutdown.abort(), STOP_GRACE_MS);
       await Promise.allSettled([...inFlight]);
+      clearTimeout(cut);
     },
   };
 }
