@@ -4,6 +4,7 @@ import { runGatewayBench } from './gateway';
 import { runGrpcBench } from './grpc';
 import { runPayBench } from './pay';
 import { runResolveBench } from './resolve';
+import { runWebhooksBench } from './webhooks';
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -12,6 +13,13 @@ function positiveInt(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value <= 0)
     throw new Error(`${name} must be a positive integer, got ${raw}`);
   return value;
+}
+
+function parts(raw: string | undefined): Array<'a' | 'b'> {
+  const chosen = (raw || 'a,b').split(',').map((p) => p.trim().toLowerCase());
+  for (const part of chosen)
+    if (part !== 'a' && part !== 'b') throw new Error(`BENCH_WEBHOOKS_PARTS holds a and/or b, got ${raw}`);
+  return chosen as Array<'a' | 'b'>;
 }
 
 const benches: Record<string, () => Promise<boolean>> = {
@@ -41,6 +49,24 @@ const benches: Record<string, () => Promise<boolean>> = {
       warmupSeconds: positiveInt('BENCH_WARMUP', 5),
       concurrency: positiveInt('BENCH_CONNECTIONS', 64),
       settleMs: positiveInt('BENCH_PAY_SETTLE_MS', 2),
+      cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,
+    }),
+  webhooks: () =>
+    runWebhooksBench({
+      parts: parts(process.env.BENCH_WEBHOOKS_PARTS),
+      delivery: {
+        events: positiveInt('BENCH_WEBHOOKS_EVENTS', 10_000),
+        warmupEvents: positiveInt('BENCH_WEBHOOKS_WARMUP_EVENTS', 1_000),
+        concurrency: positiveInt('WEBHOOK_WORKER_CONCURRENCY', 32),
+        batchSize: positiveInt('BENCH_WEBHOOKS_BATCH', 500),
+      },
+      latency: {
+        ratePerSec: positiveInt('BENCH_WEBHOOKS_RATE', 100),
+        seconds: positiveInt('BENCH_WEBHOOKS_SECONDS', 20),
+        warmupSeconds: positiveInt('BENCH_WARMUP', 3),
+        settleMs: positiveInt('BENCH_PAY_SETTLE_MS', 2),
+      },
+      verifyEvery: positiveInt('BENCH_WEBHOOKS_VERIFY_EVERY', 10),
       cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,
     }),
   gateway: () =>

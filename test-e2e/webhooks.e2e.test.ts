@@ -28,6 +28,8 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   system = await startSystem({
     gatewayEnv: { EXECUTE_WAIT_MS: '2000' },
+    // …54 settles through its callback after 3 s: after pay answered `processing`.
+    partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '3000' },
     serviceEnv: { payout: { POLL_INTERVAL_MS: '200' } },
   });
   tenant = await system.createTenant(`e2e-webhooks-${randomBytes(4).toString('hex')}`, 1_000);
@@ -119,6 +121,7 @@ describe('each sandbox outcome reaches exactly the subscribed targets, signed', 
     ['failed at once by the partner (AC03)', 10.51, 'failed'],
     ['completed, found by polling', 10.52, 'completed'],
     ['failed, found by polling', 10.53, 'failed'],
+    ['completed through a late callback (pay answered processing)', 10.54, 'completed'],
   ];
 
   it.each(outcomes)('%s', async (_name, amount, status) => {

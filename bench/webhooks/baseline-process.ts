@@ -28,6 +28,8 @@ export interface BaselineResult {
   responses: number;
   non2xx: number;
   errors: number;
+  /** POST → answer of every measured request, ms. */
+  latenciesMs: number[];
 }
 
 // As services/webhook/src/deliveries/sender.ts: one keep-alive pool for the process.
@@ -86,11 +88,14 @@ async function send(
   let non2xx = 0;
   let errors = 0;
   let endedAtMs = 0;
+  const latenciesMs: number[] = [];
   const loop = async () => {
     while (next < bodies.length) {
       const { eventId, body } = bodies[next++]!;
+      const sentAt = performance.now();
       try {
         const status = await post(url, request.secret, eventId, body);
+        latenciesMs.push(performance.now() - sentAt);
         responses += 1;
         if (status < 200 || status >= 300) non2xx += 1;
       } catch {
@@ -100,7 +105,7 @@ async function send(
     }
   };
   await Promise.all(Array.from({ length: request.concurrency }, loop));
-  return { endedAtMs, responses, non2xx, errors };
+  return { endedAtMs, responses, non2xx, errors, latenciesMs };
 }
 
 process.on('message', async (message: { type: 'run'; request: BaselineRequest }) => {
@@ -109,6 +114,7 @@ process.on('message', async (message: { type: 'run'; request: BaselineRequest })
   if (request.warmup > 0)
     await send(request, request.warmupPath, bodiesFor(request.tenantId, request.warmup));
   const bodies = bodiesFor(request.tenantId, request.count);
+  process.send?.({ type: 'started' });
   const startedAtMs = now();
   const result = await send(request, request.path, bodies);
   process.send?.({ type: 'done', result: { startedAtMs, ...result } });

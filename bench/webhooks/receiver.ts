@@ -34,7 +34,11 @@ function forkChild(name: string, script: string, args: string[], logDir: string)
   const child = fork(path.join(REPO_ROOT, script), args, {
     cwd: REPO_ROOT,
     execArgv: ['--conditions=development', '--import', 'tsx'],
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...cpuProfileEnv(process.env.BENCH_WEBHOOKS_PROF_CHILDREN) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...cpuProfileEnv(process.env.BENCH_WEBHOOKS_PROF_CHILDREN),
+    },
     stdio: ['ignore', fd, fd, 'ipc'],
   });
   closeSync(fd);
@@ -66,7 +70,11 @@ function cpuProfileEnv(dir: string | undefined): NodeJS.ProcessEnv {
   return dir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(dir)}` } : {};
 }
 
-function firstMessage<T>(proc: BenchChild, accept: (message: unknown) => T | undefined, what: string): Promise<T> {
+function firstMessage<T>(
+  proc: BenchChild,
+  accept: (message: unknown) => T | undefined,
+  what: string,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: unknown) => {
       const value = accept(message);
@@ -97,7 +105,12 @@ export interface Receiver extends BenchChild {
 }
 
 export async function startReceiver(opts: { logDir: string; verifyEvery: number }): Promise<Receiver> {
-  const proc = forkChild('receiver', 'bench/webhooks/receiver-process.ts', [String(opts.verifyEvery)], opts.logDir);
+  const proc = forkChild(
+    'receiver',
+    'bench/webhooks/receiver-process.ts',
+    [String(opts.verifyEvery)],
+    opts.logDir,
+  );
   const port = await firstMessage(
     proc,
     (m) => ((m as { type?: string }).type === 'ready' ? (m as { port: number }).port : undefined),
@@ -141,7 +154,8 @@ export async function startReceiver(opts: { logDir: string; verifyEvery: number 
 }
 
 export interface BaselineSender extends BenchChild {
-  run(request: BaselineRequest): Promise<BaselineResult>;
+  /** Runs the warm-up, then the measured sends; `onStarted` when the measured sends begin. */
+  run(request: BaselineRequest, onStarted: () => void): Promise<BaselineResult>;
 }
 
 export async function startBaselineSender(opts: { logDir: string }): Promise<BaselineSender> {
@@ -149,14 +163,19 @@ export async function startBaselineSender(opts: { logDir: string }): Promise<Bas
   await firstMessage(proc, (m) => ((m as { type?: string }).type === 'ready' ? true : undefined), 'ready');
   return {
     ...proc,
-    run(request) {
+    run(request, onStarted) {
+      const started = (m: unknown) => {
+        if ((m as { type?: string }).type === 'started') onStarted();
+      };
+      proc.child.on('message', started);
       const done = firstMessage(
         proc,
-        (m) => ((m as { type?: string }).type === 'done' ? (m as { result: BaselineResult }).result : undefined),
+        (m) =>
+          (m as { type?: string }).type === 'done' ? (m as { result: BaselineResult }).result : undefined,
         'finishing its run',
       );
       proc.child.send({ type: 'run', request });
-      return done;
+      return done.finally(() => proc.child.off('message', started));
     },
   };
 }
