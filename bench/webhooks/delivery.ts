@@ -18,6 +18,7 @@ import { deleteGroups, positionGroupAtEnd, startPublisher, topicPartitions } fro
 import type { Receiver } from './receiver';
 import { startBaselineSender } from './receiver';
 import {
+  type DeliveryStages,
   type DeliverySummary,
   distribution,
   formatDelivery,
@@ -50,6 +51,54 @@ async function readCommits(serverUrl: string, database: string): Promise<number>
       [database],
     );
     return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Where the publish → receiver time of each measured event went, from the delivery rows: publish →
+ * the dispatcher's insert (deliveries.created_at: Kafka, the dispatcher's queue and its two
+ * statements), insert → the worker's attempt (last_attempt_at: wake-up and claim), attempt →
+ * arrival at the receiver (signing, egress guard, HTTP); and the rate the dispatcher inserted at.
+ */
+async function readStages(
+  databaseUrl: string,
+  tenantId: string,
+  events: ReadonlyArray<{ eventId: string }>,
+  sentAt: readonly number[],
+  arrivals: ReadonlyMap<string, number>,
+): Promise<DeliveryStages> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ event_id: string; created_at: Date; last_attempt_at: Date | null }>(
+      'SELECT event_id::text, created_at, last_attempt_at FROM webhook.deliveries WHERE tenant_id = $1',
+      [tenantId],
+    );
+    const byEvent = new Map(rows.map((r) => [r.event_id, r]));
+    const toInsert: number[] = [];
+    const toAttempt: number[] = [];
+    const toReceiver: number[] = [];
+    let lastInsert = sentAt[0]!;
+    events.forEach((event, i) => {
+      const row = byEvent.get(event.eventId);
+      if (!row) return;
+      const inserted = row.created_at.getTime();
+      lastInsert = Math.max(lastInsert, inserted);
+      toInsert.push(inserted - sentAt[i]!);
+      const attempted = row.last_attempt_at?.getTime();
+      if (attempted === undefined) return;
+      toAttempt.push(attempted - inserted);
+      const arrived = arrivals.get(event.eventId);
+      if (arrived !== undefined) toReceiver.push(arrived - attempted);
+    });
+    return {
+      publishToInsert: distribution(toInsert),
+      insertToAttempt: distribution(toAttempt),
+      attemptToReceiver: distribution(toReceiver),
+      insertsPerSec: toInsert.length / ((lastInsert - sentAt[0]!) / 1000),
+    };
   } finally {
     await client.end();
   }
@@ -201,6 +250,7 @@ export async function runDeliveryThroughput(
     });
     const delivered = latencies.length;
     const seconds = (last - sentAt[0]!) / 1000;
+    const stages = await readStages(database.url, tenantId, events, sentAt, firstArrival);
 
     // The service's backends exit with it and report their counters (and V8 writes the profile).
     await webhook.stop();
@@ -228,6 +278,7 @@ export async function runDeliveryThroughput(
         commitsPerDelivery: commits / units,
         writes,
         publishSeconds,
+        stages,
       },
       cpu: { baseline: baseline.cpu, system: cpu },
     });

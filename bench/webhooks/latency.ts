@@ -127,15 +127,46 @@ export async function runCommitToReceiver(
         occurredAt: timestampDate(e.event.occurredAt!).getTime(),
       });
     }
+    // The delivery rows' own timestamps split the webhook's part: the dispatcher's insert
+    // (created_at) and the worker's attempt (last_attempt_at).
+    const { rows: deliveryRows } = await db.query<{
+      transaction_id: string;
+      created_at: Date;
+      last_attempt_at: Date | null;
+    }>('SELECT transaction_id, created_at, last_attempt_at FROM webhook.deliveries WHERE tenant_id = $1', [
+      tenant.tenantId,
+    ]);
+    const rowOf = new Map(deliveryRows.map((r) => [r.transaction_id, r]));
     const toReceiver: number[] = [];
     const toKafka: number[] = [];
     const share: number[] = [];
+    const toInsert: number[] = [];
+    const toAttempt: number[] = [];
+    const attemptToReceiver: number[] = [];
     for (const id of measured.transactionIds) {
       const hook = arrival.get(id);
       const kafka = kafkaArrival.get(id);
+      const row = rowOf.get(id);
       if (hook) toReceiver.push(hook.receivedAt - hook.occurredAt);
       if (kafka) toKafka.push(kafka.receivedAt - kafka.occurredAt);
       if (hook && kafka) share.push(hook.receivedAt - kafka.receivedAt);
+      if (!row || !hook) continue;
+      toInsert.push(row.created_at.getTime() - hook.occurredAt);
+      if (!row.last_attempt_at) continue;
+      toAttempt.push(row.last_attempt_at.getTime() - row.created_at.getTime());
+      attemptToReceiver.push(hook.receivedAt - row.last_attempt_at.getTime());
+    }
+
+    // The dispatcher's cycle per event while events queued for it: consecutive inserts whose next
+    // event was already on Kafka when the earlier insert began (its service time, not idle gaps).
+    const byInsert = deliveryRows
+      .filter((r) => kafkaArrival.has(r.transaction_id))
+      .sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+    const cycles: number[] = [];
+    for (let i = 0; i + 1 < byInsert.length; i++) {
+      const started = byInsert[i]!.created_at.getTime();
+      if (kafkaArrival.get(byInsert[i + 1]!.transaction_id)!.receivedAt <= started)
+        cycles.push(byInsert[i + 1]!.created_at.getTime() - started);
     }
 
     const summary = judgeLatency({
@@ -153,6 +184,12 @@ export async function runCommitToReceiver(
       kafka: distribution(toKafka),
       receiver: distribution(toReceiver),
       share: distribution(share),
+      stages: {
+        commitToInsert: distribution(toInsert),
+        insertToAttempt: distribution(toAttempt),
+        attemptToReceiver: distribution(attemptToReceiver),
+        dispatcherCycle: distribution(cycles),
+      },
       deliveries: {
         terminal: terminal.length,
         completedAnswers: measured.completedIds.length,

@@ -43,6 +43,15 @@ export interface ThroughputRun {
   problems: number;
 }
 
+/** The system's publish → receiver time split by the delivery rows' timestamps (ms clock). */
+export interface DeliveryStages {
+  publishToInsert: Distribution;
+  insertToAttempt: Distribution;
+  attemptToReceiver: Distribution;
+  /** Measured events the dispatcher inserted per second (first publish → last insert). */
+  insertsPerSec: number;
+}
+
 export interface DeliverySummary {
   events: number;
   warmupEvents: number;
@@ -60,6 +69,7 @@ export interface DeliverySummary {
     writes: RowWritesPerUnit;
     /** How long the last event took from publish to Kafka ack (the producer's side of the window). */
     publishSeconds: number;
+    stages: DeliveryStages;
   };
   ratio: number;
   cpu: { baseline: CpuRows; system: CpuRows };
@@ -98,6 +108,8 @@ function table(header: string[], rows: Array<Array<string | number>>, firstWidth
   return [line(header), ...rows.map(line)];
 }
 
+const stageCells = (d: Distribution) => [d.count, d.p50Ms, d.p99Ms, d.maxMs];
+
 export function formatDelivery(s: DeliverySummary): string {
   const row = (name: string, r: ThroughputRun) => [
     name,
@@ -124,6 +136,16 @@ export function formatDelivery(s: DeliverySummary): string {
     `system: ${s.events} events published in ${num(sys.publishSeconds)} s (${s.warmupEvents} warm-up before), ` +
       `topic partitions ${s.partitions}; received ${sys.deliveries}${sys.complete ? '' : ' (INCOMPLETE: wait timed out)'}, ` +
       `duplicates ${sys.duplicates}, signatures checked ${sys.checked}, bad ${sys.badSignatures}`,
+    ...table(
+      ['system stage (delivery row timestamps)', 'samples', 'p50 ms', 'p99 ms', 'max ms'],
+      [
+        ['publish → dispatcher insert (created_at)', ...stageCells(sys.stages.publishToInsert)],
+        ['insert → worker attempt (last_attempt_at)', ...stageCells(sys.stages.insertToAttempt)],
+        ['attempt → receiver', ...stageCells(sys.stages.attemptToReceiver)],
+      ],
+      44,
+    ),
+    `dispatcher inserted ${num(sys.stages.insertsPerSec)} events/s (first publish → last insert)`,
     `PostgreSQL per delivery: ${num(sys.commitsPerDelivery)} committed transactions (≈ round trips), ` +
       `row writes ${sys.writes.tables.map((t) => `${t.table} ${num(t.ins)}/${num(t.upd)}/${num(t.del)}`).join(', ')} (ins/upd/del)`,
     `ratio system ÷ baseline deliveries/s: ${num(s.ratio, 3)}`,
@@ -155,6 +177,14 @@ export interface LatencySummary {
   receiver: Distribution;
   /** Per measured transaction: receiver arrival minus our Kafka consumer's arrival. */
   share: Distribution;
+  /** commit → the dispatcher's insert (created_at) → the worker's attempt (last_attempt_at) → receiver. */
+  stages: {
+    commitToInsert: Distribution;
+    insertToAttempt: Distribution;
+    attemptToReceiver: Distribution;
+    /** Insert to next insert while the next event already waited on Kafka: the dispatcher's time per event. */
+    dispatcherCycle: Distribution;
+  };
   deliveries: {
     /** Terminal transactions of the run's tenant (all phases), and their deliveries. */
     terminal: number;
@@ -195,9 +225,13 @@ export function formatLatency(s: LatencySummary): string {
         row('baseline: commit → Kafka (own consumer)', s.kafka),
         row('commit → receiver (webhook delivered)', s.receiver),
         row('Kafka → receiver (the webhook share)', s.share),
+        row('  commit → dispatcher insert (created_at)', s.stages.commitToInsert),
+        row('  insert → worker attempt (last_attempt_at)', s.stages.insertToAttempt),
+        row('  attempt → receiver', s.stages.attemptToReceiver),
+        row('dispatcher time per event, events queued', s.stages.dispatcherCycle),
         row('pay answer (POST /v1/pay)', pays.latency),
       ],
-      40,
+      44,
     ),
     '',
     `load: open loop ${s.ratePerSec} pays/s, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured; ` +

@@ -4,16 +4,45 @@ export type BusMessage = { key: string; value: Uint8Array; headers: Record<strin
 export type SubscribeOptions = {
   topic: string;
   groupId: string;
-  /** Resolve to acknowledge; throw to have the message delivered again. */
-  handle: (message: BusMessage) => Promise<void>;
-  /** A new group starts at the earliest message (default) or only sees new ones. */
-  fromBeginning?: boolean;
-  /**
-   * Kafka: how long the broker waits for a silent member (a killed process) before handing its
-   * partitions to the others (kafkajs default 30 s; the broker's minimum is 6 s).
-   */
-  sessionTimeoutMs?: number;
-};
+} & (
+  | {
+      /** Resolve to acknowledge; throw to have the message delivered again. */
+      handle: (message: BusMessage) => Promise<void>;
+      handleBatch?: never;
+    }
+  | {
+      /**
+       * Several messages of one partition, in order, at most `maxBatchSize`: resolve to acknowledge
+       * them all at once (one offset commit); throw to have them all delivered again.
+       */
+      handleBatch: (messages: BusMessage[]) => Promise<void>;
+      handle?: never;
+      maxBatchSize?: number;
+    }
+) & {
+    /** A new group starts at the earliest message (default) or only sees new ones. */
+    fromBeginning?: boolean;
+    /**
+     * Kafka: how long the broker waits for a silent member (a killed process) before handing its
+     * partitions to the others (kafkajs default 30 s; the broker's minimum is 6 s).
+     */
+    sessionTimeoutMs?: number;
+  };
+
+/** A subscription's handler as one batch handler (a per-message handler takes batches of one). */
+export function batchHandlerOf(opts: SubscribeOptions): {
+  handleBatch: (messages: BusMessage[]) => Promise<void>;
+  maxBatchSize: number;
+} {
+  if (opts.handleBatch) return { handleBatch: opts.handleBatch, maxBatchSize: opts.maxBatchSize ?? 500 };
+  const handle = opts.handle;
+  return {
+    maxBatchSize: 1,
+    async handleBatch(messages) {
+      for (const message of messages) await handle(message);
+    },
+  };
+}
 
 export interface Subscription {
   /** Stops consuming; resolves once the message being handled (if any) is done. */

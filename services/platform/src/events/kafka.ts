@@ -10,8 +10,14 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { Logger } from '../logger';
-import type { BusMessage, EventBus, SubscribeOptions, Subscription } from './bus';
-import { inConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
+import {
+  type BusMessage,
+  batchHandlerOf,
+  type EventBus,
+  type SubscribeOptions,
+  type Subscription,
+} from './bus';
+import { inBatchConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
 
 export type KafkaBusOptions = {
   brokers: string[];
@@ -107,13 +113,9 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       }
     },
 
-    async subscribe({
-      topic,
-      groupId,
-      handle,
-      fromBeginning = true,
-      sessionTimeoutMs,
-    }: SubscribeOptions): Promise<Subscription> {
+    async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+      const { topic, groupId, fromBeginning = true, sessionTimeoutMs } = opts;
+      const { handleBatch, maxBatchSize } = batchHandlerOf(opts);
       const consumer = kafka.consumer({
         groupId,
         ...(sessionTimeoutMs
@@ -125,26 +127,50 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       await consumer.subscribe({ topic, fromBeginning });
       await consumer.run({
         autoCommit: false,
-        eachMessage: async ({ topic: from, partition, message }) => {
-          const received: BusMessage = {
-            key: message.key?.toString() ?? '',
-            value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
-            headers: headersToRecord(message.headers),
-          };
-          try {
-            await inConsumerSpan(from, groupId, received.headers, 'kafka', () => handle(received));
-          } catch (err) {
-            // Not committed: kafkajs retries, then restarts the consumer at the same offset.
-            logger.error(
-              { err, topic: from, partition, offset: message.offset, group: groupId },
-              'event handler failed',
-            );
-            throw err;
+        eachBatchAutoResolve: false,
+        // Partitions are independent: their batches are handled side by side.
+        partitionsConsumedConcurrently: 3,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          const { topic: from, partition } = batch;
+          for (let start = 0; start < batch.messages.length; start += maxBatchSize) {
+            if (!isRunning() || isStale()) return;
+            const slice = batch.messages.slice(start, start + maxBatchSize);
+            const received: BusMessage[] = slice.map((message) => ({
+              key: message.key?.toString() ?? '',
+              value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
+              headers: headersToRecord(message.headers),
+            }));
+            const last = slice[slice.length - 1]!.offset;
+            try {
+              await inBatchConsumerSpan(
+                from,
+                groupId,
+                received.map((m) => m.headers),
+                'kafka',
+                () => handleBatch(received),
+              );
+            } catch (err) {
+              // Not committed: kafkajs retries, then restarts the consumer at the same offset.
+              logger.error(
+                {
+                  err,
+                  topic: from,
+                  partition,
+                  offset: slice[0]!.offset,
+                  count: slice.length,
+                  group: groupId,
+                },
+                'event handler failed',
+              );
+              throw err;
+            }
+            // At-least-once: the offset moves only after the handler succeeded.
+            resolveOffset(last);
+            await consumer.commitOffsets([
+              { topic: from, partition, offset: (BigInt(last) + 1n).toString() },
+            ]);
+            await heartbeat();
           }
-          // At-least-once: the offset moves only after the handler succeeded.
-          await consumer.commitOffsets([
-            { topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() },
-          ]);
         },
       });
       return {

@@ -1,7 +1,7 @@
 import { context, trace } from '@opentelemetry/api';
 import type { Logger } from '../logger';
-import type { BusMessage, EventBus, SubscribeOptions, Subscription } from './bus';
-import { inConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
+import { type BusMessage, batchHandlerOf, type EventBus, type Subscription } from './bus';
+import { inBatchConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
 
 export type MemoryBusOptions = {
   logger?: Logger;
@@ -9,7 +9,7 @@ export type MemoryBusOptions = {
   redeliveryDelayMs?: number;
 };
 
-type Member = { handle: SubscribeOptions['handle'] };
+type Member = { handleBatch: (messages: BusMessage[]) => Promise<void>; maxBatchSize: number };
 type Group = { id: string; offset: number; members: Member[]; turn: number; pumping?: Promise<void> };
 type Topic = { log: BusMessage[]; groups: Map<string, Group> };
 
@@ -43,10 +43,16 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       await new Promise((resolve) => setImmediate(resolve));
       while (!closed && group.offset < topic.log.length && group.members.length > 0) {
         const member = group.members[group.turn++ % group.members.length]!;
-        const message = topic.log[group.offset]!;
+        const batch = topic.log.slice(group.offset, group.offset + member.maxBatchSize);
         try {
-          await inConsumerSpan(name, group.id, message.headers, 'memory', () => member.handle(message));
-          group.offset++;
+          await inBatchConsumerSpan(
+            name,
+            group.id,
+            batch.map((m) => m.headers),
+            'memory',
+            () => member.handleBatch(batch),
+          );
+          group.offset += batch.length;
         } catch (err) {
           opts.logger?.error(
             { err, topic: name, group: group.id, offset: group.offset },
@@ -78,14 +84,15 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       for (const group of topic.groups.values()) pump(name, topic, group);
     },
 
-    async subscribe({ topic: name, groupId, handle, fromBeginning = true }): Promise<Subscription> {
+    async subscribe(opts): Promise<Subscription> {
+      const { topic: name, groupId, fromBeginning = true } = opts;
       const topic = topicOf(name);
       let group = topic.groups.get(groupId);
       if (!group) {
         group = { id: groupId, offset: fromBeginning ? 0 : topic.log.length, members: [], turn: 0 };
         topic.groups.set(groupId, group);
       }
-      const member: Member = { handle };
+      const member: Member = batchHandlerOf(opts);
       group.members.push(member);
       pump(name, topic, group);
       const joined = group;

@@ -31,6 +31,50 @@ export function withTraceHeaders(headers: Record<string, string>, ctx: Context):
   return out;
 }
 
+/**
+ * Runs `fn` for a batch in a CONSUMER span whose parent is the first message's trace context and
+ * which links every message's own, so each producer's trace reaches the batch that handled it.
+ */
+export async function inBatchConsumerSpan<T>(
+  topic: string,
+  groupId: string,
+  batch: Array<Record<string, string>>,
+  system: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (batch.length === 1) return inConsumerSpan(topic, groupId, batch[0]!, system, fn);
+  const contexts = batch.map((headers) => propagation.extract(context.active(), headers, recordGetter));
+  const parent = contexts[0] ?? context.active();
+  const links = contexts.flatMap((ctx) => {
+    const spanContext = trace.getSpanContext(ctx);
+    return spanContext ? [{ context: spanContext }] : [];
+  });
+  const span = trace.getTracer(TRACER).startSpan(
+    `${topic} process`,
+    {
+      kind: SpanKind.CONSUMER,
+      links,
+      attributes: {
+        'messaging.system': system,
+        'messaging.destination.name': topic,
+        'messaging.consumer.group.name': groupId,
+        'messaging.operation.type': 'process',
+        'messaging.batch.message_count': batch.length,
+      },
+    },
+    parent,
+  );
+  try {
+    return await context.with(trace.setSpan(parent, span), fn);
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: 2 });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
 /** Runs `fn` in a CONSUMER span whose parent is the trace context found in the headers. */
 export async function inConsumerSpan<T>(
   topic: string,

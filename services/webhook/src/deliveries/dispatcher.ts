@@ -9,6 +9,7 @@ import {
 } from '@qr-payout/platform';
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import type { Pool } from 'pg';
+import { subscribesTo } from '../endpoints/endpoint-draft';
 import { type EventBody, transactionEventBody } from './envelope';
 import * as store from './store';
 
@@ -34,32 +35,41 @@ function readEvent(message: BusMessage, logger: Logger): ReadEvent | undefined {
   }
 }
 
-/** Creates the deliveries of one event; returns how many were new. */
-export async function dispatchTransactionEvent(pool: Pool, read: ReadEvent): Promise<number> {
-  const { event, envelope } = read;
-  const { tenantKnown, endpoints: targets } = await store.findDeliveryTargets(
-    pool,
-    event.tenantId,
-    envelope.eventType,
-  );
-  if (!tenantKnown) return 0;
-  // The ad-hoc path always receives the transaction's terminal event (spec §6.1).
-  const callbackUrl = event.transaction?.callbackUrl ?? '';
-  if (callbackUrl !== '') targets.push({ endpointId: null, url: callbackUrl, retryStrategy: 'standard' });
-  const inserted = await store.insertDeliveries(
-    pool,
-    targets.map((target) => ({
-      ...target,
-      id: newId('whd'),
-      tenantId: event.tenantId,
-      eventId: envelope.eventId,
-      eventType: envelope.eventType,
-      transactionId: envelope.transactionId,
-      payload: envelope.body,
-      trigger: 'scheduled',
-    })),
-  );
-  return inserted.length;
+/**
+ * Creates the deliveries of a batch of events in one statement; returns how many were new. Each
+ * event goes to its tenant's enabled endpoints subscribed to its type, and to its transaction's
+ * callback_url (the ad-hoc path always receives the terminal event, spec §6.1).
+ */
+export async function dispatchTransactionEvents(pool: Pool, events: ReadEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const endpointsByTenant = await store.findTenantEndpoints(pool, [
+    ...new Set(events.map((e) => e.event.tenantId)),
+  ]);
+  const rows: store.NewDelivery[] = [];
+  for (const { event, envelope } of events) {
+    const endpoints = endpointsByTenant.get(event.tenantId);
+    if (!endpoints) continue;
+    const targets: store.DeliveryTarget[] = endpoints.filter((endpoint) =>
+      subscribesTo(endpoint.eventTypes, envelope.eventType),
+    );
+    const callbackUrl = event.transaction?.callbackUrl ?? '';
+    if (callbackUrl !== '') targets.push({ endpointId: null, url: callbackUrl, retryStrategy: 'standard' });
+    for (const target of targets) {
+      rows.push({
+        endpointId: target.endpointId,
+        url: target.url,
+        retryStrategy: target.retryStrategy,
+        id: newId('whd'),
+        tenantId: event.tenantId,
+        eventId: envelope.eventId,
+        eventType: envelope.eventType,
+        transactionId: envelope.transactionId,
+        payload: envelope.body,
+        trigger: 'scheduled',
+      });
+    }
+  }
+  return (await store.insertDeliveries(pool, rows)).length;
 }
 
 export async function startDispatcher(deps: {
@@ -80,14 +90,15 @@ export async function startDispatcher(deps: {
     topic: TRANSACTION_EVENTS_TOPIC,
     groupId: deps.groupId,
     sessionTimeoutMs: deps.sessionTimeoutMs,
-    async handle(message) {
-      const read = readEvent(message, logger);
-      if (!read) return;
-      // A database error throws: the offset is not committed and the bus delivers it again.
-      const created = await dispatchTransactionEvent(pool, read);
-      if (deps.faultKillAfterDispatch && ++dispatched >= deps.faultKillAfterDispatch) {
+    // A batch of events is one read of endpoints, one insert and one offset commit.
+    async handleBatch(messages) {
+      const read = messages.flatMap((message) => readEvent(message, logger) ?? []);
+      // A database error throws: the offsets are not committed and the bus delivers them again.
+      const created = await dispatchTransactionEvents(pool, read);
+      dispatched += read.length;
+      if (deps.faultKillAfterDispatch && dispatched >= deps.faultKillAfterDispatch) {
         // The crash window the tests need: rows committed, offset not.
-        logger.warn({ event_id: read.envelope.eventId }, 'fault injection: SIGKILL before the offset commit');
+        logger.warn({ events: read.length }, 'fault injection: SIGKILL before the offset commit');
         process.kill(process.pid, 'SIGKILL');
       }
       if (created > 0) deps.onDeliveries();

@@ -91,37 +91,48 @@ export interface DeliveryTarget {
   retryStrategy: RetryStrategyName;
 }
 
+export interface TenantEndpoint extends DeliveryTarget {
+  endpointId: string;
+  eventTypes: string[];
+}
+
 /**
- * Where an event of the tenant goes: its enabled endpoints subscribed to `eventType` (a list, or
- * `*`; spec §2.3). `tenantKnown` is false when this service holds no signing secret for the tenant:
- * every tenant gets one at creation, so such an event belongs to another deployment sharing the
- * topic (or a test's), and nothing could sign it anyway.
+ * The tenants of `tenantIds` this service knows (it holds their signing secret) with their enabled
+ * endpoints, oldest first. A tenant without a secret here belongs to another deployment sharing the
+ * topic (or a test's): every tenant gets a secret at creation, and nothing could sign for it anyway.
  */
-export async function findDeliveryTargets(
+export async function findTenantEndpoints(
   db: Db,
-  tenantId: string,
-  eventType: string,
-): Promise<{ tenantKnown: boolean; endpoints: DeliveryTarget[] }> {
+  tenantIds: string[],
+): Promise<Map<string, TenantEndpoint[]>> {
   const { rows } = await db.query<{
-    known: boolean;
+    tenant_id: string;
     id: string | null;
     url: string;
     retry_strategy: RetryStrategyName;
+    event_types: string[];
   }>(
-    `SELECT s.tenant_id IS NOT NULL AS known, e.id, e.url, e.retry_strategy
-     FROM (SELECT 1) AS one
-     LEFT JOIN signing_secrets s ON s.tenant_id = $1
+    `SELECT s.tenant_id, e.id, e.url, e.retry_strategy, e.event_types
+     FROM signing_secrets s
      LEFT JOIN endpoints e ON e.tenant_id = s.tenant_id AND e.enabled
-       AND e.event_types && ARRAY['*', $2]::text[]
+     WHERE s.tenant_id = ANY($1::text[])
      ORDER BY e.created_at, e.id`,
-    [tenantId, eventType],
+    [tenantIds],
   );
-  return {
-    tenantKnown: rows[0]?.known ?? false,
-    endpoints: rows.flatMap((r) =>
-      r.id === null ? [] : [{ endpointId: r.id, url: r.url, retryStrategy: r.retry_strategy }],
-    ),
-  };
+  const byTenant = new Map<string, TenantEndpoint[]>();
+  for (const r of rows) {
+    const endpoints = byTenant.get(r.tenant_id) ?? [];
+    byTenant.set(r.tenant_id, endpoints);
+    if (r.id !== null) {
+      endpoints.push({
+        endpointId: r.id,
+        url: r.url,
+        retryStrategy: r.retry_strategy,
+        eventTypes: r.event_types,
+      });
+    }
+  }
+  return byTenant;
 }
 
 export interface NewDelivery extends DeliveryTarget {
@@ -295,9 +306,12 @@ export type FinishedAttempt = {
  * Records an attempt and moves its delivery on, in one statement, only while the caller's lease
  * token still owns the row. On a failure it also runs the auto-disable rule (spec §6.4) on every
  * failure, not only at exhaustion: the endpoint's failure run starts at its first failed attempt;
- * once it has lasted `afterMs`, the endpoint is disabled, this delivery and the endpoint's pending
- * ones become `failed` (replayable). A failure on an endpoint disabled meanwhile is `failed` too.
- * A success ends the endpoint's failure run. Undefined when the lease was lost.
+ * once it has lasted `afterMs`, the endpoint is disabled and this delivery becomes `failed`
+ * (replayable). A failure on an endpoint disabled meanwhile is `failed` too.
+ * A success ends the endpoint's failure run. Undefined when the lease was lost. The endpoint's
+ * other pending deliveries are failed by the caller (failPendingDeliveriesOfEndpoint) only when
+ * this attempt disabled it, so the common path touches no other row; were that step lost in a
+ * crash, the worker fails each of them anyway when it claims it (its endpoint is disabled).
  */
 export async function finishAttempt(
   db: Db,
@@ -342,11 +356,6 @@ export async function finishAttempt(
        WHERE e.id = u.endpoint_id
          AND CASE WHEN $13::boolean THEN e.failing_since IS NOT NULL
                   ELSE e.enabled AND (e.failing_since IS NULL OR e.id IN (SELECT id FROM disabling)) END
-     ), failed_pending AS (
-       UPDATE deliveries d SET status = 'failed', next_attempt_at = NULL, last_error = $16,
-         updated_at = now()
-       WHERE d.endpoint_id IN (SELECT id FROM disabling) AND d.status IN ${statusIn('endpoint_disabled')}
-         AND d.status <> 'delivering'
      )
      SELECT ${DELIVERY_COLUMNS}, EXISTS (SELECT 1 FROM disabling) AS endpoint_disabled FROM updated`,
     [
@@ -370,6 +379,53 @@ export async function finishAttempt(
   );
   const row = rows[0];
   return row && { delivery: toDelivery(row), endpointDisabled: row.endpoint_disabled };
+}
+
+/**
+ * Records successful attempts of many deliveries in one statement (the worker groups them for a
+ * few milliseconds): each delivery still owned by its lease token becomes `delivered`, gets its
+ * attempt row, and its endpoint's failure run ends (spec §6.4). Returns the ids that were owned.
+ */
+export async function finishDelivered(db: Db, results: AttemptResult[]): Promise<Set<string>> {
+  if (results.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::int[],
+         $7::text[], $8::text[])
+         AS t(id, token, trigger, started_at, duration_ms, response_status, response_excerpt,
+           resolved_address)
+     ), updated AS (
+       UPDATE deliveries d SET status = 'delivered', attempts = d.attempts + 1, next_attempt_at = NULL,
+         lease_until = NULL, lease_token = NULL, next_trigger = 'scheduled',
+         last_attempt_at = i.started_at, last_response_status = i.response_status, last_error = NULL,
+         updated_at = now()
+       FROM input i
+       WHERE d.id = i.id AND d.status = 'delivering' AND d.lease_token = i.token
+       RETURNING d.id, d.attempts, d.endpoint_id
+     ), recorded AS (
+       INSERT INTO delivery_attempts (delivery_id, attempt_number, trigger, started_at, duration_ms,
+         response_status, response_excerpt, resolved_address, succeeded)
+       SELECT u.id, u.attempts, i.trigger, i.started_at, i.duration_ms, i.response_status,
+         i.response_excerpt, i.resolved_address, true
+       FROM updated u JOIN input i ON i.id = u.id
+     ), run_ended AS (
+       UPDATE endpoints e SET failing_since = NULL, updated_at = now()
+       WHERE e.id IN (SELECT endpoint_id FROM updated WHERE endpoint_id IS NOT NULL)
+         AND e.failing_since IS NOT NULL
+     )
+     SELECT id FROM updated`,
+    [
+      results.map((r) => r.deliveryId),
+      results.map((r) => r.leaseToken),
+      results.map((r) => r.trigger),
+      results.map((r) => r.startedAt),
+      results.map((r) => r.durationMs),
+      results.map((r) => r.responseStatus),
+      results.map((r) => r.responseExcerpt),
+      results.map((r) => r.resolvedAddress),
+    ],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

@@ -5,6 +5,7 @@ import type { SealedBox } from '../crypto/sealed-box';
 import type { EgressGuard } from '../egress/guard';
 import { openEndpointHeaders } from '../endpoints/service';
 import { openSigningSecrets } from '../secrets/service';
+import { createDeliveredBatcher } from './delivered-batch';
 import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
 import { type SendOutcome, sendWebhook } from './sender';
 import { SIGNATURE_HEADER, signatureHeaderValue } from './signature';
@@ -113,14 +114,26 @@ export function startDeliveryWorker(deps: {
 }): DeliveryWorker {
   const { pool, sealedBox, guard, logger, settings } = deps;
   const random = deps.random ?? Math.random;
+  // Every attempt until its outcome is recorded (stop waits for them) ...
   const inFlight = new Set<Promise<void>>();
+  // ... and how many are still sending: the slots WEBHOOK_WORKER_CONCURRENCY bounds. A slot frees
+  // when the HTTP exchange ends, not when its row is written, so the writes (grouped) overlap the
+  // next sends.
+  let sending = 0;
   let stopped = false;
   let claiming: Promise<void> | undefined;
   let again = false;
+  // The last claim filled every free slot: more may be due, so a finished attempt claims again.
+  let backlog = false;
   let timer: NodeJS.Timeout | undefined;
   const shutdown = new AbortController();
+  const delivered = createDeliveredBatcher(pool);
 
-  async function attemptDelivery(claimed: store.ClaimedDelivery, leaseToken: string): Promise<void> {
+  async function attemptDelivery(
+    claimed: store.ClaimedDelivery,
+    leaseToken: string,
+    sent: () => void,
+  ): Promise<void> {
     const startedAt = new Date();
     if (claimed.endpointEnabled === false) {
       await store.failClaimedDelivery(pool, {
@@ -130,7 +143,7 @@ export function startDeliveryWorker(deps: {
       });
       return;
     }
-    const attempt = await send(claimed, startedAt);
+    const attempt = await send(claimed, startedAt).finally(sent);
     const attemptsMade = claimed.attempts + 1;
     let next: store.AttemptResult['next'];
     let nextAttemptAt: Date | null = null;
@@ -151,16 +164,31 @@ export function startDeliveryWorker(deps: {
       }
     }
     const { permanent: _permanent, retryAfterMs: _retryAfterMs, ...recorded } = attempt;
-    const finished = await store.finishAttempt(
-      pool,
-      { ...recorded, deliveryId: claimed.id, leaseToken, trigger: claimed.trigger, next, nextAttemptAt },
-      settings.autoDisable,
-    );
+    const result = {
+      ...recorded,
+      deliveryId: claimed.id,
+      leaseToken,
+      trigger: claimed.trigger,
+      next,
+      nextAttemptAt,
+    };
+    if (next === 'delivered') {
+      if (!(await delivered.record(result))) {
+        logger.warn({ delivery_id: claimed.id }, 'delivery lease lapsed during the attempt; not recorded');
+      }
+      return;
+    }
+    const finished = await store.finishAttempt(pool, result, settings.autoDisable);
     if (!finished) {
       logger.warn({ delivery_id: claimed.id }, 'delivery lease lapsed during the attempt; not recorded');
       return;
     }
-    if (finished.endpointDisabled) {
+    if (finished.endpointDisabled && claimed.endpointId) {
+      await store.failPendingDeliveriesOfEndpoint(
+        pool,
+        claimed.endpointId,
+        settings.autoDisable.deliveryError,
+      );
       logger.warn(
         { endpoint_id: claimed.endpointId, tenant_id: claimed.tenantId },
         'webhook endpoint disabled: its attempts only failed for the auto-disable period',
@@ -212,14 +240,22 @@ export function startDeliveryWorker(deps: {
   }
 
   function track(claimed: store.ClaimedDelivery, leaseToken: string): void {
-    const running: Promise<void> = attemptDelivery(claimed, leaseToken)
+    sending++;
+    let slotFreed = false;
+    const freeSlot = (): void => {
+      if (slotFreed) return;
+      slotFreed = true;
+      sending--;
+      if (backlog) wake();
+    };
+    const running: Promise<void> = attemptDelivery(claimed, leaseToken, freeSlot)
       .catch((err: unknown) => {
         // The lease lapses and another round takes the delivery again.
         logger.error({ err, delivery_id: claimed.id }, 'delivery attempt failed unexpectedly');
       })
       .finally(() => {
         inFlight.delete(running);
-        wake();
+        freeSlot();
       });
     inFlight.add(running);
   }
@@ -227,15 +263,17 @@ export function startDeliveryWorker(deps: {
   async function claimRound(): Promise<void> {
     do {
       again = false;
-      while (!stopped && inFlight.size < settings.concurrency) {
+      while (!stopped && sending < settings.concurrency) {
         const leaseToken = randomUUID();
+        const limit = settings.concurrency - sending;
         const claimed = await store.claimDueDeliveries(pool, {
-          limit: settings.concurrency - inFlight.size,
+          limit,
           leaseMs: settings.leaseMs,
           token: leaseToken,
         });
         for (const delivery of claimed) track(delivery, leaseToken);
-        if (claimed.length === 0) break;
+        backlog = claimed.length === limit;
+        if (!backlog) break;
       }
     } while (again && !stopped);
   }

@@ -1,7 +1,7 @@
 import { readErrorDetail } from '@qr-payout/platform';
 import { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { MAX_CUSTOM_HEADERS } from './custom-headers';
-import { checkEndpointInput } from './endpoint-draft';
+import { checkEndpointInput, subscribesTo } from './endpoint-draft';
 
 const tooManyHeaders = Array.from({ length: MAX_CUSTOM_HEADERS + 1 }, (_, index) => ({
   name: `X-Header-${index}`,
@@ -86,5 +86,14 @@ describe('checkEndpointInput', () => {
     [{ retryStrategy: 7 as RetryStrategy }, 'retry_strategy', 'retry_strategy must be standard or extended'],
   ])('refuses %j', (input, field, message) => {
     expect(refusal(input)).toEqual({ tag: 'ValidationError', field, message });
+  });
+});
+
+describe('subscribesTo', () => {
+  it('matches "*" and the listed types only', () => {
+    expect(subscribesTo(['*'], 'transaction.completed')).toBe(true);
+    expect(subscribesTo(['*'], 'webhook.future')).toBe(true);
+    expect(subscribesTo(['transaction.failed'], 'transaction.failed')).toBe(true);
+    expect(subscribesTo(['transaction.failed'], 'transaction.completed')).toBe(false);
   });
 });

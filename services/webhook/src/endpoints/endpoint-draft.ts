@@ -11,6 +11,11 @@ import { checkTargetUrl } from './target-url';
 export const EVENT_TYPES = ['transaction.completed', 'transaction.failed'] as const;
 export const ALL_EVENT_TYPES = '*';
 
+/** Whether an endpoint subscribed to `eventTypes` gets events of `eventType` (spec §2.3). */
+export function subscribesTo(eventTypes: readonly string[], eventType: string): boolean {
+  return eventTypes.includes(ALL_EVENT_TYPES) || eventTypes.includes(eventType);
+}
+
 export type EndpointInput = {
   tenantId: string;
   url: string;
