@@ -27,6 +27,8 @@ export function sharedServiceEnv(env: NodeJS.ProcessEnv, credentials: SandboxCre
     WEBHOOK_SECRETS_KEY: credentials.webhookSecretsKey,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_SCALE: env.WEBHOOK_RETRY_SCALE || SANDBOX_RETRY_SCALE,
+    // Scaled retries are milliseconds to seconds apart: look for due ones often.
+    WEBHOOK_POLL_MS: '100',
     // PGlite delivers no NOTIFY, so the outbox relay finds new events by polling: poll often.
     OUTBOX_POLL_MS: env.OUTBOX_POLL_MS || SANDBOX_OUTBOX_POLL_MS,
     // Telemetry only when the developer points it at a collector.

@@ -291,9 +291,10 @@ export function startDeliveryWorker(deps: {
       });
   }
 
-  // A wake-up at a retry's due time, so short (scaled) delays do not wait for the next poll.
+  // A wake-up at a retry's due time (for the first minute: the early retries, and every retry of
+  // a scaled schedule), so they do not wait for the next poll.
   function scheduleWake(inMs: number): void {
-    if (stopped || inMs >= settings.pollMs) return;
+    if (stopped || inMs >= Math.max(settings.pollMs, 60_000)) return;
     setTimeout(wake, Math.max(0, inMs)).unref();
   }
 

@@ -1,0 +1,48 @@
+// A complete webhook receiver for QR Payout events, on bare node:http (webhook-receiver/README.md).
+//   QR_PAYOUT_SIGNING_SECRET=whsec_... node webhook-receiver/examples/receiver.js
+// Listens on 127.0.0.1:9000 (PORT to change it) and accepts POST /hook: give a pay
+// "callback_url": "http://127.0.0.1:9000/hook", or register that URL as an endpoint.
+const http = require('node:http');
+const { receiveWebhook, createMemoryDeduplicator } = require('@qr-payout/webhook-receiver');
+
+const secrets = (process.env.QR_PAYOUT_SIGNING_SECRET ?? '').split(',').filter(Boolean); // new,old while rotating
+if (secrets.length === 0) throw new Error('set QR_PAYOUT_SIGNING_SECRET (the sandbox banner shows it)');
+const dedupe = createMemoryDeduplicator(); // one process only; in production a table (README)
+
+async function handle(event) {
+  if (event.event_type === 'transaction.completed') console.log('paid', event.data.transaction_id);
+  if (event.event_type === 'transaction.failed') console.log('failed', event.data.error.code);
+  if (event.event_type === 'webhook.ping') console.log('ping:', event.data.message);
+}
+
+http
+  .createServer(async (req, res) => {
+    if (req.method !== 'POST' || req.url !== '/hook') {
+      console.warn('not a webhook route:', req.method, req.url);
+      return res.writeHead(404).end();
+    }
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of req) {
+      if ((size += chunk.length) > 1_048_576) return res.writeHead(413).end();
+      chunks.push(chunk);
+    }
+    try {
+      const rawBody = Buffer.concat(chunks);
+      const result = await receiveWebhook({ headers: req.headers, rawBody, secrets, dedupe });
+      if (result.status !== 200) console.warn('webhook refused:', result.status, result.reason);
+      if (result.event && !result.duplicate) {
+        await handle(result.event).catch(async (err) => {
+          await dedupe.forget(result.event.event_id); // let the retry through
+          throw err;
+        });
+      } else if (result.duplicate) console.log('duplicate', result.event.event_id);
+      res.writeHead(result.status).end();
+    } catch (err) {
+      console.error(err);
+      res.writeHead(500).end(); // the service retries
+    }
+  })
+  .listen(Number(process.env.PORT ?? 9000), '127.0.0.1', () =>
+    console.log('listening on 127.0.0.1:9000/hook'),
+  );
