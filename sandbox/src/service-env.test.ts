@@ -53,6 +53,7 @@ describe('sharedServiceEnv', () => {
       PAYOUT_ADMIN_TOKEN: credentials.adminToken,
       WEBHOOK_SECRETS_KEY: credentials.webhookSecretsKey,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_POLL_MS: '100',
       WEBHOOK_RETRY_SCALE: SANDBOX_RETRY_SCALE,
       OTEL_SDK_DISABLED: 'true',
       OUTBOX_POLL_MS: '200',

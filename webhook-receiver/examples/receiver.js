@@ -24,7 +24,8 @@ http
     const chunks = [];
     let size = 0;
     for await (const chunk of req) {
-      if ((size += chunk.length) > 1_048_576) return res.writeHead(413).end();
+      size += chunk.length;
+      if (size > 1_048_576) return res.writeHead(413).end();
       chunks.push(chunk);
     }
     try {
