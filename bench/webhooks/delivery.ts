@@ -1,6 +1,9 @@
 // Part A (bench/README.md "webhooks"): delivery throughput. The same run measures
 //   baseline: ./baseline-process.ts signing and POSTing the same envelope bodies at the worker's
 //             concurrency to the receiver, no database;
+//   floor:    ./floor.ts, PostgreSQL alone doing the service's own statements for N deliveries,
+//             batched as the service batches them: no HTTP, no Kafka (the ceiling of these
+//             statements on this machine);
 //   system:   the webhook service as its own process (dispatcher + worker, fresh database), N
 //             TransactionEvents published to Kafka as fast as possible, until the N-th signed
 //             delivery reached the receiver.
@@ -14,6 +17,7 @@ import { createRunDatabase } from '../../test-e2e/harness/database';
 import { readRowWrites, rowWritesPerUnit } from '../pay/row-writes';
 import { cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
 import { kafkaMessageOf, syntheticEvent } from './events';
+import { readCommits, runPostgresFloor } from './floor';
 import { deleteGroups, positionGroupAtEnd, startPublisher, topicPartitions } from './kafka';
 import type { Receiver } from './receiver';
 import { startBaselineSender } from './receiver';
@@ -21,6 +25,7 @@ import {
   type DeliveryStages,
   type DeliverySummary,
   distribution,
+  formatCpuComparison,
   formatDelivery,
   judgeDelivery,
   type ThroughputRun,
@@ -39,22 +44,20 @@ export interface DeliveryOptions {
 }
 
 const READY_TIMEOUT_MS = 90_000;
-const now = () => performance.timeOrigin + performance.now();
+// The service's pool (DB_POOL_MAX, which the bench leaves at its default) for the floor too.
+const SERVICE_POOL_MAX = 10;
+// The dispatcher's largest batch: the platform bus's handleBatch default (maxBatchSize 500).
+const DISPATCHER_BATCH = 500;
 
-async function readCommits(serverUrl: string, database: string): Promise<number> {
-  // On the server's own database, so these reads are not counted in the run database's figures.
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: string }>(
-      'SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1',
-      [database],
-    );
-    return Number(rows[0]?.n ?? 0);
-  } finally {
-    await client.end();
-  }
+function floorLoops(): number {
+  const raw = process.env.BENCH_WEBHOOKS_FLOOR_LOOPS;
+  if (raw === undefined || raw === '') return 6;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`BENCH_WEBHOOKS_FLOOR_LOOPS must be a positive integer, got ${raw}`);
+  return value;
 }
+const now = () => performance.timeOrigin + performance.now();
 
 /**
  * Where the publish → receiver time of each measured event went, from the delivery rows: publish →
@@ -161,6 +164,16 @@ export async function runDeliveryThroughput(
   console.log('  baseline: sign + POST from its own process, no database...');
   const baseline = await measureBaseline(opts, receiver, logDir);
   console.log(`    ${baseline.run.perSec.toFixed(0)} deliveries/s`);
+  console.log("  PostgreSQL floor: the service's statements only, fresh database, no HTTP, no Kafka...");
+  const floor = await runPostgresFloor({
+    events: opts.events,
+    warmupEvents: opts.warmupEvents,
+    insertBatch: DISPATCHER_BATCH,
+    claimLimit: opts.concurrency,
+    loops: floorLoops(),
+    poolMax: SERVICE_POOL_MAX,
+  });
+  console.log(`    ${floor.perSec.toFixed(0)} deliveries/s`);
 
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL is not set (npm run bench starts the infrastructure)');
@@ -265,6 +278,7 @@ export async function runDeliveryThroughput(
       concurrency: opts.concurrency,
       partitions,
       baseline: baseline.run,
+      floor,
       system: {
         deliveries: delivered,
         seconds,
@@ -287,6 +301,10 @@ export async function runDeliveryThroughput(
     console.log(formatCpuTable(summary.cpu.baseline, summary.baseline.perSec, 'delivery'));
     console.log('\nCPU during the system window, first publish → N-th delivery (cores, average):');
     console.log(formatCpuTable(summary.cpu.system, summary.system.perSec, 'delivery'));
+    console.log('\nCPU during the floor window, first insert → last success recorded (cores, average):');
+    console.log(formatCpuTable(summary.floor.cpu, summary.floor.perSec, 'delivery'));
+    console.log('');
+    console.log(formatCpuComparison(summary));
     return summary;
   } catch (err) {
     if (err instanceof Error) err.message += `\n(webhook log: ${webhook.logFile})\n${webhook.logTail(20)}`;

@@ -13,12 +13,12 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createPgPool, migrate, newId } from '@qr-payout/platform';
 import pg from 'pg';
-import { REPO_ROOT } from '../../test-e2e/harness';
-import { createRunDatabase } from '../../test-e2e/harness/database';
 import { createDeliveredBatcher } from '../../services/webhook/src/deliveries/delivered-batch';
 import { transactionEventBody } from '../../services/webhook/src/deliveries/envelope';
 import * as store from '../../services/webhook/src/deliveries/store';
-import { readRowWrites, type RowWritesPerUnit, rowWritesPerUnit } from '../pay/row-writes';
+import { REPO_ROOT } from '../../test-e2e/harness';
+import { createRunDatabase } from '../../test-e2e/harness/database';
+import { type RowWritesPerUnit, readRowWrites, rowWritesPerUnit } from '../pay/row-writes';
 import { cpuBetween, sampleCpu } from '../shared/cpu';
 import { syntheticEvent } from './events';
 import { type CpuRows, type Distribution, distribution } from './report';
@@ -50,7 +50,14 @@ export interface FloorSummary {
   /** Deliveries whose success was not recorded (a lost lease: none expected). */
   problems: number;
   /** Statements of the measured window and the rows they carried on average. */
-  statements: { inserts: number; claims: number; emptyClaims: number; rowsPerClaim: number };
+  statements: {
+    inserts: number;
+    claims: number;
+    emptyClaims: number;
+    rowsPerClaim: number;
+    finishes: number;
+    rowsPerFinish: number;
+  };
   /** As the system's: committed transactions and row writes per delivery, warm-up included. */
   commitsPerDelivery: number;
   writes: RowWritesPerUnit;
@@ -110,11 +117,20 @@ interface Pass {
   claims: number;
   emptyClaims: number;
   claimedRows: number;
+  finishes: number;
 }
 
 /** Inserts `rows` in batches while `loops` claim loops claim and record them, until all are recorded. */
 async function runPass(pool: pg.Pool, rows: store.NewDelivery[], opts: FloorOptions): Promise<Pass> {
-  const delivered = createDeliveredBatcher(pool);
+  // The worker's own grouping of successes, on a pool that counts its statements.
+  let finishes = 0;
+  const counted = {
+    query: (...args: Parameters<pg.Pool['query']>) => {
+      finishes += 1;
+      return (pool.query as (...a: unknown[]) => unknown)(...args);
+    },
+  } as unknown as pg.Pool;
+  const delivered = createDeliveredBatcher(counted);
   const insertedAt = new Map<string, number>();
   const pass: Pass = {
     startedAtMs: now(),
@@ -126,6 +142,7 @@ async function runPass(pool: pg.Pool, rows: store.NewDelivery[], opts: FloorOpti
     claims: 0,
     emptyClaims: 0,
     claimedRows: 0,
+    finishes: 0,
   };
   // The dispatcher wakes the worker after each insert; an idle claim loop waits for that.
   let insertsDone = false;
@@ -211,6 +228,7 @@ async function runPass(pool: pg.Pool, rows: store.NewDelivery[], opts: FloorOpti
   };
 
   await Promise.all([inserter(), ...Array.from({ length: opts.loops }, claimLoop)]);
+  pass.finishes = finishes;
   return pass;
 }
 
@@ -272,6 +290,8 @@ export async function runPostgresFloor(opts: FloorOptions): Promise<FloorSummary
         claims: measured.claims,
         emptyClaims: measured.emptyClaims,
         rowsPerClaim: measured.claimedRows / Math.max(1, measured.claims - measured.emptyClaims),
+        finishes: measured.finishes,
+        rowsPerFinish: (measured.recorded + measured.lost) / Math.max(1, measured.finishes),
       },
       commitsPerDelivery: commits / units,
       writes,
