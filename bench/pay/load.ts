@@ -34,7 +34,8 @@ export interface PayLoadResult {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-function send(
+/** One POST /v1/pay with a fresh Idempotency-Key, read whole (shared with bench/webhooks). */
+export function sendPay(
   agent: http.Agent,
   url: URL,
   apiKey: string,
@@ -94,7 +95,7 @@ export async function runPayLoad(opts: PayLoadOptions): Promise<PayLoadResult> {
     while (performance.now() < stopAt) {
       const sentAt = performance.now();
       try {
-        const answer = await send(agent, url, opts.apiKey, opts.body);
+        const answer = await sendPay(agent, url, opts.apiKey, opts.body);
         const elapsed = performance.now() - sentAt;
         responses += 1;
         byHttpStatus[answer.status] = (byHttpStatus[answer.status] ?? 0) + 1;

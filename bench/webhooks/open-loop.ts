@@ -2,8 +2,8 @@
 // are doing (a fixed arrival schedule, not callers waiting for answers), each with its own
 // Idempotency-Key, over keep-alive connections opened as needed. Every answer's body is read for
 // the transaction's id and status.
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { sendPay } from '../pay/load';
 
 export interface OpenLoopOptions {
   gatewayUrl: string;
@@ -27,43 +27,7 @@ export interface OpenLoopResult {
   maxScheduleLagMs: number;
 }
 
-const REQUEST_TIMEOUT_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function send(
-  agent: http.Agent,
-  url: URL,
-  apiKey: string,
-  body: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'x-api-key': apiKey,
-          'idempotency-key': randomUUID(),
-        },
-        timeout: REQUEST_TIMEOUT_MS,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult> {
   const agent = new http.Agent({ keepAlive: true });
@@ -90,7 +54,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
     result.maxScheduleLagMs = Math.max(result.maxScheduleLagMs, sentAt - due);
     result.sent += 1;
     inFlight.push(
-      send(agent, url, opts.apiKey, opts.body).then(
+      sendPay(agent, url, opts.apiKey, opts.body).then(
         ({ status, text }) => {
           result.latenciesMs.push(performance.now() - sentAt);
           result.byHttpStatus[status] = (result.byHttpStatus[status] ?? 0) + 1;

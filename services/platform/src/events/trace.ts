@@ -31,6 +31,19 @@ export function withTraceHeaders(headers: Record<string, string>, ctx: Context):
   return out;
 }
 
+/** Runs `fn` as the active span's work; records a failure on the span; ends it. */
+async function runInSpan<T>(span: Span, parent: Context, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await context.with(trace.setSpan(parent, span), fn);
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: 2 });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
 /**
  * Runs `fn` for a batch in a CONSUMER span whose parent is the first message's trace context and
  * which links every message's own, so each producer's trace reaches the batch that handled it.
@@ -64,15 +77,7 @@ export async function inBatchConsumerSpan<T>(
     },
     parent,
   );
-  try {
-    return await context.with(trace.setSpan(parent, span), fn);
-  } catch (err) {
-    span.recordException(err as Error);
-    span.setStatus({ code: 2 });
-    throw err;
-  } finally {
-    span.end();
-  }
+  return runInSpan(span, parent, fn);
 }
 
 /** Runs `fn` in a CONSUMER span whose parent is the trace context found in the headers. */
@@ -97,13 +102,5 @@ export async function inConsumerSpan<T>(
     },
     parent,
   );
-  try {
-    return await context.with(trace.setSpan(parent, span), fn);
-  } catch (err) {
-    span.recordException(err as Error);
-    span.setStatus({ code: 2 });
-    throw err;
-  } finally {
-    span.end();
-  }
+  return runInSpan(span, parent, fn);
 }
