@@ -3,9 +3,11 @@
 // dynamic Pix. Tenant isolation is checked on payout's GetInstruction over gRPC (there is no
 // public read of an instruction yet; execute will read it the same way).
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createGrpcClient, readErrorDetail } from '@qr-payout/platform';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { encodeMerchantQr } from '../services/decoder/src/emv/encode';
 import { type System, startSystem, type TestTenant } from './harness';
 import { expectErrorBody } from './support/error-body';
 import { type ApiResponse, call, UUID } from './support/http';
@@ -161,6 +163,77 @@ describe('dynamic Pix served by the partner simulator', () => {
       instructionId: instruction.id as string,
     });
     expect(stored.instruction?.decoded?.references.txid).toBe(charge.txid);
+  });
+});
+
+describe('QR text as pasted', () => {
+  test('a valid QR with a newline and spaces around it resolves as the bare text does', async () => {
+    const [pix] = MERCHANT_QRS;
+    const instruction = instructionOf(await resolve({ qr_string: `\n ${pix!.qrString} \n` }));
+    expectSpecInstruction(instruction, pix!);
+    expect(instruction.creditor.account).toBe('123e4567-e89b-42d3-a456-426614174000');
+  });
+});
+
+/** A loopback port nothing listens on (taken, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('a dynamic Pix location whose PSP does not answer', () => {
+  test("503 QrLocationUnavailable with Retry-After: the QR is fine, the merchant's PSP is down", async () => {
+    // The harness's decoder allow-lists only the simulator for plain http; this one also allows a
+    // port where nothing listens, and a gateway of its own talks to it.
+    const downHost = `127.0.0.1:${await closedPort()}`;
+    const simHost = new URL(system.partnerSimUrl).host;
+    const decoder = await system.startService('decoder', {
+      PIX_LOCATION_HTTP_HOSTS: `${simHost},${downHost}`,
+    });
+    const gateway = await system.startGateway({ DECODER_URL: decoder.url });
+    const qr = encodeMerchantQr([
+      { id: 1, value: '12' },
+      {
+        id: 26,
+        value: [
+          { id: 0, value: 'br.gov.bcb.pix' },
+          { id: 25, value: `${downHost}/pix/v2/qr/0123456789abcdef0123456789abcdef` },
+        ],
+      },
+      { id: 52, value: '0000' },
+      { id: 53, value: '986' },
+      { id: 58, value: 'BR' },
+      { id: 59, value: 'LOJA DINAMICA' },
+      { id: 60, value: 'RIO DE JANEIRO' },
+    ]);
+    const res = await call(gateway.url, '/v1/resolve', {
+      apiKey: tenant.apiKey,
+      body: JSON.stringify({ qr_string: qr }),
+      contentType: 'application/json',
+    });
+    expectErrorBody(res, 503, 'QrLocationUnavailable', `${gateway.url}/docs`);
+    expect(res.json!.message).toMatch(/could not be reached/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    // A charge the PSP does answer for, through the same decoder, still resolves.
+    const created = await fetch(`${system.partnerSimUrl}/pix/v2/cob`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ valor: '5.00', chave: 'loja@example.com', nome: 'LOJA DINAMICA' }),
+    });
+    const charge = (await created.json()) as { qr_string: string };
+    const ok = await call(gateway.url, '/v1/resolve', {
+      apiKey: tenant.apiKey,
+      body: JSON.stringify({ qr_string: charge.qr_string }),
+      contentType: 'application/json',
+    });
+    expect(instructionOf(ok)).toMatchObject({ amount: 5, scheme: 'BR.PIX' });
   });
 });
 

@@ -6,7 +6,8 @@ import { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { GatewayConfig } from './config';
-import { type IdempotencyCache, NO_IDEMPOTENCY_CACHE } from './idempotency/cache';
+import type { IdempotencyCache } from './idempotency/cache';
+import { createMemoryIdempotencyCache } from './idempotency/memory-cache';
 import { createRedisIdempotencyCache } from './idempotency/redis-cache';
 import { createPayRecordStore, type PayRecordStore } from './payments/pay-store';
 import { createFallbackRateLimiter } from './ratelimit/fallback';
@@ -19,7 +20,10 @@ export interface GatewayDeps {
   limiter: RateLimiter;
   /** The rate limiter's connection; undefined with RATE_LIMIT_BACKEND=memory. */
   redis: Redis | undefined;
-  /** Idempotency fast path on the same Redis; without Redis every request goes to payout. */
+  /**
+   * Idempotency fast path on the same Redis; without Redis (the sandbox) one in this process, so
+   * 409 IdempotencyInProgress and replays behave the same.
+   */
   idempotency: IdempotencyCache;
   /** Which instruction each pay's Idempotency-Key resolved to (schema gateway). */
   payRecords: PayRecordStore;
@@ -77,15 +81,15 @@ export function createGatewayDeps(config: GatewayConfig, logger: Logger): Gatewa
       })
     : memory;
   const grpc = { timeoutMs: config.grpcTimeoutMs };
+  const idempotencyOptions = {
+    keyPrefix: config.idempotencyKeyPrefix,
+    lockTtlMs: config.idempotencyLockTtlMs,
+    ttlMs: config.idempotencyTtlMs,
+    logger,
+  };
   const idempotency = redis
-    ? createRedisIdempotencyCache({
-        redis,
-        keyPrefix: config.idempotencyKeyPrefix,
-        lockTtlMs: config.idempotencyLockTtlMs,
-        ttlMs: config.idempotencyTtlMs,
-        logger,
-      })
-    : NO_IDEMPOTENCY_CACHE;
+    ? createRedisIdempotencyCache({ redis, ...idempotencyOptions })
+    : createMemoryIdempotencyCache(idempotencyOptions);
 
   return {
     pool,

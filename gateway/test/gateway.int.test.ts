@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { type RunningDecoder, startDecoder } from '@qr-payout/decoder';
+import { encodeMerchantQr, type RunningDecoder, startDecoder } from '@qr-payout/decoder';
 import { createLogger } from '@qr-payout/platform';
 import type pg from 'pg';
 import { type RunningGateway, startGateway } from '../src/index';
@@ -26,7 +26,13 @@ let base: string;
 const logLines: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
+  // Dynamic Pix locations on 127.0.0.1:9 go over plain http, where nothing listens: a PSP that is down.
+  decoder = await startDecoder({
+    GRPC_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    PIX_LOCATION_HTTP_HOSTS: '127.0.0.1:9',
+  });
   const logger = createLogger({
     service: 'gateway',
     level: 'info',
@@ -117,6 +123,40 @@ describe('gateway (startGateway)', () => {
     // What is wrong, in the decoder's words, not the registry's default message.
     expect(res.json().message).not.toBe('The QR code could not be decoded.');
     expect(res.json().message.length).toBeGreaterThan(10);
+  });
+
+  it("renders the decoder's QrLocationUnavailable (a PSP that does not answer) as its own 503, not ServiceUnavailable", async () => {
+    const { apiKey } = await seedTenant(pool);
+    const dynamicPix = encodeMerchantQr([
+      { id: 1, value: '12' },
+      {
+        id: 26,
+        value: [
+          { id: 0, value: 'br.gov.bcb.pix' },
+          { id: 25, value: '127.0.0.1:9/pix/v2/qr/0123456789abcdef' },
+        ],
+      },
+      { id: 52, value: '0000' },
+      { id: 53, value: '986' },
+      { id: 58, value: 'BR' },
+      { id: 59, value: 'LOJA' },
+      { id: 60, value: 'RIO' },
+    ]);
+    const res = await request(base, '/v1/resolve', {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ qr_string: dynamicPix }),
+    });
+    expect(res.status).toBe(503);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['_tag', 'docs_url', 'message', 'request_id', 'type']);
+    expect(body).toMatchObject({ _tag: 'QrLocationUnavailable', type: 'QrLocationUnavailable' });
+    expect(body.docs_url).toMatch(/\/docs\/errors#QrLocationUnavailable$/);
+    expect(body.request_id).toMatch(UUID);
+    expect(body.request_id).toBe(res.headers.get('x-request-id'));
+    // The decoder's safe message says which PSP did not answer.
+    expect(body.message).toMatch(/could not be reached/);
+    expect(res.headers.get('retry-after')).toBe('2');
   });
 
   it('is ready with its database, and the admin API listens on its own port', async () => {

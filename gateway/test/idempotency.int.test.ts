@@ -4,16 +4,18 @@ import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { buildPublicApp, type PublicAppDeps } from '../src/http/app';
 import type { IdempotencyCache } from '../src/idempotency/cache';
+import { createMemoryIdempotencyCache, type MemoryIdempotencyCache } from '../src/idempotency/memory-cache';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
 import { migrateGateway } from '../src/migrations';
 import { createPayRecordStore } from '../src/payments/pay-store';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { type HttpResponse, REDIS_URL, randomSuffix, request, schemaPool, UUID } from './support';
 
-// The idempotency table of spec §8 through the real app, with the real Redis cache and the real
-// pay records table. Payout is a fake that keeps the durable record the way payout's
-// idempotency_keys table does (one transaction per tenant and key, replayed=true for the same
-// fingerprint, IdempotencyConflict for another), so "Redis lost" cases show who decides.
+// The idempotency table of spec §8 through the real app and the real pay records table, once with
+// the Redis cache (production) and once with the memory cache (RATE_LIMIT_BACKEND=memory, the
+// sandbox): the same cases, so both behave alike. Payout is a fake that keeps the durable record
+// the way payout's idempotency_keys table does (one transaction per tenant and key, replayed=true
+// for the same fingerprint, IdempotencyConflict for another), so "cache lost" cases show who decides.
 
 const schema = `gw_idem_${randomSuffix()}`;
 const prefix = `test:gw-idem:${randomSuffix()}:`;
@@ -121,17 +123,53 @@ function fakePayout(state: FakePayout): PublicAppDeps['payout'] {
   };
 }
 
-async function startApp(opts: { cache?: IdempotencyCache; ttlMs?: number } = {}) {
+interface CacheLifetimes {
+  lockTtlMs: number;
+  ttlMs: number;
+}
+
+/** One implementation of the cache, and how a test loses its records. */
+interface CacheBackend {
+  name: string;
+  create(lifetimes: CacheLifetimes): IdempotencyCache;
+  /** Every record gone: Redis flushed, or the gateway process restarted. */
+  flush(): Promise<void>;
+}
+
+const memoryCaches: MemoryIdempotencyCache[] = [];
+
+const REDIS_BACKEND: CacheBackend = {
+  name: 'Redis',
+  create: (lifetimes) =>
+    createRedisIdempotencyCache({ redis, keyPrefix: prefix, ...lifetimes, logger: silentLogger() }),
+  flush: flushRedis,
+};
+
+const MEMORY_BACKEND: CacheBackend = {
+  // One cache per app, as one per gateway process.
+  name: 'memory',
+  create: (lifetimes) => {
+    const cache = createMemoryIdempotencyCache({ keyPrefix: prefix, ...lifetimes, logger: silentLogger() });
+    memoryCaches.push(cache);
+    return cache;
+  },
+  flush: async () => {
+    for (const cache of memoryCaches) cache.clear();
+  },
+};
+
+const BACKENDS = [REDIS_BACKEND, MEMORY_BACKEND];
+
+/** Whether the cache holds no record of the key: a probe takes the lock only then, and lets it go. */
+async function cacheHasNoRecord(cache: IdempotencyCache, scope: { tenantId: string; key: string }) {
+  const probe = await cache.begin(scope, 'probe');
+  if (probe.kind === 'acquired') await cache.release(probe.lock);
+  return probe.kind === 'acquired';
+}
+
+async function startApp(backend: CacheBackend, opts: { cache?: IdempotencyCache; ttlMs?: number } = {}) {
   const state: FakePayout = { executions: 0, calls: 0, instructionsCreated: 0, downOnce: true };
-  const cache =
-    opts.cache ??
-    createRedisIdempotencyCache({
-      redis,
-      keyPrefix: prefix,
-      lockTtlMs: 10_000,
-      ttlMs: opts.ttlMs ?? 60_000,
-      logger: silentLogger(),
-    });
+  const cache = opts.cache ?? backend.create({ lockTtlMs: 10_000, ttlMs: opts.ttlMs ?? 60_000 });
   const app = buildPublicApp({
     tenants: {
       authenticate: async (raw: string) => {
@@ -174,7 +212,7 @@ async function startApp(opts: { cache?: IdempotencyCache; ttlMs?: number } = {})
   await app.listen({ port: 0, host: '127.0.0.1' });
   apps.push(app);
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  return { base, state };
+  return { base, state, cache };
 }
 
 function post(
@@ -197,7 +235,7 @@ function post(
 
 const newKey = () => `idem-${randomSuffix()}`;
 
-async function flushCache(): Promise<void> {
+async function flushRedis(): Promise<void> {
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length > 0) await redis.del(...keys);
 }
@@ -210,121 +248,256 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.close()));
-  await flushCache();
+  await flushRedis();
   redis.disconnect();
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool.end();
 });
 
-describe('POST /v1/execute idempotency (spec §8)', () => {
-  it('same key and body: the cached response, marked replayed, with the replay own request_id; no second execution', async () => {
-    const { base, state } = await startApp();
-    const key = newKey();
-    const first = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
-    expect(first.status).toBe(200);
-    expect(first.headers.get('idempotent-replayed')).toBeNull();
-    // Another key order and spacing: the same body.
-    const again = await request(base, '/v1/execute', {
-      method: 'POST',
-      headers: { 'x-api-key': 'key_a', 'content-type': 'application/json', 'idempotency-key': key },
-      body: `{ "payer_tax_id": "${PAYER.payer_tax_id}", "payer_account": "${PAYER.payer_account}", "payer_name": "${PAYER.payer_name}", "instruction_id": "${INS}" }`,
+describe.each(BACKENDS)('with the $name cache', (backend) => {
+  describe('POST /v1/execute idempotency (spec §8)', () => {
+    it('same key and body: the cached response, marked replayed, with the replay own request_id; no second execution', async () => {
+      const { base, state } = await startApp(backend);
+      const key = newKey();
+      const first = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      // Another key order and spacing: the same body.
+      const again = await request(base, '/v1/execute', {
+        method: 'POST',
+        headers: { 'x-api-key': 'key_a', 'content-type': 'application/json', 'idempotency-key': key },
+        body: `{ "payer_tax_id": "${PAYER.payer_tax_id}", "payer_account": "${PAYER.payer_account}", "payer_name": "${PAYER.payer_name}", "instruction_id": "${INS}" }`,
+      });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.json().transaction).toEqual(first.json().transaction);
+      expect(again.json().request_id).toBe(again.headers.get('x-request-id'));
+      expect(again.json().request_id).toMatch(UUID);
+      expect(again.json().request_id).not.toBe(first.json().request_id);
+      expect(state.calls).toBe(1);
     });
-    expect(again.status).toBe(200);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.json().transaction).toEqual(first.json().transaction);
-    expect(again.json().request_id).toBe(again.headers.get('x-request-id'));
-    expect(again.json().request_id).toMatch(UUID);
-    expect(again.json().request_id).not.toBe(first.json().request_id);
-    expect(state.calls).toBe(1);
-  });
 
-  it('same key, another body: 400 IdempotencyConflict, nothing executed', async () => {
-    const { base, state } = await startApp();
-    const key = newKey();
-    expect((await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER })).status).toBe(200);
-    const other = await post(base, '/v1/execute', key, {
-      instruction_id: INS,
-      ...PAYER,
-      payer_name: 'Bruno',
+    it('same key, another body: 400 IdempotencyConflict, nothing executed', async () => {
+      const { base, state } = await startApp(backend);
+      const key = newKey();
+      expect((await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER })).status).toBe(200);
+      const other = await post(base, '/v1/execute', key, {
+        instruction_id: INS,
+        ...PAYER,
+        payer_name: 'Bruno',
+      });
+      expect(other.status).toBe(400);
+      expect(other.json()._tag).toBe('IdempotencyConflict');
+      expect(state.calls).toBe(1);
     });
-    expect(other.status).toBe(400);
-    expect(other.json()._tag).toBe('IdempotencyConflict');
-    expect(state.calls).toBe(1);
-  });
 
-  it('same key while the first still runs: 409 IdempotencyInProgress, then the cached response', async () => {
-    const { base, state } = await startApp();
-    const key = newKey();
-    const first = post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
-    await new Promise((r) => setTimeout(r, 150));
-    const during = await post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
-    expect(during.status).toBe(409);
-    expect(during.json()._tag).toBe('IdempotencyInProgress');
-    expect((await first).status).toBe(200);
-    const after = await post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
-    expect(after.status).toBe(200);
-    expect(after.headers.get('idempotent-replayed')).toBe('true');
-    expect(state.calls).toBe(1);
-  });
-
-  it('a 5xx is never stored: the retry runs again', async () => {
-    const { base, state } = await startApp();
-    const key = newKey();
-    const down = await post(base, '/v1/execute', key, { instruction_id: INS_DOWN_ONCE, ...PAYER });
-    expect(down.status).toBe(503);
-    const retry = await post(base, '/v1/execute', key, { instruction_id: INS_DOWN_ONCE, ...PAYER });
-    expect(retry.status).toBe(200);
-    expect(retry.headers.get('idempotent-replayed')).toBeNull();
-    expect([state.calls, state.executions]).toEqual([2, 1]);
-  });
-
-  it('a refusal before execution is not stored: the corrected body goes through with the same key', async () => {
-    const { base } = await startApp();
-    const key = newKey();
-    const wrong = await post(base, '/v1/execute', key, {
-      instruction_id: INS_TAX_CHECK,
-      ...PAYER,
-      payer_tax_id: '1',
+    it('same key while the first still runs: 409 IdempotencyInProgress, then the cached response', async () => {
+      const { base, state } = await startApp(backend);
+      const key = newKey();
+      const first = post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
+      await new Promise((r) => setTimeout(r, 150));
+      const during = await post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
+      expect(during.status).toBe(409);
+      expect(during.json()._tag).toBe('IdempotencyInProgress');
+      expect((await first).status).toBe(200);
+      const after = await post(base, '/v1/execute', key, { instruction_id: INS_SLOW, ...PAYER });
+      expect(after.status).toBe(200);
+      expect(after.headers.get('idempotent-replayed')).toBe('true');
+      expect(state.calls).toBe(1);
     });
-    expect([wrong.status, wrong.json()._tag]).toEqual([400, 'ValidationError']);
-    const fixed = await post(base, '/v1/execute', key, { instruction_id: INS_TAX_CHECK, ...PAYER });
-    expect(fixed.status).toBe(200);
-  });
 
-  it('an outcome refusal (InstructionAlreadyExecuted) is stored and replayed', async () => {
-    const { base, state } = await startApp();
-    const key = newKey();
-    const first = await post(base, '/v1/execute', key, { instruction_id: INS_EXECUTED, ...PAYER });
-    expect([first.status, first.json()._tag]).toEqual([409, 'InstructionAlreadyExecuted']);
-    const again = await post(base, '/v1/execute', key, { instruction_id: INS_EXECUTED, ...PAYER });
-    expect([again.status, again.json()._tag, again.headers.get('idempotent-replayed')]).toEqual([
-      409,
-      'InstructionAlreadyExecuted',
-      'true',
-    ]);
-    expect(again.json().request_id).toBe(again.headers.get('x-request-id'));
-    expect(state.calls).toBe(1);
-  });
-
-  it('Redis flushed between two identical requests: payout durable record decides (replayed, one execution)', async () => {
-    const { base, state } = await startApp();
-    const key = newKey();
-    const first = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
-    await flushCache();
-    const again = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
-    expect(again.status).toBe(200);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.json().transaction.id).toBe(first.json().transaction.id);
-    expect([state.calls, state.executions]).toEqual([2, 1]);
-    // And a conflicting body after the flush is still refused, by payout.
-    await flushCache();
-    const conflict = await post(base, '/v1/execute', key, {
-      instruction_id: INS,
-      ...PAYER,
-      payer_name: 'Bruno',
+    it('a 5xx is never stored: the retry runs again', async () => {
+      const { base, state } = await startApp(backend);
+      const key = newKey();
+      const down = await post(base, '/v1/execute', key, { instruction_id: INS_DOWN_ONCE, ...PAYER });
+      expect(down.status).toBe(503);
+      const retry = await post(base, '/v1/execute', key, { instruction_id: INS_DOWN_ONCE, ...PAYER });
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      expect([state.calls, state.executions]).toEqual([2, 1]);
     });
-    expect([conflict.status, conflict.json()._tag]).toEqual([400, 'IdempotencyConflict']);
+
+    it('a refusal before execution is not stored: the corrected body goes through with the same key', async () => {
+      const { base } = await startApp(backend);
+      const key = newKey();
+      const wrong = await post(base, '/v1/execute', key, {
+        instruction_id: INS_TAX_CHECK,
+        ...PAYER,
+        payer_tax_id: '1',
+      });
+      expect([wrong.status, wrong.json()._tag]).toEqual([400, 'ValidationError']);
+      const fixed = await post(base, '/v1/execute', key, { instruction_id: INS_TAX_CHECK, ...PAYER });
+      expect(fixed.status).toBe(200);
+    });
+
+    it('an outcome refusal (InstructionAlreadyExecuted) is stored and replayed', async () => {
+      const { base, state } = await startApp(backend);
+      const key = newKey();
+      const first = await post(base, '/v1/execute', key, { instruction_id: INS_EXECUTED, ...PAYER });
+      expect([first.status, first.json()._tag]).toEqual([409, 'InstructionAlreadyExecuted']);
+      const again = await post(base, '/v1/execute', key, { instruction_id: INS_EXECUTED, ...PAYER });
+      expect([again.status, again.json()._tag, again.headers.get('idempotent-replayed')]).toEqual([
+        409,
+        'InstructionAlreadyExecuted',
+        'true',
+      ]);
+      expect(again.json().request_id).toBe(again.headers.get('x-request-id'));
+      expect(state.calls).toBe(1);
+    });
+
+    it('cache lost between two identical requests: payout durable record decides (replayed, one execution)', async () => {
+      const { base, state } = await startApp(backend);
+      const key = newKey();
+      const first = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
+      await backend.flush();
+      const again = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.json().transaction.id).toBe(first.json().transaction.id);
+      expect([state.calls, state.executions]).toEqual([2, 1]);
+      // And a conflicting body after the loss is still refused, by payout.
+      await backend.flush();
+      const conflict = await post(base, '/v1/execute', key, {
+        instruction_id: INS,
+        ...PAYER,
+        payer_name: 'Bruno',
+      });
+      expect([conflict.status, conflict.json()._tag]).toEqual([400, 'IdempotencyConflict']);
+    });
+
+    it('keys are per tenant: the same key in two tenants is two executions', async () => {
+      const { base, state } = await startApp(backend);
+      const key = newKey();
+      expect((await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER }, 'key_a')).status).toBe(
+        200,
+      );
+      const b = await post(
+        base,
+        '/v1/execute',
+        key,
+        { instruction_id: INS, ...PAYER, payer_name: 'Other' },
+        'key_b',
+      );
+      expect([b.status, b.headers.get('idempotent-replayed')]).toEqual([200, null]);
+      expect(state.executions).toBe(2);
+    });
+
+    it('after the key lifetime the key is new', async () => {
+      const { base, state, cache } = await startApp(backend, { ttlMs: 1_000 });
+      const key = newKey();
+      expect((await post(base, '/v1/execute', key, { instruction_id: INS_TAX_CHECK, ...PAYER })).status).toBe(
+        200,
+      );
+      await new Promise((r) => setTimeout(r, 1_100));
+      // Another body with the same key: not a conflict any more (the fake payout keeps its record,
+      // so it answers IdempotencyConflict: the gateway's cache no longer has a say).
+      const later = await post(base, '/v1/execute', key, {
+        instruction_id: INS_TAX_CHECK,
+        ...PAYER,
+        payer_name: 'Bruno',
+      });
+      expect(state.calls).toBe(2);
+      expect(later.json()._tag).toBe('IdempotencyConflict');
+      expect(await cacheHasNoRecord(cache, { tenantId: 'ten_idem_a', key })).toBe(true);
+    });
+
+    it('missing or malformed Idempotency-Key', async () => {
+      const { base, state } = await startApp(backend);
+      const missing = await post(base, '/v1/execute', undefined, { instruction_id: INS, ...PAYER });
+      expect([missing.status, missing.json()._tag]).toEqual([400, 'IdempotencyKeyMissing']);
+      const long = await post(base, '/v1/execute', 'k'.repeat(256), { instruction_id: INS, ...PAYER });
+      expect([long.status, long.json()._tag]).toEqual([400, 'ValidationError']);
+      expect(state.calls).toBe(0);
+    });
   });
+
+  describe('POST /v1/pay idempotency', () => {
+    const PAY = { qr_string: '000201...6304ABCD', ...PAYER };
+
+    it('a replay resolves nothing again; with the cache lost the recorded instruction is executed again (replayed)', async () => {
+      const { base, state } = await startApp(backend);
+      const key = newKey();
+      const first = await post(base, '/v1/pay', key, PAY);
+      expect(first.status).toBe(200);
+      expect(first.json().instruction.id).toBe(first.json().transaction.instructionId);
+      const cached = await post(base, '/v1/pay', key, PAY);
+      expect(cached.headers.get('idempotent-replayed')).toBe('true');
+      await backend.flush();
+      const durable = await post(base, '/v1/pay', key, PAY);
+      expect(durable.status).toBe(200);
+      expect(durable.headers.get('idempotent-replayed')).toBe('true');
+      expect(durable.json().transaction.id).toBe(first.json().transaction.id);
+      expect(durable.json().transaction.instructionId).toBe(first.json().instruction.id);
+      expect(durable.json().instruction).toEqual(first.json().instruction);
+      expect([state.instructionsCreated, state.executions]).toEqual([1, 1]);
+      // Another body after the loss: the pay record refuses it before anything is resolved.
+      await backend.flush();
+      const conflict = await post(base, '/v1/pay', key, { ...PAY, payer_name: 'Bruno' });
+      expect([conflict.status, conflict.json()._tag]).toEqual([400, 'IdempotencyConflict']);
+      expect(state.instructionsCreated).toBe(1);
+    });
+  });
+
+  describe('the cache itself', () => {
+    it('only the lock holder completes or releases; a completed record replays', async () => {
+      const cache = backend.create({ lockTtlMs: 5_000, ttlMs: 60_000 });
+      const scope = { tenantId: 'ten_cache', key: newKey() };
+      const first = await cache.begin(scope, 'fp1');
+      expect(first.kind).toBe('acquired');
+      expect((await cache.begin(scope, 'fp1')).kind).toBe('in_progress');
+      expect((await cache.begin(scope, 'fp2')).kind).toBe('conflict');
+      if (first.kind !== 'acquired') throw new Error('unreachable');
+      expect(first.lock.recordKey).toBe(`${prefix}ten_cache:${scope.key}`);
+      await cache.complete({ ...first.lock, token: 'someone-else' }, { status: 200, body: { a: 1 } });
+      await cache.release({ ...first.lock, token: 'someone-else' });
+      expect((await cache.begin(scope, 'fp1')).kind).toBe('in_progress');
+      await cache.complete(first.lock, { status: 200, body: { a: 1 } });
+      expect(await cache.begin(scope, 'fp1')).toEqual({
+        kind: 'replay',
+        response: { status: 200, body: { a: 1 } },
+      });
+      expect((await cache.begin(scope, 'fp2')).kind).toBe('conflict');
+    });
+
+    it('a lock whose holder died expires after lockTtlMs', async () => {
+      const cache = backend.create({ lockTtlMs: 300, ttlMs: 60_000 });
+      const scope = { tenantId: 'ten_cache', key: newKey() };
+      expect((await cache.begin(scope, 'fp')).kind).toBe('acquired');
+      await new Promise((r) => setTimeout(r, 400));
+      expect((await cache.begin(scope, 'fp')).kind).toBe('acquired');
+    });
+
+    it('a holder whose lock expired can no longer complete or release: the new holder owns the key', async () => {
+      const cache = backend.create({ lockTtlMs: 300, ttlMs: 60_000 });
+      const scope = { tenantId: 'ten_cache', key: newKey() };
+      const stale = await cache.begin(scope, 'fp');
+      await new Promise((r) => setTimeout(r, 400));
+      const fresh = await cache.begin(scope, 'fp');
+      if (stale.kind !== 'acquired' || fresh.kind !== 'acquired') throw new Error('expected two locks');
+      await cache.complete(stale.lock, { status: 200, body: { stale: true } });
+      await cache.release(stale.lock);
+      expect((await cache.begin(scope, 'fp')).kind).toBe('in_progress');
+      await cache.complete(fresh.lock, { status: 200, body: { fresh: true } });
+      expect(await cache.begin(scope, 'fp')).toEqual({
+        kind: 'replay',
+        response: { status: 200, body: { fresh: true } },
+      });
+    });
+
+    it('completing after the lock expired, with nobody else on the key, stores nothing', async () => {
+      const cache = backend.create({ lockTtlMs: 300, ttlMs: 60_000 });
+      const scope = { tenantId: 'ten_cache', key: newKey() };
+      const stale = await cache.begin(scope, 'fp');
+      if (stale.kind !== 'acquired') throw new Error(stale.kind);
+      await new Promise((r) => setTimeout(r, 400));
+      await cache.complete(stale.lock, { status: 200, body: {} });
+      expect(await cacheHasNoRecord(cache, scope)).toBe(true);
+    });
+  });
+});
+
+describe('Redis only', () => {
+  const backend = REDIS_BACKEND;
 
   it('Redis unreachable: requests are served and payout decides', async () => {
     const deadRedis = new Redis('redis://127.0.0.1:1', {
@@ -332,6 +505,8 @@ describe('POST /v1/execute idempotency (spec §8)', () => {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,
+      // Its socket is destroyed at once on disconnect, not 2 s later (a timer that held Jest open).
+      disconnectTimeout: 0,
     });
     const cache = createRedisIdempotencyCache({
       redis: deadRedis,
@@ -340,7 +515,7 @@ describe('POST /v1/execute idempotency (spec §8)', () => {
       ttlMs: 60_000,
       logger: silentLogger(),
     });
-    const { base, state } = await startApp({ cache });
+    const { base, state } = await startApp(backend, { cache });
     const key = newKey();
     expect((await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER })).status).toBe(200);
     const again = await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER });
@@ -349,119 +524,14 @@ describe('POST /v1/execute idempotency (spec §8)', () => {
     deadRedis.disconnect();
   });
 
-  it('keys are per tenant: the same key in two tenants is two executions', async () => {
-    const { base, state } = await startApp();
-    const key = newKey();
-    expect((await post(base, '/v1/execute', key, { instruction_id: INS, ...PAYER }, 'key_a')).status).toBe(
-      200,
-    );
-    const b = await post(
-      base,
-      '/v1/execute',
-      key,
-      { instruction_id: INS, ...PAYER, payer_name: 'Other' },
-      'key_b',
-    );
-    expect([b.status, b.headers.get('idempotent-replayed')]).toEqual([200, null]);
-    expect(state.executions).toBe(2);
-  });
-
-  it('after the key lifetime the key is new', async () => {
-    const { base, state } = await startApp({ ttlMs: 1_000 });
-    const key = newKey();
-    expect((await post(base, '/v1/execute', key, { instruction_id: INS_TAX_CHECK, ...PAYER })).status).toBe(
-      200,
-    );
-    await new Promise((r) => setTimeout(r, 1_100));
-    // Another body with the same key: not a conflict any more (the fake payout keeps its record,
-    // so it answers IdempotencyConflict: the gateway's cache no longer has a say).
-    const later = await post(base, '/v1/execute', key, {
-      instruction_id: INS_TAX_CHECK,
-      ...PAYER,
-      payer_name: 'Bruno',
-    });
-    expect(state.calls).toBe(2);
-    expect(later.json()._tag).toBe('IdempotencyConflict');
-    expect(await redis.exists(`${prefix}ten_idem_a:${key}`)).toBe(0);
-  });
-
-  it('missing or malformed Idempotency-Key', async () => {
-    const { base, state } = await startApp();
-    const missing = await post(base, '/v1/execute', undefined, { instruction_id: INS, ...PAYER });
-    expect([missing.status, missing.json()._tag]).toEqual([400, 'IdempotencyKeyMissing']);
-    const long = await post(base, '/v1/execute', 'k'.repeat(256), { instruction_id: INS, ...PAYER });
-    expect([long.status, long.json()._tag]).toEqual([400, 'ValidationError']);
-    expect(state.calls).toBe(0);
-  });
-});
-
-describe('POST /v1/pay idempotency', () => {
-  const PAY = { qr_string: '000201...6304ABCD', ...PAYER };
-
-  it('a replay resolves nothing again; with Redis flushed the recorded instruction is executed again (replayed)', async () => {
-    const { base, state } = await startApp();
-    const key = newKey();
-    const first = await post(base, '/v1/pay', key, PAY);
-    expect(first.status).toBe(200);
-    expect(first.json().instruction.id).toBe(first.json().transaction.instructionId);
-    const cached = await post(base, '/v1/pay', key, PAY);
-    expect(cached.headers.get('idempotent-replayed')).toBe('true');
-    await flushCache();
-    const durable = await post(base, '/v1/pay', key, PAY);
-    expect(durable.status).toBe(200);
-    expect(durable.headers.get('idempotent-replayed')).toBe('true');
-    expect(durable.json().transaction.id).toBe(first.json().transaction.id);
-    expect(durable.json().transaction.instructionId).toBe(first.json().instruction.id);
-    expect(durable.json().instruction).toEqual(first.json().instruction);
-    expect([state.instructionsCreated, state.executions]).toEqual([1, 1]);
-    // Another body after the flush: the pay record refuses it before anything is resolved.
-    await flushCache();
-    const conflict = await post(base, '/v1/pay', key, { ...PAY, payer_name: 'Bruno' });
-    expect([conflict.status, conflict.json()._tag]).toEqual([400, 'IdempotencyConflict']);
-    expect(state.instructionsCreated).toBe(1);
-  });
-});
-
-describe('Redis idempotency cache', () => {
-  it('only the lock holder completes or releases; a completed record replays until its TTL', async () => {
-    const cache = createRedisIdempotencyCache({
-      redis,
-      keyPrefix: prefix,
-      lockTtlMs: 5_000,
-      ttlMs: 60_000,
-      logger: silentLogger(),
-    });
-    const scope = { tenantId: 'ten_cache', key: newKey() };
-    const first = await cache.begin(scope, 'fp1');
-    expect(first.kind).toBe('acquired');
-    expect((await cache.begin(scope, 'fp1')).kind).toBe('in_progress');
-    expect((await cache.begin(scope, 'fp2')).kind).toBe('conflict');
-    if (first.kind !== 'acquired') throw new Error('unreachable');
-    await cache.complete({ ...first.lock, token: 'someone-else' }, { status: 200, body: { a: 1 } });
-    await cache.release({ ...first.lock, token: 'someone-else' });
-    expect((await cache.begin(scope, 'fp1')).kind).toBe('in_progress');
+  it('a completed record lives in Redis until ttlMs after first sight', async () => {
+    const cache = backend.create({ lockTtlMs: 5_000, ttlMs: 60_000 });
+    const first = await cache.begin({ tenantId: 'ten_cache', key: newKey() }, 'fp');
+    if (first.kind !== 'acquired') throw new Error(first.kind);
     await cache.complete(first.lock, { status: 200, body: { a: 1 } });
-    expect(await cache.begin(scope, 'fp1')).toEqual({
-      kind: 'replay',
-      response: { status: 200, body: { a: 1 } },
-    });
     const ttl = await redis.pttl(first.lock.recordKey);
     expect(ttl).toBeGreaterThan(55_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
-  });
-
-  it('a lock whose holder died expires after lockTtlMs', async () => {
-    const cache = createRedisIdempotencyCache({
-      redis,
-      keyPrefix: prefix,
-      lockTtlMs: 300,
-      ttlMs: 60_000,
-      logger: silentLogger(),
-    });
-    const scope = { tenantId: 'ten_cache', key: newKey() };
-    expect((await cache.begin(scope, 'fp')).kind).toBe('acquired');
-    await new Promise((r) => setTimeout(r, 400));
-    expect((await cache.begin(scope, 'fp')).kind).toBe('acquired');
   });
 });
 

@@ -254,6 +254,8 @@ beforeAll(async () => {
         if (req.qrString === 'bad')
           throw serviceError('QrDecodeError', 'CRC mismatch', { code: Code.InvalidArgument });
         if (req.qrString === 'down') throw new ConnectError('unavailable', Code.Unavailable);
+        if (req.qrString === 'psp-down')
+          throw serviceError('QrLocationUnavailable', 'The PSP did not answer.', { code: Code.Unavailable });
         if (req.qrString === 'boom') throw new Error('unexpected');
         if (req.qrString === 'slow') await new Promise((r) => setTimeout(r, 400));
         return {
@@ -502,6 +504,7 @@ describe('OpenAPI document conformance', () => {
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'ok', amount: 99 }))); // AmountMismatch
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'bad' })));
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'down' })));
+    await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'psp-down' }))); // QrLocationUnavailable
     await check(stubBase, json(apiKey, JSON.stringify({ qr_string: 'boom' })));
     await check(base, json(apiKey, JSON.stringify({ qr_string: '000201' }))); // real decoder: QrDecodeError
     await check(base, json(apiKey, JSON.stringify({ qr_string: '' })));
@@ -515,7 +518,7 @@ describe('OpenAPI document conformance', () => {
     await check(base, json(limited, JSON.stringify({ qr_string: '' })));
     await check(base, json(limited, JSON.stringify({ qr_string: '' })));
     expect(statuses).toEqual([
-      200, 200, 200, 200, 400, 422, 422, 503, 500, 422, 400, 400, 400, 413, 415, 401, 401, 400, 429,
+      200, 200, 200, 200, 400, 422, 422, 503, 503, 500, 422, 400, 400, 400, 413, 415, 401, 401, 400, 429,
     ]);
   });
 

@@ -2,13 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import { type RunningDecoder, startDecoder } from '@qr-payout/decoder';
 import { Redis } from 'ioredis';
+import type pg from 'pg';
 import pino from 'pino';
+import { type RunningGateway, startGateway } from '../src/index';
 import { createFallbackRateLimiter } from '../src/ratelimit/fallback';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createRedisRateLimiter, rateLimitLogKey } from '../src/ratelimit/redis';
+import { gatewayEnv, type HttpResponse, randomSuffix, request, schemaPool, seedTenant } from './support';
 
-// The Redis sliding-window limiter (ADR 0003) against a real Redis, keys under a random prefix.
+// The Redis sliding-window limiter (ADR 0003) against a real Redis, keys under a random prefix;
+// then the failed-key budget of a whole gateway, with Redis and with the sandbox's memory limiter.
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:56379';
 const prefix = `test:gw-rl:${randomBytes(6).toString('hex')}:`;
@@ -205,4 +210,97 @@ describe('Redis sliding-window limiter', () => {
       down.disconnect();
     }
   });
+});
+
+// Issue 10: the failed-key budget slows the failing attempts, never valid keys. Every request of
+// this test comes from 127.0.0.1, the one address (a NAT, a carrier's CGNAT) of several tenants.
+describe.each([
+  ['redis', {}],
+  ['memory (sandbox)', { RATE_LIMIT_BACKEND: 'memory', REDIS_URL: undefined }],
+] as const)('failed-key budget of the gateway, %s limiter', (backend, envOverride) => {
+  const schema = `gw_authfail_${randomSuffix()}`;
+  const gatewayPrefix = `test:gw-authfail:${randomSuffix()}:`;
+  // AUTH_FAILURE_LIMIT is 5 in the test env (support.ts).
+  const FAILURE_LIMIT = 5;
+  let decoder: RunningDecoder;
+  let gateway: RunningGateway;
+  let pool: pg.Pool;
+  let base: string;
+
+  beforeAll(async () => {
+    decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
+    gateway = await startGateway({
+      ...gatewayEnv({
+        schema,
+        redisPrefix: gatewayPrefix,
+        decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
+      }),
+      ...envOverride,
+    });
+    base = `http://127.0.0.1:${gateway.port}`;
+    pool = schemaPool(schema);
+  }, 30_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    await decoder?.close();
+    await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool?.end();
+    const keys = await redis.keys(`${gatewayPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  });
+
+  const schemes = (apiKey?: string): Promise<HttpResponse> =>
+    request(base, '/v1/schemes', { headers: apiKey === undefined ? {} : { 'x-api-key': apiKey } });
+  const badKey = () => `qrp_${randomSuffix().slice(0, 8)}_${randomBytes(16).toString('hex')}`;
+
+  it('refuses bad keys 429 over the budget while a valid key of another tenant is served at the same moment', async () => {
+    const busy = await seedTenant(pool);
+    const other = await seedTenant(pool, { rateLimitPerMinute: 40 });
+
+    // Failures and valid requests interleaved: valid requests neither spend nor reset the budget.
+    const statuses: number[] = [];
+    for (let i = 0; i < FAILURE_LIMIT; i++) {
+      statuses.push((await schemes(badKey())).status);
+      statuses.push((await schemes(busy.apiKey)).status);
+    }
+    expect(statuses).toEqual(Array.from({ length: FAILURE_LIMIT }, () => [401, 200]).flat());
+    if (backend === 'redis') {
+      const failures = await redis.lrange(rateLimitLogKey(gatewayPrefix, 'authfail:127.0.0.1'), 0, -1);
+      expect(failures.reduce((n, entry) => n + Number(entry.split(':')[1]), 0)).toBe(FAILURE_LIMIT);
+    }
+
+    const refused = await schemes(badKey());
+    expect(refused.status).toBe(429);
+    expect(refused.json()).toMatchObject({ _tag: 'RateLimitError', retryAfter: expect.any(Number) });
+    expect(refused.json().retryAfter).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('retry-after')).toBe(String(refused.json().retryAfter));
+    expect(refused.headers.get('x-ratelimit-limit')).toBe(String(FAILURE_LIMIT));
+
+    // At the same moment: a flood of bad keys and the other tenant's first request ever.
+    const [valid, ...flood] = await Promise.all([
+      schemes(other.apiKey),
+      ...Array.from({ length: 20 }, () => schemes(badKey())),
+    ]);
+    expect(flood.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 429));
+    expect(flood.every((r) => r.json().retryAfter >= 1)).toBe(true);
+    expect(valid!.status).toBe(200);
+    // The valid key's own limit, untouched by its address's failures.
+    expect(valid!.headers.get('x-ratelimit-limit')).toBe('40');
+    expect(valid!.headers.get('x-ratelimit-remaining')).toBe('39');
+    expect(valid!.headers.get('ratelimit-policy')).toBe('"default";q=40;w=60');
+    expect(valid!.headers.get('retry-after')).toBeNull();
+
+    // And the busy tenant's: its sixth request of the minute.
+    const again = await schemes(busy.apiKey);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-ratelimit-limit')).toBe('100');
+    expect(again.headers.get('x-ratelimit-remaining')).toBe(String(100 - FAILURE_LIMIT - 1));
+
+    // Bad keys are still refused; a missing key is told it is missing.
+    expect((await schemes(badKey())).status).toBe(429);
+    const missing = await schemes();
+    expect(missing.status).toBe(401);
+    expect(missing.json().message).toMatch(/Missing API key/);
+  }, 30_000);
 });

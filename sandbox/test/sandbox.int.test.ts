@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Client, createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
+import { encodeMerchantQr } from '@qr-payout/decoder/emv/encode';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import { baseEnv, type RunningChild, spawnTs } from './child-process';
 import { startGarbageGateway } from './garbage-gateway';
@@ -17,6 +18,25 @@ const ERROR_FIELDS = ['_tag', 'docs_url', 'message', 'request_id', 'type'];
 // A Pix static QR with an amount (research/qr-vectors.jsonl, from thalesog/pix-utils).
 const PIX_QR =
   '00020126650014br.gov.bcb.pix0119nubank@thalesog.com0220Gerado por Pix-Utils52040000530398654041.005802BR5914Thales Ogliari6009Sao Paulo62070503***63046069';
+
+// A Pix static QR without an amount: the pay's `amount` sets it, so its last two digits pick the
+// partner simulator's outcome (partner-sim/README.md: …54 settles after 20 s).
+const PIX_QR_WITHOUT_AMOUNT = encodeMerchantQr([
+  { id: 1, value: '11' },
+  {
+    id: 26,
+    value: [
+      { id: 0, value: 'br.gov.bcb.pix' },
+      { id: 1, value: '123e4567-e89b-42d3-a456-426614174000' },
+    ],
+  },
+  { id: 52, value: '5812' },
+  { id: 53, value: '986' },
+  { id: 58, value: 'BR' },
+  { id: 59, value: 'PADARIA PAO QUENTE' },
+  { id: 60, value: 'SAO PAULO' },
+  { id: 62, value: [{ id: 5, value: 'SANDBOX1' }] },
+]);
 
 type Banner = {
   baseUrl: string;
@@ -255,6 +275,44 @@ describe('npm start', () => {
       scheme: 'BR.PIX',
       country: 'BR',
     });
+  });
+
+  it('answers 409 IdempotencyInProgress to a same-key pay while the first runs, then replays the first answer', async () => {
+    // …54 settles after 20 s, so the first pay holds its key for the gateway's whole wait (8 s)
+    // and answers `processing`. Both are sent at once: exactly one takes the key.
+    const key = `sandbox-in-progress-${Date.now()}`;
+    const body = JSON.stringify({
+      qr_string: PIX_QR_WITHOUT_AMOUNT,
+      amount: 12.54,
+      payer_name: 'Ana Souza',
+      payer_account: '0001-1234567',
+      payer_tax_id: '529.982.247-25',
+    });
+    const pay = () =>
+      call(`${banner.baseUrl}/v1/pay`, {
+        apiKey: banner.apiKey,
+        body,
+        contentType: 'application/json',
+        headers: { 'idempotency-key': key },
+      });
+    const answers = await Promise.all([pay(), pay()]);
+    const first = answers.find((res) => res.status === 200);
+    const during = answers.find((res) => res.status !== 200);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+    if (!first || !during) throw new Error('unreachable');
+    expectErrorBody(during, 409, 'IdempotencyInProgress', banner.docsUrl);
+    expect(during.headers.get('retry-after')).toBe('1');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(first.json?.transaction).toMatchObject({ status: 'processing' });
+
+    const replay = await pay();
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const { request_id: replayRequestId, ...replayed } = replay.json ?? {};
+    const { request_id: firstRequestId, ...original } = first.json ?? {};
+    expect(replayed).toEqual(original);
+    expect(replayRequestId).toBe(replay.headers.get('x-request-id'));
+    expect(replayRequestId).not.toBe(firstRequestId);
   });
 
   it('answers 429 RateLimitError on the 101st request in a minute, with the headers and retryAfter', async () => {

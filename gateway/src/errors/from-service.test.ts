@@ -1,5 +1,6 @@
 import { Code, ConnectError, serviceError } from '@qr-payout/platform';
-import { apiErrorFromService } from './from-service';
+import { apiErrorFromService, RETRY_AFTER_SECONDS } from './from-service';
+import { ERROR_REGISTRY, ERROR_TAGS } from './registry';
 
 describe('apiErrorFromService', () => {
   it('keeps the safe message of a coded error whose tag the registry knows', () => {
@@ -15,6 +16,37 @@ describe('apiErrorFromService', () => {
       expect(mapped).toMatchObject({ tag: 'ServiceUnavailable', status: 503 });
       expect(mapped?.message).not.toContain('ECONNREFUSED');
       expect(mapped?.headers['retry-after']).toBe('1');
+    }
+  });
+
+  it('keeps a tagged UNAVAILABLE as its own 503 (the tag wins over the generic outage rule)', () => {
+    const mapped = apiErrorFromService(
+      serviceError(
+        'QrLocationUnavailable',
+        'The dynamic Pix location at psp.example did not answer in time.',
+        {
+          code: Code.Unavailable,
+          field: 'qr_string',
+          metadata: { reason: 'location_timeout' },
+        },
+      ),
+    );
+    expect(mapped).toMatchObject({
+      tag: 'QrLocationUnavailable',
+      status: 503,
+      message: 'The dynamic Pix location at psp.example did not answer in time.',
+    });
+    expect(mapped?.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS.QrLocationUnavailable));
+  });
+
+  it('gives every 503 of the registry a Retry-After, and no other status one', () => {
+    for (const tag of ERROR_TAGS) {
+      if (tag === 'InternalError') continue;
+      const mapped = apiErrorFromService(serviceError(tag, 'm', { code: Code.Unavailable }));
+      expect([tag, mapped?.headers['retry-after'] !== undefined]).toEqual([
+        tag,
+        ERROR_REGISTRY[tag].status === 503,
+      ]);
     }
   });
 

@@ -1,3 +1,5 @@
+import { errorCataloguePageHtml } from '../docs/pages';
+import { buildOpenApiDocument } from '../openapi/document';
 import { ERROR_REGISTRY, ERROR_TAGS, isErrorTag, renderErrorBody } from './registry';
 
 describe('error registry', () => {
@@ -20,6 +22,7 @@ describe('error registry', () => {
       AmountRequired: 422,
       InternalError: 500,
       ServiceUnavailable: 503,
+      QrLocationUnavailable: 503,
     };
     expect(Object.fromEntries(ERROR_TAGS.map((tag) => [tag, ERROR_REGISTRY[tag].status]))).toEqual(expected);
   });
@@ -53,6 +56,13 @@ describe('error registry', () => {
       'retryAfter' in
         renderErrorBody({ tag: 'InternalError', requestId: 'r', publicDocsUrl: 'http://x/docs' }),
     ).toBe(false);
+  });
+
+  it('every error is documented: an anchor on /docs/errors and a response of the OpenAPI document', () => {
+    const page = errorCataloguePageHtml();
+    const document = JSON.stringify(buildOpenApiDocument());
+    expect(ERROR_TAGS.filter((tag) => !page.includes(`id="${tag}"`))).toEqual([]);
+    expect(ERROR_TAGS.filter((tag) => !document.includes(`\`${tag}\``))).toEqual([]);
   });
 
   it('recognizes only its own tags, not inherited object keys', () => {

@@ -119,7 +119,7 @@ export const ERROR_REGISTRY = {
     status: 429,
     title: 'Rate limit exceeded',
     description:
-      'More requests in the last 60 seconds than the key allows (100 by default, spec §8), or too many failed API key attempts from one address. The body carries retryAfter in seconds.',
+      'More requests in the last 60 seconds than the key allows (100 by default, spec §8), or, for a request whose API key is invalid, too many failed API key attempts from its address. The body carries retryAfter in seconds.',
     action: 'Wait retryAfter seconds (also in the Retry-After header) before retrying.',
     defaultMessage: 'Rate limit exceeded.',
   },
@@ -138,6 +138,14 @@ export const ERROR_REGISTRY = {
     action:
       'Retry after the Retry-After header; payment operations are safe to retry with the same Idempotency-Key.',
     defaultMessage: 'The service is temporarily unavailable; retry shortly.',
+  },
+  QrLocationUnavailable: {
+    status: 503,
+    title: "The QR code's payment data cannot be fetched right now",
+    description:
+      "The QR code is valid but dynamic: its amount and receiver are published by the merchant's PSP, which did not answer (no connection, a timeout or a 5xx). Nothing was stored or changed.",
+    action: "Retry in a few seconds; the merchant's PSP did not answer.",
+    defaultMessage: "The QR code's payment data cannot be fetched right now; retry in a few seconds.",
   },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -8,8 +8,7 @@ import { buildOpenApiDocument } from '../openapi/document';
 import type { PayRecordStore } from '../payments/pay-store';
 import type { RateLimiter } from '../ratelimit/limiter';
 import type { SchemeCatalogue } from '../schemes/catalogue';
-import type { TenantService } from '../tenants/service';
-import { createAuthHook } from './auth';
+import { type AuthTenants, createAuthHook } from './auth';
 import { sendApiError, toApiError } from './error-reply';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
 import { registerDocsRoutes } from './routes/docs';
@@ -30,7 +29,7 @@ import { formatValidationMessage } from './validation';
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 export interface PublicAppDeps {
-  tenants: Pick<TenantService, 'authenticate'>;
+  tenants: AuthTenants;
   limiter: RateLimiter;
   schemes: SchemeCatalogue;
   decoder: ResolveRouteDeps['decoder'];

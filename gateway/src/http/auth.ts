@@ -32,46 +32,76 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * What the auth hook needs of the tenant service. `cachedAuthentication` is optional for test
+ * fakes; without it every lookup of an over-budget address waits its turn (see createAuthHook).
+ */
+export type AuthTenants = Pick<TenantService, 'authenticate'> &
+  Partial<Pick<TenantService, 'cachedAuthentication'>>;
+
 export interface AuthHookDeps {
-  tenants: Pick<TenantService, 'authenticate'>;
+  tenants: AuthTenants;
   limiter: RateLimiter;
   /** Failed key attempts allowed per client address per minute (AUTH_FAILURE_LIMIT). */
   authFailureLimit: number;
   now?: () => number;
 }
 
+/** The failure budget's refusal of an address, remembered until one of its slots frees. */
+export interface Refusal {
+  result: ConsumeResult;
+  atMs: number;
+}
+
 /**
  * The onRequest hook of every /v1 route: authenticates x-api-key, then spends one request of the
  * key's rate limit and sets the rate-limit headers (spec §5, §8).
  *
- * Failed key attempts are limited per client address (ADR 0003). Only failures count, and only
- * failures are refused, with one refinement that keeps the limit meaningful: while an address is
- * over its failure budget, a key this replica has not verified recently is refused without being
- * checked, so a blocked guesser cannot tell a right key from a wrong one; clients behind the same
- * address that are already using their key keep being served.
+ * Failed key attempts are limited per client address (AUTH_FAILURE_LIMIT, ADR 0003). The key is
+ * always verified first, and the budget only ever answers requests whose key turned out invalid:
+ * under it they get 401 AuthError, over it 429 RateLimitError with retryAfter. A valid key is
+ * served whatever its address did (one client behind a NAT or a carrier's CGNAT must not lock out
+ * the others) and counts only against its own per-key limit; valid requests neither spend nor
+ * reset the failure budget.
+ *
+ * The cost of a flood of bad keys stays bounded: a repeated key is answered by the tenant
+ * service's in-process caches (known and unknown keys); while an address is over its budget, its
+ * keys that no cache answers are looked up one at a time (at most one database query per address
+ * and replica, the others wait their turn: the failing attempts are slowed, a valid key at worst
+ * waits), and its refusals spend no Redis call until the budget frees a slot.
  */
 export function createAuthHook(deps: AuthHookDeps) {
   const now = deps.now ?? Date.now;
-  const blockedUntil = createBoundedTtlCache<true>({ maxEntries: 50_000, now });
-  const recentlyVerified = createBoundedTtlCache<true>({ maxEntries: 50_000, now });
+  const refusals = createBoundedTtlCache<Refusal>({ maxEntries: 50_000, now });
+  const overBudgetLookups = createSerialLanes();
+
+  async function verify(request: FastifyRequest, key: string, keyHash: string) {
+    const cached = deps.tenants.cachedAuthentication?.(keyHash);
+    if (cached !== undefined) return cached;
+    if (!refusals.get(request.ip)) return deps.tenants.authenticate(key, keyHash);
+    return overBudgetLookups.run(request.ip, async () =>
+      // A client that gave up while waiting costs no lookup; nobody reads this answer.
+      request.raw.socket?.destroyed ? null : deps.tenants.authenticate(key, keyHash),
+    );
+  }
 
   async function refuseFailure(ip: string): Promise<never> {
+    const remembered = refusals.get(ip)?.value;
+    if (remembered) throw blockedError(stillRefused(remembered, now()));
     const result = await deps.limiter.consume(`authfail:${ip}`, deps.authFailureLimit, RATE_LIMIT_WINDOW_MS);
     if (result.allowed) throw apiError('AuthError', INVALID_KEY_MESSAGE);
-    blockedUntil.set(ip, true, result.retryAfterMs);
+    refusals.set(ip, { result, atMs: now() }, result.retryAfterMs);
     throw blockedError(result);
   }
 
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = readApiKeyHeader(request.headers[API_KEY_HEADER]);
+    // A forgotten header is not a guess: it is told so and never counted.
     if (header.kind === 'missing') throw apiError('AuthError', MISSING_KEY_MESSAGE);
     if (header.kind === 'invalid') return refuseFailure(request.ip);
 
-    const keyHash = hashApiKeyHex(header.key);
-    if (blockedUntil.get(request.ip) && !recentlyVerified.get(keyHash)) return refuseFailure(request.ip);
-    const auth = await deps.tenants.authenticate(header.key, keyHash);
+    const auth = await verify(request, header.key, hashApiKeyHex(header.key));
     if (!auth) return refuseFailure(request.ip);
-    if (!recentlyVerified.get(keyHash)) recentlyVerified.set(keyHash, true, RATE_LIMIT_WINDOW_MS);
 
     const result = await deps.limiter.consume(
       `key:${auth.keyPrefix}`,
@@ -94,6 +124,16 @@ export function createAuthHook(deps: AuthHookDeps) {
   };
 }
 
+/** A remembered refusal as it stands at `nowMs`: the same budget, less time to wait. */
+export function stillRefused(refusal: Refusal, nowMs: number): ConsumeResult {
+  const elapsed = Math.max(0, nowMs - refusal.atMs);
+  return {
+    ...refusal.result,
+    retryAfterMs: Math.max(1, refusal.result.retryAfterMs - elapsed),
+    nowMs: refusal.result.nowMs + elapsed,
+  };
+}
+
 // The rate-limit headers of this refusal describe the address's failure budget, the limit it hit.
 function blockedError(result: ConsumeResult) {
   const seconds = retryAfterSeconds(result);
@@ -101,4 +141,29 @@ function blockedError(result: ConsumeResult) {
     retryAfterSeconds: seconds,
     headers: { ...rateLimitHeaders(result, RATE_LIMIT_WINDOW_MS), 'retry-after': String(seconds) },
   });
+}
+
+/**
+ * Runs the tasks of one lane one after another, in arrival order; lanes are independent. A lane
+ * exists only while it has work, so the map holds at most the lanes of requests in flight.
+ */
+export function createSerialLanes() {
+  const tails = new Map<string, Promise<void>>();
+  return {
+    run<T>(lane: string, task: () => Promise<T>): Promise<T> {
+      const result = (tails.get(lane) ?? Promise.resolve()).then(task);
+      const tail = result.then(
+        () => undefined,
+        () => undefined,
+      );
+      tails.set(lane, tail);
+      void tail.then(() => {
+        if (tails.get(lane) === tail) tails.delete(lane);
+      });
+      return result;
+    },
+    get size() {
+      return tails.size;
+    },
+  };
 }

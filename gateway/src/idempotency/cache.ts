@@ -36,7 +36,10 @@ export interface IdempotencyCache {
   release(lock: IdempotencyLock): Promise<void>;
 }
 
-/** No cache (RATE_LIMIT_BACKEND=memory, the sandbox): every request goes to payout, which decides. */
+/**
+ * No cache: every request goes to payout, which decides. For tests of the routes; a gateway uses
+ * Redis (redis-cache.ts) or, with RATE_LIMIT_BACKEND=memory (the sandbox), memory-cache.ts.
+ */
 export const NO_IDEMPOTENCY_CACHE: IdempotencyCache = {
   begin: async () => ({ kind: 'unavailable' }),
   complete: async () => undefined,

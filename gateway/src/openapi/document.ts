@@ -97,6 +97,16 @@ const AUTHENTICATED_ERRORS = {
   '503': ref('responses', 'ServiceUnavailable'),
 };
 
+/** The 503 of the routes that decode a QR: our outage, or the merchant PSP's for a dynamic QR. */
+const QR_ROUTE_UNAVAILABLE = {
+  '503': errorResponse(
+    `${describeTags(['ServiceUnavailable'])}: ${ERROR_REGISTRY.ServiceUnavailable.description} ` +
+      `${describeTags(['QrLocationUnavailable'])}: ${ERROR_REGISTRY.QrLocationUnavailable.description} ` +
+      'Both are retryable after the Retry-After header.',
+    { 'Retry-After': ref('headers', 'RetryAfter') },
+  ),
+};
+
 /** The Idempotency-Key parameter of the payment operations (spec §8). */
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
@@ -269,6 +279,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               RATE_LIMIT_HEADERS,
             ),
             ...AUTHENTICATED_ERRORS,
+            ...QR_ROUTE_UNAVAILABLE,
           },
         },
       },
@@ -341,6 +352,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               RATE_LIMIT_HEADERS,
             ),
             ...AUTHENTICATED_ERRORS,
+            ...QR_ROUTE_UNAVAILABLE,
           },
         },
       },

@@ -66,6 +66,11 @@ export interface TenantService {
    * key is hashed once per request.
    */
   authenticate(rawKey: string, keyHashHex?: string): Promise<AuthenticatedKey | null>;
+  /**
+   * What `authenticate` would answer from the in-process caches alone, by the key's SHA-256 (hex):
+   * the key, null for a key known to be unknown or revoked, undefined when only the database knows.
+   */
+  cachedAuthentication(keyHashHex: string): AuthenticatedKey | null | undefined;
   createTenant(input: CreateTenantInput, opts?: CallOptions): Promise<CreatedTenant>;
   getTenant(tenantId: string): Promise<store.TenantRow>;
   listTenants(): Promise<store.TenantRow[]>;
@@ -153,12 +158,17 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     return result;
   }
 
+  function cachedAuthentication(keyHashHex: string): AuthenticatedKey | null | undefined {
+    const hit = known.get(keyHashHex) ?? unknown.get(keyHashHex);
+    return hit?.value;
+  }
+
   async function authenticate(rawKey: string, keyHashHex?: string): Promise<AuthenticatedKey | null> {
     if (typeof rawKey !== 'string' || rawKey.length === 0 || rawKey.length > GIVEN_KEY_MAX_LENGTH)
       return null;
     const cacheKey = keyHashHex ?? hashApiKeyHex(rawKey);
-    const hit = known.get(cacheKey) ?? unknown.get(cacheKey);
-    if (hit) return hit.value;
+    const hit = cachedAuthentication(cacheKey);
+    if (hit !== undefined) return hit;
     // Concurrent requests with the same key share one query.
     let pending = inFlight.get(cacheKey);
     if (!pending) {
@@ -320,6 +330,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
 
   return {
     authenticate,
+    cachedAuthentication,
     createTenant,
     getTenant,
     listTenants: () => store.selectTenants(pool),

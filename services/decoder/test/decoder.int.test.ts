@@ -151,13 +151,18 @@ describe('decoder over gRPC', () => {
     });
   });
 
-  it('answers QrDecodeError for a dynamic Pix code whose location cannot be fetched', async () => {
+  it('answers UNAVAILABLE with a QrLocationUnavailable detail for a dynamic Pix code whose PSP does not answer', async () => {
     const client = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 5_000 });
     const error = await client.decode({ qrString: UNREACHABLE_DYNAMIC_PIX }).then(
       () => undefined,
       (err: unknown) => err,
     );
-    expect(readErrorDetail(error)).toMatchObject({ code: Code.InvalidArgument, tag: 'QrDecodeError' });
+    expect(readErrorDetail(error)).toMatchObject({
+      code: Code.Unavailable,
+      tag: 'QrLocationUnavailable',
+      field: 'qr_string',
+      metadata: { reason: 'location_unreachable', location_host: '127.0.0.1:9' },
+    });
   });
 
   it('speaks plain gRPC: a @grpc/grpc-js generic client with protobuf-es serializers lists the schemes', async () => {

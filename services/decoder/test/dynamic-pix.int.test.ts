@@ -1,8 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RunningPartnerSim, startPartnerSim } from '@qr-payout/partner-sim';
-import { closeGrpcClients, createGrpcClient, readErrorDetail, silentLogger } from '@qr-payout/platform';
+import {
+  Code,
+  ConnectError,
+  closeGrpcClients,
+  createGrpcClient,
+  readErrorDetail,
+  silentLogger,
+} from '@qr-payout/platform';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { encodeMerchantQr } from '../src/emv/encode';
 import { startDecoder } from '../src/index';
 import { createHttpDynamicPixFetcher } from '../src/pix/dynamic/http-fetcher';
 import type { DynamicPixFetcher } from '../src/pix/dynamic/types';
@@ -60,6 +68,30 @@ function tamperingProxy(target: () => number, counts: Map<string, number>): http
   });
 }
 
+/** Answers every GET with `status()` and a short body: a PSP in trouble (or refusing). */
+function statusServer(status: () => number): http.Server {
+  return http.createServer((_request, response) => {
+    response.writeHead(status(), { 'content-type': 'text/plain' });
+    response.end('unavailable');
+  });
+}
+
+/** Forwards to the simulator, except its JWKS, which answers `jwksStatus()`: keys not published. */
+function jwksFailingProxy(target: () => number, jwksStatus: () => number): http.Server {
+  return http.createServer((request, response) => {
+    const path = request.url ?? '/';
+    if (path === '/.well-known/jwks.json') {
+      response.writeHead(jwksStatus(), { 'content-type': 'text/plain' });
+      response.end('no keys');
+      return;
+    }
+    http.get({ host: '127.0.0.1', port: target(), path }, (upstream) => {
+      response.writeHead(upstream.statusCode ?? 502, upstream.headers);
+      upstream.pipe(response);
+    });
+  });
+}
+
 describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
   let sim: RunningPartnerSim;
   let simHost: string;
@@ -73,6 +105,14 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
   let silent: http.Server;
   let silentHost: string;
   let closedHost: string;
+  let troubled: http.Server;
+  let troubledHost: string;
+  let troubledStatus = 503;
+  // A third simulator whose public URL is a proxy that fails its JWKS.
+  let keylessSim: RunningPartnerSim;
+  let keylessProxy: http.Server;
+  let keylessHost: string;
+  let jwksStatus = 503;
 
   // Charges are created on the simulator itself; payers reach it through the proxy.
   const proxiedDirect = () => `http://127.0.0.1:${proxiedSim.port}`;
@@ -107,18 +147,34 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
     const closed = http.createServer();
     closedHost = `127.0.0.1:${await listen(closed)}`;
     await close(closed);
+    troubled = statusServer(() => troubledStatus);
+    troubledHost = `127.0.0.1:${await listen(troubled)}`;
+    keylessProxy = jwksFailingProxy(
+      () => keylessSim.port,
+      () => jwksStatus,
+    );
+    keylessHost = `127.0.0.1:${await listen(keylessProxy)}`;
+    keylessSim = await startPartnerSim(
+      { PORT: '0', HOST: '127.0.0.1', PARTNER_SIM_PUBLIC_URL: `http://${keylessHost}` },
+      { logger: silentLogger() },
+    );
 
     fetcher = createHttpDynamicPixFetcher({
       timeoutMs: 1_000,
       maxBytes: 65_536,
-      httpHosts: [simHost, proxyHost, silentHost, closedHost],
+      httpHosts: [simHost, proxyHost, silentHost, closedHost, troubledHost, keylessHost],
       jwksCacheTtlMs: 60_000,
     });
   });
 
   afterAll(async () => {
-    await Promise.all([sim?.close(), proxiedSim?.close()]);
-    await Promise.all([proxy && close(proxy), silent && close(silent)]);
+    await Promise.all([sim?.close(), proxiedSim?.close(), keylessSim?.close()]);
+    await Promise.all([
+      proxy && close(proxy),
+      silent && close(silent),
+      troubled && close(troubled),
+      keylessProxy && close(keylessProxy),
+    ]);
   });
 
   it('fetches and verifies an active charge: key, name, amount and txid come from the signed payload', async () => {
@@ -192,17 +248,53 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
     });
   });
 
-  it('answers location_unreachable when nothing listens at the location', async () => {
+  it('answers location_unreachable, a retryable QrLocationUnavailable, when nothing listens at the location', async () => {
     const detail = await failureOf(fetcher.fetch(`${closedHost}/pix/v2/qr/abc`));
-    expect(detail).toMatchObject({ metadata: { reason: 'location_unreachable', location_host: closedHost } });
+    expect(detail).toMatchObject({
+      tag: 'QrLocationUnavailable',
+      code: Code.Unavailable,
+      field: 'qr_string',
+      metadata: { reason: 'location_unreachable', location_host: closedHost },
+    });
     expect(detail?.message).toMatch(/could not be reached: the connection was refused/);
   });
 
-  it('gives up at the deadline when the location does not answer', async () => {
+  it('gives up at the deadline when the location does not answer: location_timeout, retryable', async () => {
     const started = Date.now();
     const detail = await failureOf(fetcher.fetch(`${silentHost}/pix/v2/qr/abc`));
-    expect(detail).toMatchObject({ metadata: { reason: 'location_timeout' } });
+    expect(detail).toMatchObject({
+      tag: 'QrLocationUnavailable',
+      code: Code.Unavailable,
+      metadata: { reason: 'location_timeout' },
+    });
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it.each([
+    [503, 'QrLocationUnavailable', Code.Unavailable],
+    [500, 'QrLocationUnavailable', Code.Unavailable],
+    [429, 'QrLocationUnavailable', Code.Unavailable],
+    [403, 'QrDecodeError', Code.InvalidArgument],
+  ])('a location answering HTTP %i is %s', async (status, tag, code) => {
+    troubledStatus = status;
+    const detail = await failureOf(fetcher.fetch(`${troubledHost}/pix/v2/qr/abc`));
+    expect(detail).toMatchObject({
+      tag,
+      code,
+      metadata: { reason: 'location_http_status', http_status: String(status), location_host: troubledHost },
+    });
+  });
+
+  it.each([
+    [503, 'jwks_unavailable', 'QrLocationUnavailable'],
+    [404, 'jwks_invalid', 'QrDecodeError'],
+  ])('a JWKS answering HTTP %i is %s (%s)', async (status, reason, tag) => {
+    jwksStatus = status;
+    const charge = await createCharge(`http://127.0.0.1:${keylessSim.port}`);
+    expect(charge.location.startsWith(`${keylessHost}/`)).toBe(true);
+    const detail = await failureOf(fetcher.fetch(charge.location));
+    expect(detail).toMatchObject({ tag, metadata: { reason } });
+    expect(detail?.message).toContain(`HTTP ${status}`);
   });
 
   it('fetches a host that is not allow-listed over https only, and never a loopback address', async () => {
@@ -215,8 +307,9 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
     const charge = await createCharge(sim.baseUrl);
     const detail = await failureOf(strict.fetch(charge.location));
     expect(detail).toMatchObject({ metadata: { reason: 'location_invalid' } });
+    // Refused by policy, not an outage: asking again gives the same answer.
     const byName = await failureOf(strict.fetch(`localhost:${sim.port}/pix/v2/qr/abc`));
-    expect(byName).toMatchObject({ metadata: { reason: 'location_unreachable' } });
+    expect(byName).toMatchObject({ tag: 'QrDecodeError', metadata: { reason: 'location_invalid' } });
     expect(byName?.message).toMatch(/non-public address/);
   });
 
@@ -225,7 +318,7 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
       GRPC_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
-      PIX_LOCATION_HTTP_HOSTS: simHost,
+      PIX_LOCATION_HTTP_HOSTS: `${simHost},${closedHost}`,
       PIX_LOCATION_TIMEOUT_MS: '2000',
     });
     try {
@@ -250,6 +343,36 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
       });
       const detail = await failureOf(client.decode({ qrString: charge.qr_string }));
       expect(detail).toMatchObject({ tag: 'QrDecodeError', metadata: { reason: 'not_active' } });
+
+      // Pasted with a newline and spaces around it: the same decode as the bare text.
+      const pasted = await createCharge(sim.baseUrl, { valor: '7.00', chave: 'caixa@example.com' });
+      const { decoded: padded } = await client.decode({ qrString: ` \n${pasted.qr_string} \r\n` });
+      expect(padded).toMatchObject({ schemeId: 'BR.PIX', amount: { amountMinor: 700n } });
+
+      // A PSP that does not answer: UNAVAILABLE on the wire, with the tag that says so.
+      const unreachable = encodeMerchantQr([
+        { id: 1, value: '12' },
+        {
+          id: 26,
+          value: [
+            { id: 0, value: 'br.gov.bcb.pix' },
+            { id: 25, value: `${closedHost}/pix/v2/qr/0123456789abcdef` },
+          ],
+        },
+        { id: 52, value: '0000' },
+        { id: 53, value: '986' },
+        { id: 58, value: 'BR' },
+        { id: 59, value: 'LOJA' },
+        { id: 60, value: 'RIO' },
+      ]);
+      const outage = await client.decode({ qrString: unreachable }).catch((err: unknown) => err);
+      expect(outage).toBeInstanceOf(ConnectError);
+      expect((outage as ConnectError).code).toBe(Code.Unavailable);
+      expect(readErrorDetail(outage)).toMatchObject({
+        tag: 'QrLocationUnavailable',
+        field: 'qr_string',
+        metadata: { reason: 'location_unreachable', location_host: closedHost },
+      });
     } finally {
       await closeGrpcClients();
       await decoder.close();

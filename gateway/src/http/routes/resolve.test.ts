@@ -115,7 +115,7 @@ async function resolve(deps: Partial<ResolveDeps>, body: object) {
     body: JSON.stringify(body),
   });
   // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
 afterAll(async () => {
@@ -204,6 +204,37 @@ describe('POST /v1/resolve', () => {
     const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'USD', ...extra });
     expect(res.status).toBe(422);
     expect(res.body._tag).toBe(tag);
+    expect(calls.quotes).toHaveLength(0);
+    expect(calls.instructions).toHaveLength(0);
+  });
+
+  it("503 QrLocationUnavailable with Retry-After when the merchant's PSP did not answer, nothing stored", async () => {
+    const { deps, calls } = fakes(pixQr(1234n));
+    const message = 'The dynamic Pix location at pix.psp.example did not answer in time.';
+    const res = await resolve(
+      {
+        ...deps,
+        decoder: {
+          decode: async () => {
+            throw serviceError('QrLocationUnavailable', message, {
+              code: Code.Unavailable,
+              field: 'qr_string',
+              metadata: { reason: 'location_timeout' },
+            });
+          },
+        },
+      },
+      { qr_string: 'qr', wallet_currency: 'USD' },
+    );
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({
+      _tag: 'QrLocationUnavailable',
+      type: 'QrLocationUnavailable',
+      message,
+      docs_url: 'http://localhost:8080/docs/errors#QrLocationUnavailable',
+      request_id: res.headers.get('x-request-id'),
+    });
+    expect(res.headers.get('retry-after')).toBe('2');
     expect(calls.quotes).toHaveLength(0);
     expect(calls.instructions).toHaveLength(0);
   });

@@ -116,6 +116,46 @@ describe('decoder properties', () => {
   });
 });
 
+// What a scanner or a paste adds around a QR text (the decoder's trimming rule lists them all).
+const pastedWhitespace = fc.string({
+  unit: fc.constantFrom(
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\r\n',
+    '\v',
+    '\f',
+    '\u0085',
+    '\u00a0',
+    '\u1680',
+    '\u180e',
+    '\u2000',
+    '\u2007',
+    '\u200a',
+    '\u200b',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u2060',
+    '\u3000',
+    '\ufeff',
+  ),
+  maxLength: 6,
+});
+
+/** The whole outcome of a decode, to compare two decodes: the instruction, or the error detail. */
+async function settled(text: string): Promise<unknown> {
+  try {
+    return { decoded: await decoder.decode(text) };
+  } catch (err) {
+    const detail = readErrorDetail(err);
+    if (!detail) throw err;
+    return { error: detail };
+  }
+}
+
 // Round trip: instructions generated per scheme, encoded with the encoder, decode to themselves.
 const ascii = (min: number, max: number) =>
   fc
@@ -223,6 +263,48 @@ const generatedScheme: fc.Arbitrary<Generated> = fc.oneof(
     }),
   ),
 );
+
+describe('whitespace around the QR text', () => {
+  it('any real payload with any surrounding whitespace decodes as the bare text does', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...corpus),
+        pastedWhitespace,
+        pastedWhitespace,
+        async (source, before, after) => {
+          const bare = await settled(source);
+          expect(await settled(`${before}${source}${after}`)).toEqual(bare);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('any generated QR of every scheme with any surrounding whitespace decodes as the bare text does', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        generatedScheme,
+        ascii(1, 25),
+        pastedWhitespace,
+        pastedWhitespace,
+        async (scheme, name, before, after) => {
+          const text = encodeMerchantQr([
+            ...scheme.templates,
+            { id: 52, value: '0000' },
+            { id: 53, value: scheme.currencyNumeric },
+            { id: 58, value: scheme.country },
+            { id: 59, value: name },
+            { id: 60, value: 'CITY' },
+          ]);
+          const bare = await settled(text);
+          expect(bare).toHaveProperty('decoded');
+          expect(await settled(`${before}${text}${after}`)).toEqual(bare);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
 
 describe('encoder/decoder round trip', () => {
   it('holds for generated instructions of every scheme, in any tag order', async () => {

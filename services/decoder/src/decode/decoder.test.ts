@@ -1,7 +1,7 @@
-import { readErrorDetail } from '@qr-payout/platform';
+import { Code, type ConnectError, readErrorDetail } from '@qr-payout/platform';
 import { AccountType, PointOfInitiation } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { type EmvObject, encodeMerchantQr } from '../emv/encode';
-import { qrDecodeError } from '../emv/errors';
+import { qrDecodeError, qrLocationUnavailable } from '../emv/errors';
 import type { DynamicPixFetcher, DynamicPixPayload } from '../pix/dynamic/types';
 import { SCHEME_CATALOGUE } from '../schemes/catalogue';
 import { CONFIDENCE_WEIGHTS } from './confidence';
@@ -165,6 +165,25 @@ describe('Brazil: Pix', () => {
       expect(await decodeError(qr)).toMatchObject({
         tag: 'QrDecodeError',
         message: expect.stringContaining(location),
+      });
+    });
+
+    it('pass on QrLocationUnavailable (UNAVAILABLE) when the PSP did not answer: a retryable outage', async () => {
+      const outage = qrLocationUnavailable(
+        'The dynamic Pix location at pix.psp.example did not answer in time.',
+        {
+          reason: 'location_timeout',
+        },
+      );
+      const error = await createQrDecoder({ dynamicPix: payloadsAt({ [location]: outage }), now: () => NOW })
+        .decode(qr)
+        .catch((err: unknown) => err);
+      expect(error).toBe(outage);
+      expect((error as ConnectError).code).toBe(Code.Unavailable);
+      expect(readErrorDetail(error)).toMatchObject({
+        tag: 'QrLocationUnavailable',
+        field: 'qr_string',
+        metadata: { reason: 'location_timeout' },
       });
     });
 
@@ -388,6 +407,36 @@ describe('Bolivia', () => {
   it('refuses a payload that is not EMVCo, saying the format is not supported', async () => {
     const detail = await decodeError('QRSIMPLE|BNB|7f3c9a0e1b2d4c5f|Bs 50.00');
     expect(detail.message).toContain('not supported');
+  });
+});
+
+describe('whitespace around the QR text', () => {
+  const qr = pixQr(tpl(26, [0, 'br.gov.bcb.pix'], [1, 'a@b.co']));
+
+  it.each([
+    ['a trailing newline', `${qr}\n`],
+    ['a trailing space', `${qr} `],
+    ['CR LF on both sides', `\r\n${qr}\r\n`],
+    ['tabs and spaces', `\t ${qr} \t`],
+    ['a byte order mark and a zero-width space in front, a no-break space behind', `\ufeff\u200b${qr}\u00a0`],
+  ])('decodes a QR with %s as the bare text', (_case, padded) => {
+    expect(decodeStatic(padded)).toEqual(decodeStatic(qr));
+  });
+
+  it('keeps whitespace inside the text: it is data (the merchant name here)', () => {
+    const spaced = pixQr(tpl(26, [0, 'br.gov.bcb.pix'], [1, 'a@b.co']), [
+      { id: 59, value: ' LOJA  DO TESTE ' },
+    ]);
+    expect(decodeStatic(`\n${spaced}\n`).creditor.name).toBe(' LOJA  DO TESTE ');
+  });
+
+  it('still refuses whitespace inside the CRC trailer, and says a blank text is empty', async () => {
+    const broken = `${qr.slice(0, -4)} ${qr.slice(-4)}`;
+    expect((await decodeError(broken)).message).toMatch(/no CRC/);
+    expect(await decodeError(' \n\t')).toMatchObject({
+      tag: 'QrDecodeError',
+      message: 'The QR text is empty.',
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 // The decode pipeline: EMVCo parse + CRC → common fields → the country's profile → confidence.
 // Synchronous up to the one remote step (a dynamic Pix payload), so the hot path has no promise.
-import { isQrDecodeError, qrDecodeError } from '../emv/errors';
+import { isDecoderError, qrDecodeError } from '../emv/errors';
+import { trimSurroundingWhitespace } from '../emv/surrounding-whitespace';
 import { parseEmv } from '../emv/tlv';
 import type { DynamicPixFetcher, DynamicPixPayload } from '../pix/dynamic/types';
 import { decodeArgentina } from '../profiles/argentina';
@@ -73,10 +74,13 @@ export type DecodeStep =
       complete(payload: DynamicPixPayload, now: Date): DecodedInstruction;
     };
 
-/** Parses, checks and classifies a QR text; throws QrDecodeError for anything not decodable. */
+/**
+ * Parses, checks and classifies a QR text; throws QrDecodeError for anything not decodable. The
+ * whitespace a scan or a paste adds around the text is not part of the QR and is ignored.
+ */
 export function decodeQrText(text: string): DecodeStep {
   if (typeof text !== 'string') throw qrDecodeError('The QR text must be a string.');
-  const emv = parseEmv(text);
+  const emv = parseEmv(trimSurroundingWhitespace(text));
   const base = readBaseFields(emv);
   const match = PROFILES[base.country](emv, base);
   const location = match.dynamicPixLocation;
@@ -96,7 +100,10 @@ export function decodeQrText(text: string): DecodeStep {
 }
 
 export interface QrDecoder {
-  /** Decodes one QR text; rejects with QrDecodeError (and nothing else) when it cannot. */
+  /**
+   * Decodes one QR text; rejects with QrDecodeError when it cannot, or QrLocationUnavailable when
+   * the merchant's PSP did not answer for a dynamic code (and with nothing else).
+   */
   decode(text: string): Promise<DecodedInstruction>;
 }
 
@@ -110,16 +117,17 @@ export function createQrDecoder(deps: { dynamicPix: DynamicPixFetcher; now?: () 
       try {
         payload = await deps.dynamicPix.fetch(step.location);
       } catch (err) {
-        throw asQrDecodeError(err);
+        throw asDecoderError(err);
       }
       return step.complete(payload, now());
     },
   };
 }
 
-// The fetcher raises QrDecodeError itself; anything else it throws still means "the location could
-// not be fetched", which is what the caller must hear (never a guess, never an internal error).
-function asQrDecodeError(err: unknown): unknown {
-  if (isQrDecodeError(err)) return err;
+// The fetcher raises QrDecodeError or QrLocationUnavailable itself; anything else it throws still
+// means "the location could not be fetched", which is what the caller must hear (never a guess,
+// never an internal error).
+function asDecoderError(err: unknown): unknown {
+  if (isDecoderError(err)) return err;
   return qrDecodeError('The dynamic Pix location could not be fetched, so the code cannot be decoded.');
 }

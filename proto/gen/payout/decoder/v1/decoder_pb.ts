@@ -505,8 +505,10 @@ export const AccountTypeSchema: GenEnum<AccountType> = /*@__PURE__*/
  */
 export const DecoderService: GenService<{
   /**
-   * Decodes one QR text. Fails with INVALID_ARGUMENT and ErrorDetail tag "QrDecodeError" when the
-   * text is not a supported payment QR (the message says why: CRC, TLV position, scheme).
+   * Decodes one QR text (surrounding whitespace ignored). Fails with INVALID_ARGUMENT and
+   * ErrorDetail tag "QrDecodeError" when the text is not a supported payment QR (the message says
+   * why: CRC, TLV position, scheme), and with UNAVAILABLE and tag "QrLocationUnavailable" when a
+   * dynamic QR's payment data cannot be fetched right now (retryable).
    *
    * @generated from rpc payout.decoder.v1.DecoderService.Decode
    */

@@ -16,7 +16,17 @@ export type BoundedGetOptions = {
 
 export type BoundedGetResponse = { status: number; body: Buffer };
 
-export type BoundedGetFailure = 'unreachable' | 'timeout' | 'too_large';
+/**
+ * Why a GET failed. `unreachable` and `timeout` are outages of the server, which may be over on a
+ * retry; `unknown_host` (the name does not exist) and `non_public_address` (refused by our
+ * SSRF guard) are answers that a retry cannot change.
+ */
+export type BoundedGetFailure =
+  | 'unreachable'
+  | 'unknown_host'
+  | 'non_public_address'
+  | 'timeout'
+  | 'too_large';
 
 export class BoundedGetError extends Error {
   constructor(
@@ -77,7 +87,7 @@ export function boundedGet(url: URL, opts: BoundedGetOptions): Promise<BoundedGe
       },
     );
     request.on('error', (err: NodeJS.ErrnoException) =>
-      fail(new BoundedGetError('unreachable', describeConnectError(err), { cause: err })),
+      fail(new BoundedGetError(connectFailure(err), describeConnectError(err), { cause: err })),
     );
     const timer = setTimeout(
       () => fail(new BoundedGetError('timeout', `no complete answer within ${opts.timeoutMs} ms`)),
@@ -88,13 +98,21 @@ export function boundedGet(url: URL, opts: BoundedGetOptions): Promise<BoundedGe
   });
 }
 
+function connectFailure(err: NodeJS.ErrnoException): BoundedGetFailure {
+  if (err.name === 'NonPublicAddressError') return 'non_public_address';
+  // ENOTFOUND is the resolver's "no such name"; a resolver that could not answer is EAI_AGAIN.
+  if (err.code === 'ENOTFOUND') return 'unknown_host';
+  return 'unreachable';
+}
+
 function describeConnectError(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case 'ECONNREFUSED':
       return 'the connection was refused';
     case 'ENOTFOUND':
-    case 'EAI_AGAIN':
       return 'the host name does not resolve';
+    case 'EAI_AGAIN':
+      return 'the host name could not be resolved now';
     case 'ECONNRESET':
       return 'the connection was reset';
     default:

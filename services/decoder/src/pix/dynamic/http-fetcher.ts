@@ -1,7 +1,7 @@
 import type { JsonWebKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import { BoundedGetError, boundedGet } from './bounded-get';
-import { dynamicPixError } from './errors';
+import { dynamicPixError, isRetryableHttpStatus } from './errors';
 import { createJwksCache } from './jwks-cache';
 import { type CompactJws, parseCompactJws, publicKeyFor, verifyJwsSignature } from './jws';
 import { type HttpHostAllowList, httpHostAllowList, jkuAllowed, locationUrl } from './location';
@@ -12,7 +12,8 @@ import type { DynamicPixFetcher, DynamicPixPayload } from './types';
 // Dynamic Pix over HTTP (research qr-schemes.md §2): GET https://<location> answers a JWS signed
 // by the receiving PSP; its header names the key (kid) and the JWKS publishing it (jku). We
 // verify the signature against that JWKS, then accept only an ATIVA charge inside its calendar.
-// A location that cannot be fetched or verified is a QrDecodeError saying why, never a guess.
+// A location that cannot be fetched or verified is a coded error saying why, never a guess:
+// QrLocationUnavailable when the PSP did not answer (retry), QrDecodeError otherwise (errors.ts).
 
 export type HttpDynamicPixFetcherOptions = {
   /** Deadline of one whole fetch: the location GET and, when not cached, the JWKS GET. */
@@ -46,7 +47,7 @@ export function createHttpDynamicPixFetcher(opts: HttpDynamicPixFetcherOptions):
     ttlMs: opts.jwksCacheTtlMs,
     load: async (url, deadline) => {
       const response = await get(new URL(url), JWK_SET, deadline);
-      if (response.status !== 200) throw new Error(`it answered HTTP ${response.status}`);
+      if (response.status !== 200) throw new JwksHttpStatusError(response.status);
       return parseJwks(response.body);
     },
   });
@@ -74,7 +75,7 @@ export function createHttpDynamicPixFetcher(opts: HttpDynamicPixFetcherOptions):
       published = await jwks.keysFor(jkuUrl.href, kid, deadline);
     } catch (err) {
       throw dynamicPixError(
-        'jwks_unavailable',
+        isJwksOutage(err) ? 'jwks_unavailable' : 'jwks_invalid',
         `The signing keys of the dynamic Pix payload could not be fetched from ${jkuUrl.host}: ${reasonOf(err)}.`,
         { location_host: location.host },
       );
@@ -142,28 +143,55 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : 'unknown error';
 }
 
-/** The QrDecodeError for a failed location GET; anything else (a bug) is passed on unchanged. */
+/** A JWKS GET answered with a status other than 200. */
+class JwksHttpStatusError extends Error {
+  constructor(readonly status: number) {
+    super(`it answered HTTP ${status}`);
+    this.name = 'JwksHttpStatusError';
+  }
+}
+
+/** Whether a JWKS load failed because the PSP did not answer (as opposed to answering badly). */
+function isJwksOutage(err: unknown): boolean {
+  if (err instanceof JwksHttpStatusError) return isRetryableHttpStatus(err.status);
+  return err instanceof BoundedGetError && (err.failure === 'unreachable' || err.failure === 'timeout');
+}
+
+/** The coded error for a failed location GET; anything else (a bug) is passed on unchanged. */
 function locationFailure(err: unknown, url: URL, metadata: Record<string, string>): unknown {
   if (!(err instanceof BoundedGetError)) return err;
-  if (err.failure === 'timeout') {
-    return dynamicPixError(
-      'location_timeout',
-      `The dynamic Pix location at ${url.host} did not answer in time.`,
-      metadata,
-    );
+  switch (err.failure) {
+    case 'timeout':
+      return dynamicPixError(
+        'location_timeout',
+        `The dynamic Pix location at ${url.host} did not answer in time.`,
+        metadata,
+      );
+    case 'too_large':
+      return dynamicPixError(
+        'response_too_large',
+        `The dynamic Pix location at ${url.host} answered too much: ${err.message}.`,
+        metadata,
+      );
+    case 'non_public_address':
+      return dynamicPixError(
+        'location_invalid',
+        `The dynamic Pix location in 26/25 is invalid: it must name a public host (${err.message}).`,
+        metadata,
+      );
+    case 'unknown_host':
+      return dynamicPixError(
+        'location_host_unknown',
+        `The dynamic Pix location names a host that does not exist (${url.host}).`,
+        metadata,
+      );
+    case 'unreachable':
+      return dynamicPixError(
+        'location_unreachable',
+        `The dynamic Pix location at ${url.host} could not be reached: ${err.message}.`,
+        metadata,
+      );
   }
-  if (err.failure === 'too_large') {
-    return dynamicPixError(
-      'response_too_large',
-      `The dynamic Pix location at ${url.host} answered too much: ${err.message}.`,
-      metadata,
-    );
-  }
-  return dynamicPixError(
-    'location_unreachable',
-    `The dynamic Pix location at ${url.host} could not be reached: ${err.message}.`,
-    metadata,
-  );
 }
 
 function parseJwks(body: Buffer): readonly JsonWebKey[] {
