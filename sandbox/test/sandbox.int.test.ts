@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Client, createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
-import { encodeMerchantQr } from '@qr-payout/decoder/emv/encode';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import { PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
 import { baseEnv, type RunningChild, spawnTs } from './child-process';
 import { startGarbageGateway } from './garbage-gateway';
 
@@ -19,24 +19,9 @@ const ERROR_FIELDS = ['_tag', 'docs_url', 'message', 'request_id', 'type'];
 const PIX_QR =
   '00020126650014br.gov.bcb.pix0119nubank@thalesog.com0220Gerado por Pix-Utils52040000530398654041.005802BR5914Thales Ogliari6009Sao Paulo62070503***63046069';
 
-// A Pix static QR without an amount: the pay's `amount` sets it, so its last two digits pick the
-// partner simulator's outcome (partner-sim/README.md: …54 settles after 20 s).
-const PIX_QR_WITHOUT_AMOUNT = encodeMerchantQr([
-  { id: 1, value: '11' },
-  {
-    id: 26,
-    value: [
-      { id: 0, value: 'br.gov.bcb.pix' },
-      { id: 1, value: '123e4567-e89b-42d3-a456-426614174000' },
-    ],
-  },
-  { id: 52, value: '5812' },
-  { id: 53, value: '986' },
-  { id: 58, value: 'BR' },
-  { id: 59, value: 'PADARIA PAO QUENTE' },
-  { id: 60, value: 'SAO PAULO' },
-  { id: 62, value: [{ id: 5, value: 'SANDBOX1' }] },
-]);
+// A Pix static QR without an amount (the e2e suite's): the pay's `amount` sets it, so its last two
+// digits pick the partner simulator's outcome (partner-sim/README.md: …54 settles after 20 s).
+const PIX_QR_WITHOUT_AMOUNT = PIX_WITHOUT_AMOUNT;
 
 type Banner = {
   baseUrl: string;
