@@ -136,6 +136,7 @@ describe('execute after resolve', () => {
     expectErrorBody(conflict, 400, 'IdempotencyConflict', `${system.gatewayUrl}/docs`);
     const twice = await post('/v1/execute', randomUUID(), { instruction_id: instructionId, ...PAYER });
     expectErrorBody(twice, 409, 'InstructionAlreadyExecuted', `${system.gatewayUrl}/docs`);
+    expect(twice.json?.transaction_id).toBe(txn.id);
     expect(await partnerSubmissions(txn.id)).toBe(1);
   });
 
@@ -173,6 +174,97 @@ describe('execute after resolve', () => {
     });
     expectErrorBody(badUrl, 400, 'ValidationError', docs);
     expect(badUrl.json?.message).toMatch(/callback_url/);
+  });
+});
+
+describe('money on every resource', () => {
+  const get = (path: string, apiKey = tenant.apiKey) => call(system.gatewayUrl, path, { apiKey });
+
+  it('the transaction of a pay, its read and the list show amount, currency, creditor, scheme and country', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const paid = await post('/v1/pay', randomUUID(), { qr_string: PIX_12_34.qrString, ...PAYER });
+    expect(paid.status).toBe(200);
+    const txn = paid.json?.transaction as Record<string, unknown> & { id: string; instructionId: string };
+    const instruction = paid.json?.instruction as Record<string, unknown>;
+    expect(txn).toMatchObject({
+      amount: 12.34,
+      currency: 'BRL',
+      creditor: instruction.creditor as object,
+      scheme: 'BR.PIX',
+      country: 'BR',
+      walletAmount: null,
+      walletCurrency: null,
+      quote: null,
+    });
+    const read = await get(`/v1/transactions/${txn.id}`);
+    expect(read.json?.transaction).toEqual(txn);
+    const listed = await get(`/v1/transactions?created_gte=${encodeURIComponent(since)}&limit=100`);
+    expect(listed.status).toBe(200);
+    const inList = (listed.json!.transactions as Array<{ id: string }>).find((t) => t.id === txn.id);
+    expect(inList).toEqual(txn);
+
+    // The instruction, as resolve and pay show it; another tenant's is 404.
+    const ins = await get(`/v1/instructions/${txn.instructionId}`);
+    expect([ins.status, ins.json?.instruction]).toEqual([200, instruction]);
+    const other = await system.createTenant(`e2e-pay-other-${randomBytes(4).toString('hex')}`, 100);
+    expectErrorBody(
+      await get(`/v1/instructions/${txn.instructionId}`, other.apiKey),
+      404,
+      'NotFoundError',
+      `${system.gatewayUrl}/docs`,
+    );
+    expectErrorBody(
+      await get(`/v1/transactions/${txn.id}`, other.apiKey),
+      404,
+      'NotFoundError',
+      `${system.gatewayUrl}/docs`,
+    );
+  });
+
+  it('a pay with wallet_currency shows wallet_amount, wallet_currency and the quote', async () => {
+    const paid = await post('/v1/pay', randomUUID(), {
+      qr_string: PIX_WITHOUT_AMOUNT,
+      amount: 25,
+      wallet_currency: 'USD',
+      ...PAYER,
+    });
+    expect(paid.status).toBe(200);
+    const txn = paid.json?.transaction as { id: string; instructionId: string };
+    const instruction = paid.json?.instruction as {
+      wallet_amount: number;
+      quote: { id: string; rate: string };
+    };
+    expect(txn).toMatchObject({
+      amount: 25,
+      currency: 'BRL',
+      walletAmount: instruction.wallet_amount,
+      walletCurrency: 'USD',
+      quote: { id: instruction.quote.id, rate: instruction.quote.rate },
+    });
+    expect((await get(`/v1/transactions/${txn.id}`)).json?.transaction).toEqual(txn);
+    const ins = await get(`/v1/instructions/${txn.instructionId}`);
+    expect(ins.json?.instruction).toMatchObject({
+      id: txn.instructionId,
+      wallet_currency: 'USD',
+      wallet_amount: instruction.wallet_amount,
+      quote: { id: instruction.quote.id },
+    });
+    // Filtered by status and paged: every page newest first, the cursor carried over.
+    const first = await get('/v1/transactions?status=completed&limit=1');
+    expect(first.status).toBe(200);
+    expect(first.json?.transactions).toHaveLength(1);
+    const second = await get(`/v1/transactions?status=completed&limit=1&cursor=${first.json?.next_cursor}`);
+    expect(second.status).toBe(200);
+    const [a] = first.json!.transactions as Array<{ id: string; createdAt: string }>;
+    const [b] = second.json!.transactions as Array<{ id: string; createdAt: string }>;
+    expect(b!.id).not.toBe(a!.id);
+    expect(b!.createdAt <= a!.createdAt).toBe(true);
+    expectErrorBody(
+      await get('/v1/transactions?limit=101'),
+      400,
+      'ValidationError',
+      `${system.gatewayUrl}/docs`,
+    );
   });
 });
 
@@ -352,4 +444,105 @@ describe('pay', () => {
     expect(settled.result?.reference).toMatch(PIX_E2E_ID);
     expect(UUID.test(String(paid.json?.request_id))).toBe(true);
   }, 60_000);
+});
+
+// issue 10 §3: a dynamic Pix charge made at the partner simulator (the receiving PSP) is paid once.
+describe('a dynamic Pix charge is paid once', () => {
+  const docs = () => `${system.gatewayUrl}/docs`;
+
+  async function newCharge(valor: string): Promise<{ txid: string; qr_string: string }> {
+    const created = await fetch(`${system.partnerSimUrl}/pix/v2/cob`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ valor, chave: '123e4567-e89b-42d3-a456-426614174000', nome: 'LOJA DINAMICA' }),
+    });
+    expect(created.status).toBe(201);
+    return (await created.json()) as { txid: string; qr_string: string };
+  }
+
+  async function chargeStatus(txid: string): Promise<string> {
+    const res = await fetch(`${system.partnerSimUrl}/pix/v2/cob/${txid}`);
+    return ((await res.json()) as { status: string }).status;
+  }
+
+  async function resolvedId(qrString: string, apiKey = tenant.apiKey): Promise<string> {
+    const resolved = await post('/v1/resolve', undefined, { qr_string: qrString }, apiKey);
+    expect(resolved.status).toBe(200);
+    return (resolved.json!.instruction as { id: string }).id;
+  }
+
+  it('paid once; another pay (other key, other tenant) is 409 ChargeAlreadyPaid; once concluded, resolve is 422', async () => {
+    const other = await system.createTenant(`e2e-pay-charge-${randomBytes(4).toString('hex')}`, 1_000);
+    // 54: the payment stays processing for a few seconds, so the charge is still ATIVA at its PSP
+    // and the second pay gets past resolve to execute, where payout refuses it.
+    const charge = await newCharge('31.54');
+    const first = await post('/v1/pay', randomUUID(), { qr_string: charge.qr_string, ...PAYER });
+    expect(first.status).toBe(200);
+    const txn = txnOf(first);
+    expect(txn.status).toBe('processing');
+
+    const again = await post('/v1/pay', randomUUID(), { qr_string: charge.qr_string, ...PAYER });
+    expectErrorBody(again, 409, 'ChargeAlreadyPaid', docs());
+    expect(again.json?.message).toContain(txn.id);
+    const otherTenant = await post(
+      '/v1/pay',
+      randomUUID(),
+      { qr_string: charge.qr_string, ...PAYER },
+      other.apiKey,
+    );
+    expectErrorBody(otherTenant, 409, 'ChargeAlreadyPaid', docs());
+    expect(otherTenant.json?.message).not.toMatch(/txn_/);
+
+    const settled = await eventually(
+      async () =>
+        (await call(system.gatewayUrl, `/v1/transactions/${txn.id}`, { apiKey: tenant.apiKey })).json
+          ?.transaction as Txn,
+      (t) => t.status === 'completed',
+      20_000,
+    );
+    expect(settled.status).toBe('completed');
+    expect(await partnerSubmissions(txn.id)).toBe(1);
+    // The simulator, as the receiving PSP, concluded the charge it was paid for.
+    expect(await chargeStatus(charge.txid)).toBe('CONCLUIDA');
+    const resolvedAgain = await post('/v1/resolve', undefined, { qr_string: charge.qr_string });
+    expectErrorBody(resolvedAgain, 422, 'QrDecodeError', docs());
+    expect(resolvedAgain.json?.message).toMatch(/CONCLUIDA/);
+    const paidAgain = await post(
+      '/v1/pay',
+      randomUUID(),
+      { qr_string: charge.qr_string, ...PAYER },
+      other.apiKey,
+    );
+    expectErrorBody(paidAgain, 422, 'QrDecodeError', docs());
+  }, 60_000);
+
+  it('instructions resolved before the payment: executing them afterwards is 409, whatever the key or tenant', async () => {
+    const other = await system.createTenant(`e2e-pay-charge-${randomBytes(4).toString('hex')}`, 1_000);
+    const charge = await newCharge('27.90');
+    const [ours, oursAgain, theirs] = await Promise.all([
+      resolvedId(charge.qr_string),
+      resolvedId(charge.qr_string),
+      resolvedId(charge.qr_string, other.apiKey),
+    ]);
+    const key = randomUUID();
+    const paid = await post('/v1/execute', key, { instruction_id: ours, ...PAYER });
+    expect(paid.status).toBe(200);
+    const txn = txnOf(paid);
+    expect(txn.status).toBe('completed');
+    expect(txn.result?.reference).toMatch(PIX_E2E_ID);
+
+    const second = await post('/v1/execute', randomUUID(), { instruction_id: oursAgain, ...PAYER });
+    expectErrorBody(second, 409, 'ChargeAlreadyPaid', docs());
+    expect(second.json?.message).toContain(txn.id);
+    const third = await post('/v1/execute', randomUUID(), { instruction_id: theirs, ...PAYER }, other.apiKey);
+    expectErrorBody(third, 409, 'ChargeAlreadyPaid', docs());
+    expect(third.json?.message).not.toMatch(/txn_/);
+
+    // The same key and body is still the replay of the one payment.
+    const replay = await post('/v1/execute', key, { instruction_id: ours, ...PAYER });
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(txnOf(replay)).toEqual(txn);
+    expect(await partnerSubmissions(txn.id)).toBe(1);
+    expect(await chargeStatus(charge.txid)).toBe('CONCLUIDA');
+  });
 });

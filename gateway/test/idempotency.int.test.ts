@@ -117,6 +117,9 @@ function fakePayout(state: FakePayout): PublicAppDeps['payout'] {
     getTransaction: (async () => {
       throw new Error('not used');
     }) as never,
+    listTransactions: (async () => {
+      throw new Error('not used');
+    }) as never,
     applyPartnerCallback: (async () => {
       throw new Error('not used');
     }) as never,

@@ -129,6 +129,8 @@ function stubTransaction(instructionId: string) {
     instructionId,
     status: 2, // PROCESSING
     rail: 'pix',
+    schemeId: 'BR.PIX',
+    country: 'BR',
     createdAt: at,
     updatedAt: at,
   };
@@ -297,26 +299,67 @@ beforeAll(async () => {
             instructionId: 'ins_01JD0000000000000000000000',
             status: 3, // COMPLETED
             rail: 'pix',
+            schemeId: 'BR.PIX',
+            country: 'BR',
             createdAt: at,
             updatedAt: at,
             result: { reference: 'E1234567820261123120000000000001', settledAt: at },
           },
         };
       }) as never,
-      getInstruction: (async (req: { instructionId: string }) => ({
-        instruction: {
-          id: req.instructionId,
-          decoded: {
-            schemeId: 'BR.PIX',
-            country: 'BR',
-            currency: 'BRL',
-            creditor: { name: 'Padaria', account: '+5511999999999' },
-            confidence: 0.97,
+      listTransactions: (async (req: { createdGte?: unknown; page?: { cursor: string } }) => {
+        // A created_gte of 2000-01-01 stands for an outage, of 2000-01-02 for an unexpected failure.
+        const gte = (req.createdGte as { seconds?: bigint } | undefined)?.seconds;
+        if (gte === 946684800n) throw new ConnectError('unavailable', Code.Unavailable);
+        if (gte === 946771200n) throw new Error('unexpected');
+        if (req.page?.cursor === 'not-a-cursor')
+          throw serviceError('ValidationError', 'cursor is not a next_cursor returned by this API', {
+            code: Code.InvalidArgument,
+            field: 'cursor',
+          });
+        const at = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 123_000_000 };
+        return {
+          transactions: [
+            {
+              id: STUB_TXN,
+              instructionId: STUB_INS,
+              status: 3,
+              rail: 'pix',
+              schemeId: 'BR.PIX',
+              country: 'BR',
+              creditor: { name: 'Padaria', account: '+5511999999999' },
+              amount: { currency: 'BRL', amountMinor: 1234n },
+              payAmount: { currency: 'USD', amountMinor: 228n },
+              quote: { id: 'quo_01JD0000000000000000000000', rate: '5.4228' },
+              createdAt: at,
+              updatedAt: at,
+              result: { reference: 'E1234567820261123120000000000001', settledAt: at },
+            },
+            stubTransaction(STUB_INS),
+          ],
+          pageInfo: { nextCursor: req.page?.cursor ? '' : 'next-page' },
+        };
+      }) as never,
+      getInstruction: (async (req: { instructionId: string }) => {
+        if (req.instructionId === STUB_INS_DOWN) throw new ConnectError('unavailable', Code.Unavailable);
+        if (req.instructionId === STUB_INS_BOOM) throw new Error('unexpected');
+        if (req.instructionId === 'ins_01JD0000000000000000000009')
+          throw serviceError('NotFoundError', 'instruction not found', { code: Code.NotFound });
+        return {
+          instruction: {
+            id: req.instructionId,
+            decoded: {
+              schemeId: 'BR.PIX',
+              country: 'BR',
+              currency: 'BRL',
+              creditor: { name: 'Padaria', account: '+5511999999999' },
+              confidence: 0.97,
+            },
+            amount: { currency: 'BRL', amountMinor: 1234n },
+            payAmount: { currency: 'BRL', amountMinor: 1234n },
           },
-          amount: { currency: 'BRL', amountMinor: 1234n },
-          payAmount: { currency: 'BRL', amountMinor: 1234n },
-        },
-      })) as never,
+        };
+      }) as never,
       executeInstruction: (async (req: { instructionId: string }) => {
         switch (req.instructionId) {
           case STUB_INS:
@@ -327,6 +370,7 @@ beforeAll(async () => {
           case STUB_INS_EXECUTED:
             throw serviceError('InstructionAlreadyExecuted', 'already executed', {
               code: Code.AlreadyExists,
+              metadata: { instruction_id: STUB_INS_EXECUTED, transaction_id: STUB_TXN },
             });
           case STUB_INS_EXPIRED:
             throw serviceError('QuoteExpired', 'quote expired', { code: Code.FailedPrecondition });
@@ -538,7 +582,10 @@ describe('OpenAPI document conformance', () => {
     await new Promise((r) => setTimeout(r, 100));
     await check(await exec(stubBase, slowKey, { instruction_id: STUB_INS_SLOW, ...PAYER })); // in progress
     await check(await slow);
-    await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXECUTED, ...PAYER }));
+    const executed = await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXECUTED, ...PAYER }));
+    // The existing transaction's id, and no other metadata of the service error.
+    expect(executed.json()).toMatchObject({ _tag: 'InstructionAlreadyExecuted', transaction_id: STUB_TXN });
+    expect(executed.json().instruction_id).toBeUndefined();
     await check(await exec(stubBase, k(), { instruction_id: STUB_INS_EXPIRED, ...PAYER }));
     await check(await exec(stubBase, k(), { instruction_id: 'ins_01JD0000000000000000000009', ...PAYER }));
     await check(await exec(stubBase, k(), { instruction_id: STUB_INS_DOWN, ...PAYER }));
@@ -653,6 +700,66 @@ describe('OpenAPI document conformance', () => {
     const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
     await check(await get(base, 'txn_x', limited));
     await check(await get(base, 'txn_x', limited));
+    expect(statuses).toEqual([200, 404, 404, 503, 500, 401, 404, 429]);
+  });
+
+  it('GET /v1/transactions', async () => {
+    const path = '/v1/transactions';
+    const { apiKey } = await seedTenant(pool);
+    const list = (b: string, query: string, key: string | null = apiKey) =>
+      request(b, `${path}${query}`, { headers: key ? { 'x-api-key': key } : {} });
+    const { statuses, check } = statusRecorder('get', path);
+    const first = await check(
+      await list(stubBase, '?status=completed&limit=2&created_lt=2030-01-01T00:00:00Z'),
+    );
+    expect(first.json().next_cursor).toBe('next-page');
+    expect(first.json().transactions[0]).toMatchObject({
+      amount: 12.34,
+      currency: 'BRL',
+      creditor: { name: 'Padaria', account: '+5511999999999' },
+      scheme: 'BR.PIX',
+      country: 'BR',
+      walletAmount: 2.28,
+      walletCurrency: 'USD',
+      quote: { id: 'quo_01JD0000000000000000000000', rate: '5.4228' },
+    });
+    expect(first.json().transactions[1]).toMatchObject({
+      walletAmount: null,
+      walletCurrency: null,
+      quote: null,
+    });
+    const last = await check(await list(stubBase, '?cursor=next-page'));
+    expect(last.json().next_cursor).toBeNull();
+    await check(await list(stubBase, '?status=lost')); // gateway: not a state
+    await check(await list(stubBase, '?limit=ten'));
+    await check(await list(stubBase, '?created_gte=yesterday'));
+    await check(await list(stubBase, '?page=2')); // unknown parameter
+    await check(await list(stubBase, '?cursor=not-a-cursor')); // payout's ValidationError
+    await check(await list(stubBase, '?created_gte=2000-01-01T00:00:00Z'));
+    await check(await list(stubBase, '?created_gte=2000-01-02T00:00:00Z'));
+    await check(await list(base, '', null));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await list(stubBase, '', limited));
+    await check(await list(stubBase, '', limited));
+    expect(statuses).toEqual([200, 200, 400, 400, 400, 400, 400, 503, 500, 401, 200, 429]);
+  });
+
+  it('GET /v1/instructions/{id}', async () => {
+    const path = '/v1/instructions/{id}';
+    const { apiKey } = await seedTenant(pool);
+    const get = (b: string, id: string, key: string | null = apiKey) =>
+      request(b, `/v1/instructions/${id}`, { headers: key ? { 'x-api-key': key } : {} });
+    const { statuses, check } = statusRecorder('get', path);
+    const found = await check(await get(stubBase, STUB_INS));
+    expect(found.json().instruction).toMatchObject({ id: STUB_INS, amount: 12.34, currency: 'BRL' });
+    await check(await get(stubBase, 'ins_01JD0000000000000000000009')); // unknown: 404
+    await check(await get(base, 'not-an-instruction-id')); // malformed: 404 without a call
+    await check(await get(stubBase, STUB_INS_DOWN));
+    await check(await get(stubBase, STUB_INS_BOOM));
+    await check(await get(base, STUB_INS, null));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await get(base, 'ins_x', limited));
+    await check(await get(base, 'ins_x', limited));
     expect(statuses).toEqual([200, 404, 404, 503, 500, 401, 404, 429]);
   });
 

@@ -38,6 +38,49 @@ describe('startPartnerSim', () => {
     }
   });
 
+  it('a settled Pix payout of its own charge concludes it; a rejected one leaves it ATIVA', async () => {
+    const sim = await startPartnerSim(
+      { PORT: '0', HOST: '127.0.0.1', PARTNER_SIM_API_KEY: 'k', PARTNER_SIM_SETTLE_MS: '20' },
+      { logger: silentLogger() },
+    );
+    const base = `http://127.0.0.1:${sim.port}`;
+    const charge = async (valor: string) => {
+      const created = await fetch(`${base}/pix/v2/cob`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ valor, chave: '+5561998765432', nome: 'Loja' }),
+      });
+      return (await created.json()) as { txid: string; location: string };
+    };
+    const pay = (key: string, amountMinor: string, references: Record<string, string>) =>
+      fetch(`${base}/v1/payouts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'idempotency-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          rail: 'pix',
+          amount: { currency: 'BRL', amount_minor: amountMinor },
+          creditor: { name: 'Loja', account: '+5561998765432', account_type: 'pix_phone' },
+          debtor: { name: 'QR Payout', account: '1', tax_id: '11222333000181' },
+          references,
+        }),
+      });
+    const statusOf = async (txid: string) =>
+      (await (await fetch(`${base}/pix/v2/cob/${txid}`)).json()) as { status: string; revisao: number };
+    try {
+      const paid = await charge('25.90');
+      const rejected = await charge('25.53');
+      expect((await pay('txn_a', '2590', { pix_location: paid.location, txid: paid.txid })).status).toBe(201);
+      expect(
+        (await pay('txn_b', '2553', { pix_location: rejected.location, txid: rejected.txid })).status,
+      ).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await statusOf(paid.txid)).toMatchObject({ status: 'CONCLUIDA', revisao: 1 });
+      expect(await statusOf(rejected.txid)).toMatchObject({ status: 'ATIVA', revisao: 0 });
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('fails at start when the public URL leaves no room for a 77-character location', async () => {
     await expect(
       startPartnerSim(

@@ -4,6 +4,7 @@ import { loadPartnerSimConfig } from './config';
 import { createPayoutDesk } from './payouts/desk';
 import { createChargeStore } from './pix/charges';
 import { assertLocationFits } from './pix/location';
+import { concludePaidCharge } from './pix/paid-charges';
 import { buildPartnerSimApp } from './server';
 import { loadSigningKey, type SigningKey } from './signing/keys';
 
@@ -62,13 +63,20 @@ export async function startPartnerSim(
   if (config.publicUrl) assertLocationFits(config.publicUrl, LOCATION_ID_LENGTH);
 
   let baseUrl = config.publicUrl ?? '';
+  const charges = createChargeStore({ now });
   const app = buildPartnerSimApp({
     logger,
     now,
     signingKey,
-    charges: createChargeStore({ now }),
+    charges,
     publicUrl: () => baseUrl,
-    payouts: createPayoutDesk(config, { now, logger, random: overrides.random }),
+    payouts: createPayoutDesk(config, {
+      now,
+      logger,
+      random: overrides.random,
+      // A settled Pix payout of one of our own charges concludes it (pix/paid-charges.ts).
+      onCompleted: (payout) => concludePaidCharge(charges, baseUrl, payout),
+    }),
   });
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as AddressInfo).port;

@@ -12,7 +12,15 @@ export function expectErrorBody(res: ApiResponse, status: number, tag: string, d
   expect({ status: res.status, body: res.json ?? res.text }).toMatchObject({ status, body: { _tag: tag } });
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const body = res.json!;
-  const expectedFields = tag === 'RateLimitError' ? [...ERROR_FIELDS, 'retryAfter'].sort() : ERROR_FIELDS;
+  // The registry's declared body fields: RateLimitError's retryAfter (spec §7.2), and
+  // InstructionAlreadyExecuted's transaction_id (docs/api-conventions.md).
+  const extra =
+    tag === 'RateLimitError'
+      ? ['retryAfter']
+      : tag === 'InstructionAlreadyExecuted'
+        ? ['transaction_id']
+        : [];
+  const expectedFields = [...ERROR_FIELDS, ...extra].sort();
   expect(Object.keys(body).sort()).toEqual(expectedFields);
   expect(body.type).toBe(tag);
   expect(typeof body.message).toBe('string');

@@ -11,11 +11,17 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number | undefined;
   /** Extra response headers (rate-limit headers of a 429, for example). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Extra body fields; only those the registry entry declares (`bodyFields`) are rendered. */
+  readonly fields: Readonly<Record<string, string>>;
 
   constructor(
     tag: ErrorTag,
     message?: string,
-    opts: { retryAfterSeconds?: number; headers?: Record<string, string> } = {},
+    opts: {
+      retryAfterSeconds?: number;
+      headers?: Record<string, string>;
+      fields?: Record<string, string>;
+    } = {},
   ) {
     super(message || ERROR_REGISTRY[tag].defaultMessage);
     this.name = 'ApiError';
@@ -23,6 +29,7 @@ export class ApiError extends Error {
     this.status = ERROR_REGISTRY[tag].status;
     this.retryAfterSeconds = opts.retryAfterSeconds;
     this.headers = opts.headers ?? {};
+    this.fields = opts.fields ?? {};
   }
 }
 

@@ -1,6 +1,6 @@
 import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform';
 import { ApiError } from './api-error';
-import { type ERROR_REGISTRY, type ErrorTag, isErrorTag } from './registry';
+import { bodyFieldsOf, type ERROR_REGISTRY, type ErrorTag, isErrorTag } from './registry';
 
 // How long clients should wait before retrying after a dependency failure (Retry-After of a 503).
 export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
@@ -32,7 +32,10 @@ export function apiErrorFromService(err: unknown): ApiError | undefined {
   const detail = readErrorDetail(err);
   if (detail) {
     if (!isErrorTag(detail.tag) || detail.tag === 'InternalError') return undefined;
-    return new ApiError(detail.tag, detail.message, retryHeaders(detail.tag));
+    return new ApiError(detail.tag, detail.message, {
+      ...retryHeaders(detail.tag),
+      fields: bodyFieldsOf(detail.tag, detail.metadata),
+    });
   }
   if (err instanceof ConnectError && (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded)) {
     return new ApiError('ServiceUnavailable', undefined, retryHeaders('ServiceUnavailable'));

@@ -14,6 +14,7 @@ describe('error registry', () => {
       NotFoundError: 404,
       DeliveryInFlight: 409,
       InstructionAlreadyExecuted: 409,
+      ChargeAlreadyPaid: 409,
       QuoteExpired: 409,
       PayloadTooLarge: 413,
       UnsupportedMediaType: 415,
@@ -63,6 +64,16 @@ describe('error registry', () => {
     const document = JSON.stringify(buildOpenApiDocument());
     expect(ERROR_TAGS.filter((tag) => !page.includes(`id="${tag}"`))).toEqual([]);
     expect(ERROR_TAGS.filter((tag) => !document.includes(`\`${tag}\``))).toEqual([]);
+  });
+
+  it('renders only the body fields a tag declares (InstructionAlreadyExecuted: transaction_id)', () => {
+    const fields = { transaction_id: 'txn_01JD0000000000000000000001', instruction_id: 'ins_x' };
+    const base = { requestId: 'r', publicDocsUrl: 'http://x/docs', fields };
+    expect(renderErrorBody({ tag: 'InstructionAlreadyExecuted', ...base })).toMatchObject({
+      transaction_id: 'txn_01JD0000000000000000000001',
+    });
+    expect(renderErrorBody({ tag: 'InstructionAlreadyExecuted', ...base }).instruction_id).toBeUndefined();
+    expect('transaction_id' in renderErrorBody({ tag: 'QuoteExpired', ...base })).toBe(false);
   });
 
   it('recognizes only its own tags, not inherited object keys', () => {

@@ -11,6 +11,11 @@ export interface ErrorEntry {
   action: string;
   /** Message used when the raiser gives none. */
   defaultMessage: string;
+  /**
+   * Fields this error adds to the spec §7.1 body, each with its meaning (catalogue, OpenAPI). Filled
+   * from the service error's metadata of the same name; no other metadata ever reaches the body.
+   */
+  bodyFields?: Readonly<Record<string, string>>;
 }
 
 export const ERROR_REGISTRY = {
@@ -71,6 +76,18 @@ export const ERROR_REGISTRY = {
     description: 'The instruction was already executed under another Idempotency-Key.',
     action: 'Resolve the QR code again for a new payment, or read the existing transaction.',
     defaultMessage: 'This instruction has already been executed.',
+    bodyFields: {
+      transaction_id:
+        'The transaction (`txn_`) that executed the instruction: read it with GET /v1/transactions/{id}.',
+    },
+  },
+  ChargeAlreadyPaid: {
+    status: 409,
+    title: 'This charge has already been paid',
+    description:
+      "The dynamic QR's charge was already paid or is being paid (single-use charge); resolving it again shows it concluded.",
+    action: 'Do not retry; show the payer that this code was already used.',
+    defaultMessage: "The dynamic QR's charge was already paid or is being paid.",
   },
   QuoteExpired: {
     status: 409,
@@ -165,6 +182,23 @@ export interface ErrorBody {
   docs_url: string;
   request_id: string;
   retryAfter?: number;
+  /** The entry's `bodyFields` (for example InstructionAlreadyExecuted's `transaction_id`). */
+  [bodyField: string]: string | number | undefined;
+}
+
+/** The values of `tag`'s declared body fields found in `values` (a service error's metadata). */
+export function bodyFieldsOf(
+  tag: ErrorTag,
+  values: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const declared: Readonly<Record<string, string>> | undefined = (ERROR_REGISTRY[tag] as ErrorEntry)
+    .bodyFields;
+  const fields: Record<string, string> = {};
+  for (const name of Object.keys(declared ?? {})) {
+    const value = values[name];
+    if (value !== undefined && value !== '') fields[name] = value;
+  }
+  return fields;
 }
 
 export function docsUrlFor(publicDocsUrl: string, tag: ErrorTag): string {
@@ -177,6 +211,8 @@ export function renderErrorBody(opts: {
   requestId: string;
   publicDocsUrl: string;
   retryAfterSeconds?: number;
+  /** Body fields of the error; only those the tag's entry declares are rendered. */
+  fields?: Readonly<Record<string, string>>;
 }): ErrorBody {
   const body: ErrorBody = {
     _tag: opts.tag,
@@ -186,5 +222,6 @@ export function renderErrorBody(opts: {
     request_id: opts.requestId,
   };
   if (opts.retryAfterSeconds !== undefined) body.retryAfter = opts.retryAfterSeconds;
+  if (opts.fields) Object.assign(body, bodyFieldsOf(opts.tag, opts.fields));
   return body;
 }

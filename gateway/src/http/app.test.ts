@@ -62,6 +62,9 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
       getTransaction: async () => {
         throw new Error('not reached');
       },
+      listTransactions: async () => {
+        throw new Error('not reached');
+      },
       getInstruction: async () => {
         throw new Error('not reached');
       },

@@ -14,6 +14,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
 import { registerDocsRoutes } from './routes/docs';
 import { registerExecuteRoute } from './routes/execute';
 import { type Readiness, registerHealthRoutes } from './routes/health';
+import { type InstructionsRouteDeps, registerInstructionsRoute } from './routes/instructions';
 import { type PartnerCallbackRouteDeps, registerPartnerCallbackRoute } from './routes/partner-callbacks';
 import { type PayRouteDeps, registerPayRoute } from './routes/pay';
 import { type ResolveRouteDeps, registerResolveRoute } from './routes/resolve';
@@ -37,6 +38,7 @@ export interface PublicAppDeps {
   currencies: ResolveRouteDeps['currencies'];
   payout: ResolveRouteDeps['payout'] &
     TransactionsRouteDeps['payout'] &
+    InstructionsRouteDeps['payout'] &
     PayRouteDeps['payout'] &
     PayRouteDeps['execute']['payout'] &
     PartnerCallbackRouteDeps['payout'];
@@ -169,6 +171,7 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
     logger,
   });
   registerTransactionsRoute(app, { payout: deps.payout, authenticate });
+  registerInstructionsRoute(app, { payout: deps.payout, authenticate });
   registerWebhookEndpointsRoute(app, { webhook: deps.webhook, authenticate });
   registerWebhookDeliveriesRoutes(app, { webhook: deps.webhook, authenticate });
   registerDocsRoutes(app, { openApiJson });

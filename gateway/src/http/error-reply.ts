@@ -52,6 +52,7 @@ export function sendApiError(reply: FastifyReply, error: ApiError, publicDocsUrl
     message: error.message,
     requestId: reply.request.id,
     publicDocsUrl,
+    fields: error.fields,
     ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
   });
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(body);

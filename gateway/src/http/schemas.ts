@@ -13,6 +13,12 @@ export const ERROR_BODY_SCHEMA = {
     docs_url: { type: 'string', format: 'uri', description: 'Where the error is described.' },
     request_id: { type: 'string', format: 'uuid' },
     retryAfter: { type: 'integer', minimum: 1, description: 'RateLimitError only: seconds to wait.' },
+    transaction_id: {
+      type: 'string',
+      pattern: TRANSACTION_ID_PATTERN,
+      description:
+        'InstructionAlreadyExecuted only: the transaction that executed the instruction (read it with GET /v1/transactions/{id}).',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -183,10 +189,31 @@ export const HEALTH_RESPONSE_SCHEMA = {
 
 const ISO_TIMESTAMP = { type: 'string', format: 'date-time' } as const;
 
-/** Spec §2.2; camelCase as the spec writes it. `result` and `error` are always present, null until set. */
+/**
+ * Spec §2.2; camelCase as the spec writes it. `result` and `error` are always present, null until
+ * set. The money additions (issue 10, docs/api-conventions.md "Transactions") follow the same
+ * camelCase; `walletAmount`, `walletCurrency` and `quote` are null when no FX applied.
+ */
 export const TRANSACTION_SCHEMA = {
   type: 'object',
-  required: ['id', 'instructionId', 'status', 'rail', 'createdAt', 'updatedAt', 'result', 'error'],
+  required: [
+    'id',
+    'instructionId',
+    'status',
+    'rail',
+    'createdAt',
+    'updatedAt',
+    'result',
+    'error',
+    'amount',
+    'currency',
+    'creditor',
+    'scheme',
+    'country',
+    'walletAmount',
+    'walletCurrency',
+    'quote',
+  ],
   properties: {
     id: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
     instructionId: { type: 'string', pattern: INSTRUCTION_ID_PATTERN },
@@ -228,6 +255,50 @@ export const TRANSACTION_SCHEMA = {
         { type: 'null' },
       ],
     },
+    amount: {
+      type: 'number',
+      description: `What the merchant receives, in \`currency\`. ${MONEY_DESCRIPTION}`,
+    },
+    currency: { type: 'string', description: "ISO 4217 payment currency (the merchant country's)." },
+    creditor: {
+      type: 'object',
+      required: ['name', 'account'],
+      properties: { name: { type: 'string' }, account: { type: 'string' } },
+      additionalProperties: false,
+      description: 'The merchant paid, as its instruction resolved it.',
+    },
+    scheme: { type: 'string', description: 'Scheme identifier, as listed by GET /v1/schemes.' },
+    country: { type: 'string', description: 'ISO 3166-1 alpha-2 country of the merchant.' },
+    walletAmount: {
+      oneOf: [{ type: 'number' }, { type: 'null' }],
+      description:
+        "What the payer paid in `walletCurrency` (the quote's source amount plus its fee); null when no FX applied. " +
+        MONEY_DESCRIPTION,
+    },
+    walletCurrency: {
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+      description: 'ISO 4217 currency the payer paid in; null when no FX applied.',
+    },
+    quote: {
+      description: 'The FX quote the payment was converted with; null when no FX applied.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['id', 'rate'],
+          properties: {
+            id: { type: 'string', pattern: '^quo_' },
+            rate: {
+              type: 'string',
+              pattern: '^[0-9]+(\\.[0-9]+)?$',
+              description:
+                'Units of `currency` per one unit of `walletCurrency`, as an exact decimal string.',
+            },
+          },
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
   },
   additionalProperties: false,
 } as const;
@@ -238,6 +309,23 @@ export const TRANSACTION_RESPONSE_SCHEMA = {
   properties: { transaction: TRANSACTION_SCHEMA, request_id: REQUEST_ID_SCHEMA },
   additionalProperties: false,
 } as const;
+
+export const TRANSACTIONS_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['transactions', 'next_cursor', 'request_id'],
+  properties: {
+    transactions: { type: 'array', items: TRANSACTION_SCHEMA, description: 'Newest first.' },
+    next_cursor: {
+      oneOf: [{ type: 'string', minLength: 1 }, { type: 'null' }],
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    },
+    request_id: REQUEST_ID_SCHEMA,
+  },
+  additionalProperties: false,
+} as const;
+
+/** GET /v1/instructions/{id}: the instruction as resolve shows it. */
+export const INSTRUCTION_RESPONSE_SCHEMA = RESOLVE_RESPONSE_SCHEMA;
 
 /** Spec §4.6: custom header names are shown, their values never. */
 export const WEBHOOK_ENDPOINT_SCHEMA = {

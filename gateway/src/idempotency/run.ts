@@ -84,6 +84,7 @@ function storableError(err: unknown, publicDocsUrl: string): CachedResponse | un
     message: error.message,
     requestId: '',
     publicDocsUrl,
+    fields: error.fields,
   });
   return { status: error.status, body };
 }

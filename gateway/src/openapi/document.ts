@@ -7,6 +7,7 @@ import {
   EXECUTE_REQUEST_SCHEMA,
   EXECUTE_RESPONSE_SCHEMA,
   HEALTH_RESPONSE_SCHEMA,
+  INSTRUCTION_RESPONSE_SCHEMA,
   INSTRUCTION_SCHEMA,
   PARTNER_CALLBACK_RESPONSE_SCHEMA,
   PARTNER_CALLBACK_SCHEMA,
@@ -19,6 +20,7 @@ import {
   SCHEMES_RESPONSE_SCHEMA,
   TRANSACTION_RESPONSE_SCHEMA,
   TRANSACTION_SCHEMA,
+  TRANSACTIONS_RESPONSE_SCHEMA,
   WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
   WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
   WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
@@ -32,6 +34,10 @@ import {
   WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
   WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
 } from '../http/schemas';
+import {
+  PUBLIC_TRANSACTION_STATUSES,
+  TRANSACTION_LIST_QUERY_PARAMETERS,
+} from '../http/transaction-list-query';
 
 // The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes
 // validate with. test/openapi.int.test.ts checks real responses against it, status by status.
@@ -164,6 +170,42 @@ const DELIVERY_LIST_PARAMETERS = DELIVERY_LIST_QUERY_PARAMETERS.map((name) => ({
   ...DELIVERY_LIST_PARAMETER_DEFINITIONS[name],
 }));
 
+/** The query of GET /v1/transactions; the names are the parser's own list. */
+const TRANSACTION_LIST_PARAMETER_DEFINITIONS: Record<
+  (typeof TRANSACTION_LIST_QUERY_PARAMETERS)[number],
+  object
+> = {
+  status: {
+    schema: { type: 'string', enum: PUBLIC_TRANSACTION_STATUSES },
+    description: 'Only transactions in this state.',
+  },
+  created_gte: {
+    schema: { type: 'string', format: 'date-time' },
+    description:
+      'Only transactions created at or after this instant (ISO 8601 with a time zone, millisecond precision).',
+  },
+  created_lt: {
+    schema: { type: 'string', format: 'date-time' },
+    description: 'Only transactions created before this instant; must be later than `created_gte`.',
+  },
+  limit: {
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    description: 'Page size, 1 to 100 (default 20).',
+  },
+  cursor: {
+    schema: { type: 'string' },
+    description:
+      '`next_cursor` of the previous page, as it was (opaque). Keep the same filters while paging.',
+  },
+};
+
+const TRANSACTION_LIST_PARAMETERS = TRANSACTION_LIST_QUERY_PARAMETERS.map((name) => ({
+  name,
+  in: 'query',
+  required: false,
+  ...TRANSACTION_LIST_PARAMETER_DEFINITIONS[name],
+}));
+
 const DELIVERY_ID_PARAMETER = {
   name: 'id',
   in: 'path',
@@ -291,7 +333,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             'Pays the instruction from POST /v1/resolve (spec §4.2) and answers the transaction. The call waits a bounded time ' +
             '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
             'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
-            '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`; an expired FX quote ' +
+            '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
+            '`transaction_id` (the transaction that executed it); an expired FX quote ' +
             'is 409 `QuoteExpired` (resolve again). Payer formats per country are in GET /v1/schemes. ' +
             IDEMPOTENCY_DESCRIPTION,
           parameters: [IDEMPOTENCY_KEY_PARAMETER],
@@ -312,7 +355,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               RATE_LIMIT_HEADERS,
             ),
             '409': errorResponse(
-              `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'QuoteExpired'])}.`,
+              `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'])}.`,
               { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
             ),
             '413': BODY_ERRORS['413'],
@@ -344,7 +387,10 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
               RATE_LIMIT_HEADERS,
             ),
-            '409': errorResponse(`${describeTags(['IdempotencyInProgress'])}.`, RATE_LIMIT_HEADERS),
+            '409': errorResponse(
+              `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}.`,
+              RATE_LIMIT_HEADERS,
+            ),
             '413': BODY_ERRORS['413'],
             '415': BODY_ERRORS['415'],
             '422': errorResponse(
@@ -401,6 +447,55 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             '415': errorResponse(`${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`),
             '500': ref('responses', 'InternalError'),
             '503': ref('responses', 'ServiceUnavailable'),
+          },
+        },
+      },
+      '/v1/transactions': {
+        get: {
+          operationId: 'listTransactions',
+          summary: "List the tenant's transactions",
+          description:
+            'Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a ' +
+            '`created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. ' +
+            'Paging is by position (keyset), so transactions created while you page never shift a page: nothing is ' +
+            'repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is ' +
+            'not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to ' +
+            '100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
+          parameters: TRANSACTION_LIST_PARAMETERS,
+          responses: {
+            '200': okResponse('One page of transactions.', ref('schemas', 'TransactionsResponse'), true),
+            '400': errorResponse(
+              `${describeTags(['ValidationError'])}: a query parameter that is unknown or not of the documented shape (the message names it).`,
+              RATE_LIMIT_HEADERS,
+            ),
+            ...AUTHENTICATED_ERRORS,
+          },
+        },
+      },
+      '/v1/instructions/{id}': {
+        get: {
+          operationId: 'getInstruction',
+          summary: 'Read an instruction',
+          description:
+            'One of your instructions, as POST /v1/resolve showed it: the spec §2.1 fields, plus `wallet_currency`, ' +
+            '`wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another ' +
+            "tenant's id are all 404 `NotFoundError`.",
+          parameters: [
+            {
+              name: 'id',
+              in: 'path',
+              required: true,
+              schema: { type: 'string' },
+              description: 'Instruction id (`ins_`).',
+            },
+          ],
+          responses: {
+            '200': okResponse('The instruction.', ref('schemas', 'InstructionResponse'), true),
+            '404': errorResponse(
+              `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
+              RATE_LIMIT_HEADERS,
+            ),
+            ...AUTHENTICATED_ERRORS,
           },
         },
       },
@@ -630,6 +725,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         Health: HEALTH_RESPONSE_SCHEMA,
         Transaction: TRANSACTION_SCHEMA,
         TransactionResponse: TRANSACTION_RESPONSE_SCHEMA,
+        TransactionsResponse: TRANSACTIONS_RESPONSE_SCHEMA,
+        InstructionResponse: INSTRUCTION_RESPONSE_SCHEMA,
         WebhookEndpoint: WEBHOOK_ENDPOINT_SCHEMA,
         WebhookEndpointsResponse: WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
         WebhookDelivery: WEBHOOK_DELIVERY_SCHEMA,

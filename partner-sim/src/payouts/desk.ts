@@ -1,7 +1,7 @@
 import type { Logger } from '@qr-payout/platform';
 import type { PartnerSimConfig } from '../config';
 import { createFaults, type Faults } from './faults';
-import { createPayoutService, type PayoutService } from './service';
+import { createPayoutService, type PayoutService, type PayoutServiceOptions } from './service';
 import { createSimStats, type SimStats } from './stats';
 
 // Everything the payout routes and the /_sim routes share, built once per simulator.
@@ -30,7 +30,12 @@ export type PayoutDeskConfig = Pick<
 
 export function createPayoutDesk(
   config: PayoutDeskConfig,
-  opts: { now: () => Date; logger: Logger; random?: () => number },
+  opts: {
+    now: () => Date;
+    logger: Logger;
+    random?: () => number;
+    onCompleted?: PayoutServiceOptions['onCompleted'];
+  },
 ): PayoutDesk {
   const faults = createFaults({ random: opts.random });
   const stats = createSimStats();
@@ -45,6 +50,7 @@ export function createPayoutDesk(
     callbackAttempts: config.callbackAttempts,
     callbackRetryBaseMs: config.callbackRetryMs,
     callbackTimeoutMs: config.callbackTimeoutMs,
+    ...(opts.onCompleted ? { onCompleted: opts.onCompleted } : {}),
   });
   return {
     service,

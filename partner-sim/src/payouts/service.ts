@@ -23,6 +23,11 @@ export type PayoutServiceOptions = {
   callbackRetryBaseMs: number;
   callbackTimeoutMs: number;
   maxPayouts?: number;
+  /**
+   * Called once a payout settles `ACSC`, after its state is stored: the receiving side of the rail
+   * learns it was paid (the simulator's own dynamic Pix charge becomes CONCLUIDA).
+   */
+  onCompleted?: (payout: Payout) => void;
 };
 
 export type SubmitResult =
@@ -53,6 +58,15 @@ export function createPayoutService(opts: PayoutServiceOptions): PayoutService {
     stats: opts.stats,
   });
 
+  function completed(payout: Payout): void {
+    try {
+      opts.onCompleted?.(payout);
+    } catch (err) {
+      // The payout is settled whatever the hook does; a failing hook must not stop its callback.
+      opts.logger.error({ err, payout_id: payout.id }, 'partner-sim completion hook failed');
+    }
+  }
+
   function notify(payout: Payout): void {
     if (payout.callbackUrl !== undefined) callbacks.send(payout.callbackUrl, toResource(payout));
   }
@@ -66,6 +80,7 @@ export function createPayoutService(opts: PayoutServiceOptions): PayoutService {
         reasonCode: outcome.reasonCode,
         settledAt: outcome.status === 'ACSC' ? opts.now() : null,
       });
+      if (settled?.status === 'ACSC') completed(settled);
       if (settled && outcome.callback) notify(settled);
     },
   });
@@ -81,6 +96,7 @@ export function createPayoutService(opts: PayoutServiceOptions): PayoutService {
       rail: body.rail,
       amount: { currency: body.amount.currency, amount_minor: body.amount.amount_minor },
       callbackUrl: body.callback_url,
+      references: { ...body.references },
       status: rejected ? 'RJCT' : 'ACSP',
       reasonCode: rejected ? outcome.reasonCode : null,
       // A payout refused before it reached the rail has no rail reference.

@@ -17,6 +17,7 @@ function payout(key: string): Payout {
     rail: 'pix',
     amount: BODY.amount,
     callbackUrl: undefined,
+    references: { ...BODY.references },
     status: 'ACSP',
     reasonCode: null,
     reference: null,

@@ -13,6 +13,8 @@ export type Payout = {
   readonly rail: Rail;
   readonly amount: Money;
   readonly callbackUrl: string | undefined;
+  /** The submission's references (Pix txid and location, ...), as sent. */
+  readonly references: Readonly<Record<string, string>>;
   readonly status: PayoutStatus;
   readonly reasonCode: ReasonCode | null;
   readonly reference: string | null;

@@ -1,5 +1,6 @@
 // Coded errors of ExecuteInstruction and ApplyPartnerCallback (design §6; the gateway maps each
-// tag to its HTTP status: 400 IdempotencyConflict, 409 InstructionAlreadyExecuted and QuoteExpired).
+// tag to its HTTP status: 400 IdempotencyConflict, 409 InstructionAlreadyExecuted, ChargeAlreadyPaid
+// and QuoteExpired).
 import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
 
 export function invalidRequest(field: string, message: string): ConnectError {
@@ -22,12 +23,40 @@ export function idempotencyConflict(): ConnectError {
   );
 }
 
-export function instructionAlreadyExecuted(instructionId: string): ConnectError {
+/**
+ * `transactionId`: the transaction that executed the instruction (the same tenant's, as the
+ * instruction is), shown to the client as the error body's `transaction_id` (issue 10 §2).
+ */
+export function instructionAlreadyExecuted(instructionId: string, transactionId = ''): ConnectError {
   return serviceError('InstructionAlreadyExecuted', 'The instruction was already executed.', {
     code: Code.AlreadyExists,
     field: 'instruction_id',
-    metadata: { instruction_id: instructionId },
+    metadata: {
+      instruction_id: instructionId,
+      ...(transactionId !== '' ? { transaction_id: transactionId } : {}),
+    },
   });
+}
+
+/**
+ * issue 10 §3: a single-use charge (dynamic Pix) already has a live payment, from another
+ * instruction of the same QR. `ownTransactionId`: that payment's id, given only when it is the
+ * caller's tenant's; another tenant's id is never shown.
+ */
+export function chargeAlreadyPaid(instructionId: string, ownTransactionId?: string): ConnectError {
+  const by = ownTransactionId === undefined ? '' : ` by transaction ${ownTransactionId}`;
+  return serviceError(
+    'ChargeAlreadyPaid',
+    `The dynamic QR's charge was already paid or is being paid${by}: a single-use code is paid once.`,
+    {
+      code: Code.AlreadyExists,
+      field: 'instruction_id',
+      metadata: {
+        instruction_id: instructionId,
+        ...(ownTransactionId === undefined ? {} : { transaction_id: ownTransactionId }),
+      },
+    },
+  );
 }
 
 export function quoteExpired(instructionId: string): ConnectError {

@@ -14,6 +14,7 @@ import type {
   ExecuteInstructionRequest,
   Transaction,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { type ChargeSource, chargeKeyOf } from '../instructions/charge-key';
 import { instructionNotFound } from '../instructions/errors';
 import { type ValidPayer, validatePayer } from '../payers/validate-payer';
 import { railAdapterFor } from '../rails/adapters';
@@ -22,6 +23,7 @@ import { RailMappingError } from '../rails/rail-adapter';
 import { tenantRequired, transactionNotFound } from '../transactions/errors';
 import { toTransactionMessage } from '../transactions/transaction-message';
 import {
+  chargeAlreadyPaid,
   dependencyUnavailable,
   idempotencyConflict,
   idempotencyKeyMissing,
@@ -169,7 +171,9 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
   ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
     const winner = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
     if (winner) return { ...(await replay(req, winner, waitUntil, signal)), replayed: true };
-    throw instructionAlreadyExecuted(instructionId);
+    // The refusal names the existing transaction; a rare path, worth the one read.
+    const existing = await deps.store.findExecutableInstruction(req.tenantId, instructionId);
+    throw instructionAlreadyExecuted(instructionId, existing?.transaction_id ?? '');
   }
 
   /**
@@ -193,11 +197,26 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     }
     if (executable.executed) return replayOrRefuse(req, executable.instruction.id, waitUntil, signal);
     const { instruction, payer, callbackUrl } = executable;
-    const inserted = await deps.store.insertPendingTransaction(
-      { id: transactionId, instruction, payer, callbackUrl },
-      { key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: keyTtlMs },
-      deps.leaseMs,
-    );
+    // An instruction stored before migration 0002 has no charge_key column value: read it from its QR.
+    const chargeKey = instruction.charge_key ?? chargeKeyOf(instruction.decoded as ChargeSource);
+    const insert = () =>
+      deps.store.insertPendingTransaction(
+        { id: transactionId, instruction, chargeKey, payer, callbackUrl },
+        { key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: keyTtlMs },
+        deps.leaseMs,
+      );
+    let inserted = await insert();
+    if (inserted.kind === 'charge_taken' && chargeKey !== null) {
+      const holder = await deps.store.findChargeHolder(chargeKey);
+      // Our own instruction's transaction (a concurrent execute with another key) is the usual case.
+      if (holder?.instruction_id === instruction.id)
+        return replayOrRefuse(req, instruction.id, waitUntil, signal);
+      // The payment that held the charge failed or was withdrawn since our INSERT: the charge is
+      // free again and one more INSERT decides.
+      if (!holder) inserted = await insert();
+      else throw chargeAlreadyPaid(instruction.id, holder.tenant_id === req.tenantId ? holder.id : undefined);
+    }
+    if (inserted.kind === 'charge_taken') throw chargeAlreadyPaid(instruction.id);
     if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction.id, waitUntil, signal);
     // The submission starts from the row just written: nothing to read back.
     const submission: SubmissionRow = {

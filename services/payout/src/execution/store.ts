@@ -20,6 +20,8 @@ export type ExecutableInstruction = {
   quote_id: string | null;
   /** payout.decoder.v1.DecodedQr in protobuf JSON. */
   decoded: unknown;
+  /** The single-use charge it pays (`instructions/charge-key.ts`); null for a reusable QR. */
+  charge_key: string | null;
   transaction_id: string | null;
 };
 
@@ -41,6 +43,8 @@ export type SubmissionRow = LiveTransactionRow & {
 export type NewTransaction = {
   id: string;
   instruction: ExecutableInstruction;
+  /** The charge the transaction pays, copied from the instruction; null for a reusable QR. */
+  chargeKey: string | null;
   payer: ValidPayer;
   callbackUrl: string | null;
 };
@@ -65,11 +69,20 @@ export type ClaimedTransaction = {
   poll_attempts: number;
 };
 
+/** The live transaction that holds a charge (migration 0002: one per charge unless failed). */
+export type ChargeHolder = { id: string; tenant_id: string; instruction_id: string };
+
 const LIVE_COLUMNS = `${TRANSACTION_COLUMNS}, partner_payout_id`;
 const UNIQUE_VIOLATION = '23505';
+/** Migration 0002's partial unique index: one live (not failed) transaction per charge. */
+const LIVE_CHARGE_INDEX = 'transactions_live_charge_key';
 
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === UNIQUE_VIOLATION;
+/** The constraint (or unique index) a unique violation names; undefined for any other error. */
+function uniqueViolationOf(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { code, constraint } = err as { code?: unknown; constraint?: unknown };
+  if (code !== UNIQUE_VIOLATION) return undefined;
+  return typeof constraint === 'string' ? constraint : '';
 }
 
 export interface ExecutionStore {
@@ -82,14 +95,19 @@ export interface ExecutionStore {
   /**
    * Inserts the pending transaction and its idempotency key in ONE database transaction, the
    * transaction leased to the caller for `leaseMs`. `duplicate` when the key or the instruction
-   * already has one: the unique constraints decide races, not a prior read.
+   * already has one; `charge_taken` when another live transaction pays the same single-use charge
+   * (nothing is written then either): the unique constraints decide races, not a prior read.
    */
   insertPendingTransaction(
     txn: NewTransaction,
     /** Keys are per tenant: this one is the instruction's tenant's. */
     key: { key: string; fingerprint: string; ttlMs: number },
     leaseMs: number,
-  ): Promise<{ kind: 'inserted'; row: LiveTransactionRow } | { kind: 'duplicate' }>;
+  ): Promise<
+    { kind: 'inserted'; row: LiveTransactionRow } | { kind: 'duplicate' } | { kind: 'charge_taken' }
+  >;
+  /** The live (pending, processing or completed) transaction paying the charge, of any tenant. */
+  findChargeHolder(chargeKey: string): Promise<ChargeHolder | undefined>;
   findTransaction(transactionId: string): Promise<LiveTransactionRow | undefined>;
   findSubmission(transactionId: string): Promise<SubmissionRow | undefined>;
   /** Leases a pending transaction whose lease is free (a replay re-running an unsent submission). */
@@ -140,7 +158,8 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
     async findExecutableInstruction(tenantId, instructionId) {
       const { rows } = await pool.query<ExecutableInstruction>(
         `SELECT i.id, i.tenant_id, i.scheme_id, i.country, i.rail, i.amount_currency, i.amount_minor,
-                i.pay_currency, i.pay_amount_minor, i.quote_id, i.decoded, t.id AS transaction_id
+                i.pay_currency, i.pay_amount_minor, i.quote_id, i.decoded, i.charge_key,
+                t.id AS transaction_id
            FROM instructions i
            LEFT JOIN transactions t ON t.instruction_id = i.id
           WHERE i.id = $1 AND i.tenant_id = $2`,
@@ -179,9 +198,10 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
            )
            INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
              amount_currency, amount_minor, pay_currency, pay_amount_minor,
-             payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at)
+             payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at,
+             charge_key)
            SELECT $1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13,
-             now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond'
+             now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond', $18
              FROM taken_key
            RETURNING ${LIVE_COLUMNS}`,
           [
@@ -202,14 +222,29 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
             key.key,
             key.fingerprint,
             key.ttlMs,
+            txn.chargeKey,
           ],
         );
         const row = rows[0];
         return row ? { kind: 'inserted', row } : { kind: 'duplicate' };
       } catch (err) {
-        if (isUniqueViolation(err)) return { kind: 'duplicate' };
+        // A live key leaves the transaction unwritten (no violation); the instruction's UNIQUE
+        // transaction is a duplicate; the charge's partial index is another payment of the charge.
+        const violated = uniqueViolationOf(err);
+        if (violated === LIVE_CHARGE_INDEX) return { kind: 'charge_taken' };
+        if (violated !== undefined) return { kind: 'duplicate' };
         throw err;
       }
+    },
+
+    async findChargeHolder(chargeKey) {
+      // Same predicate as the partial index, which answers it.
+      const { rows } = await pool.query<ChargeHolder>(
+        `SELECT id, tenant_id, instruction_id FROM transactions
+          WHERE charge_key = $1 AND status <> 'failed'`,
+        [chargeKey],
+      );
+      return rows[0];
     },
 
     findTransaction,

@@ -10,6 +10,7 @@ import {
   InstructionSchema,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { tenantRequired } from '../transactions/errors';
+import { chargeKeyOf } from './charge-key';
 import { amountMismatch, instructionNotFound, invalidInstruction } from './errors';
 import { decodedToJson, quoteToJson, toInstructionMessage } from './instruction-message';
 import type { InstructionStore } from './store';
@@ -91,6 +92,7 @@ export function createInstructionService(deps: { store: InstructionStore }): Ins
         payAmountMinor: payAmount.amountMinor,
         quoteId: req.quote?.id ?? null,
         quoteJson: req.quote ? quoteToJson(req.quote) : null,
+        chargeKey: chargeKeyOf(decoded),
       });
       return create(InstructionSchema, {
         id,

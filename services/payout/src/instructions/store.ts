@@ -30,6 +30,8 @@ export type NewInstruction = {
   payAmountMinor: bigint;
   quoteId: string | null;
   quoteJson: unknown;
+  /** The single-use charge the QR pays (`charge-key.ts`), null for a reusable QR. */
+  chargeKey: string | null;
 };
 
 export interface InstructionStore {
@@ -44,8 +46,8 @@ export function createInstructionStore(pool: pg.Pool): InstructionStore {
     async insertInstruction(ins) {
       const { rows } = await pool.query<{ created_at: Date }>(
         `INSERT INTO instructions (id, tenant_id, scheme_id, country, rail, decoded,
-           amount_currency, amount_minor, pay_currency, pay_amount_minor, quote_id, quote)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           amount_currency, amount_minor, pay_currency, pay_amount_minor, quote_id, quote, charge_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          RETURNING created_at`,
         [
           ins.id,
@@ -60,6 +62,7 @@ export function createInstructionStore(pool: pg.Pool): InstructionStore {
           ins.payAmountMinor.toString(),
           ins.quoteId,
           ins.quoteJson === null ? null : JSON.stringify(ins.quoteJson),
+          ins.chargeKey,
         ],
       );
       return { createdAt: rows[0]!.created_at };

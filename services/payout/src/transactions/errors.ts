@@ -15,3 +15,8 @@ export function tenantRequired(): ConnectError {
     field: 'tenant_id',
   });
 }
+
+/** A ListTransactions parameter out of its range; `field` is the public query parameter's name. */
+export function invalidListParameter(field: string, message: string): ConnectError {
+  return serviceError('ValidationError', message, { code: Code.InvalidArgument, field });
+}

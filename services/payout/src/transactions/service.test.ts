@@ -1,13 +1,17 @@
-import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { create } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, readErrorDetail } from '@qr-payout/platform';
-import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { createTransactionService } from './service';
-import type { TransactionRow, TransactionStore } from './store';
+import {
+  ListTransactionsRequestSchema,
+  TransactionStatus,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { createTransactionService, decodeCursor, encodeCursor } from './service';
+import type { DescribedTransactionRow, TransactionListFilter, TransactionStore } from './store';
 
 const created = new Date('2026-01-02T03:04:05.678Z');
 const updated = new Date('2026-01-02T03:04:06.789Z');
 
-function row(overrides: Partial<TransactionRow> = {}): TransactionRow {
+function row(overrides: Partial<DescribedTransactionRow> = {}): DescribedTransactionRow {
   return {
     id: 'txn_01JD0000000000000000000001',
     tenant_id: 'ten_a',
@@ -27,17 +31,35 @@ function row(overrides: Partial<TransactionRow> = {}): TransactionRow {
     error_partner_status: null,
     created_at: created,
     updated_at: updated,
+    country: 'BR',
+    creditor: { name: 'Padaria', account: '+5511999999999', accountType: 'ACCOUNT_TYPE_PIX_KEY_PHONE' },
+    quote_id: 'quo_01JD0000000000000000000001',
+    quote_rate: '5.4228',
     ...overrides,
   };
 }
 
 // An in-memory store with the same tenant scoping contract as the SQL one.
-function storeOf(rows: TransactionRow[]): TransactionStore & { calls: number } {
+function storeOf(
+  rows: DescribedTransactionRow[],
+): TransactionStore & { calls: number; filters: TransactionListFilter[] } {
   const store = {
     calls: 0,
+    filters: [] as TransactionListFilter[],
     async findTransaction(tenantId: string, transactionId: string) {
       store.calls += 1;
       return rows.find((r) => r.tenant_id === tenantId && r.id === transactionId);
+    },
+    async findInstructionFacts() {
+      return undefined;
+    },
+    async listTransactions(filter: TransactionListFilter) {
+      store.filters.push(filter);
+      const page = rows.slice(0, filter.limit);
+      return {
+        rows: page,
+        cursors: page.map((r) => ({ createdAt: '2026-01-02T03:04:05.678901Z', id: r.id })),
+      };
     },
   };
   return store;
@@ -68,6 +90,9 @@ describe('getTransaction', () => {
       amount: { currency: 'BRL', amountMinor: 9007199254740993n },
       payAmount: { currency: 'USD', amountMinor: 1999n },
       callbackUrl: 'https://x.test/cb',
+      country: 'BR',
+      creditor: { name: 'Padaria', account: '+5511999999999' },
+      quote: { id: 'quo_01JD0000000000000000000001', rate: '5.4228' },
     });
     expect(timestampDate(txn.createdAt!).toISOString()).toBe('2026-01-02T03:04:05.678Z');
     expect(timestampDate(txn.updatedAt!).toISOString()).toBe('2026-01-02T03:04:06.789Z');
@@ -136,5 +161,73 @@ describe('getTransaction', () => {
       code: Code.InvalidArgument,
       field: 'tenant_id',
     });
+  });
+});
+
+describe('listTransactions', () => {
+  const ids = ['01', '02', '03'].map((n) => `txn_01JD00000000000000000000${n}`);
+  const list = (init: Parameters<typeof create<typeof ListTransactionsRequestSchema>>[1]) =>
+    create(ListTransactionsRequestSchema, { tenantId: 'ten_a', ...init });
+
+  it('pages with one extra row to tell whether a next page exists', async () => {
+    const store = storeOf(ids.map((id) => row({ id })));
+    const service = createTransactionService({ store });
+    const page = await service.listTransactions(list({ page: { limit: 2, cursor: '' } }));
+    expect(page.transactions.map((t) => t.id)).toEqual(ids.slice(0, 2));
+    expect(page.transactions[0]?.country).toBe('BR');
+    expect(store.filters[0]).toMatchObject({
+      tenantId: 'ten_a',
+      limit: 3,
+      after: undefined,
+      status: undefined,
+    });
+    expect(decodeCursor(page.nextCursor)).toEqual({ createdAt: '2026-01-02T03:04:05.678901Z', id: ids[1] });
+    const last = await service.listTransactions(list({ page: { limit: 3, cursor: page.nextCursor } }));
+    expect(last.nextCursor).toBe('');
+    expect(store.filters[1]?.after).toEqual({ createdAt: '2026-01-02T03:04:05.678901Z', id: ids[1] });
+  });
+
+  it('passes status and the created range, and applies the default page size', async () => {
+    const store = storeOf([]);
+    const service = createTransactionService({ store });
+    await service.listTransactions(
+      list({
+        status: TransactionStatus.FAILED,
+        createdGte: timestampFromDate(created),
+        createdLt: timestampFromDate(updated),
+      }),
+    );
+    expect(store.filters[0]).toMatchObject({
+      status: 'failed',
+      createdGte: created,
+      createdLt: updated,
+      limit: 21,
+    });
+  });
+
+  it.each([
+    ['a limit over 100', { page: { limit: 101, cursor: '' } }, 'limit'],
+    ['a negative limit', { page: { limit: -1, cursor: '' } }, 'limit'],
+    ['a cursor not of ours', { page: { limit: 0, cursor: 'abc' } }, 'cursor'],
+    [
+      'a cursor with another id kind',
+      { page: { limit: 0, cursor: encodeCursor({ createdAt: '2026-01-02T03:04:05.678901Z', id: 'ins_x' }) } },
+      'cursor',
+    ],
+    ['an unknown status', { status: 9 as TransactionStatus }, 'status'],
+    [
+      'a reversed range',
+      { createdGte: timestampFromDate(updated), createdLt: timestampFromDate(created) },
+      'created_lt',
+    ],
+  ])('refuses %s as a ValidationError naming the parameter', async (_what, init, field) => {
+    const store = storeOf([]);
+    const service = createTransactionService({ store });
+    expect(await rejection(service.listTransactions(list(init)))).toMatchObject({
+      tag: 'ValidationError',
+      code: Code.InvalidArgument,
+      field,
+    });
+    expect(store.filters).toEqual([]);
   });
 });

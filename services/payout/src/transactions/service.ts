@@ -1,11 +1,72 @@
-import type { Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { tenantRequired, transactionNotFound } from './errors';
-import type { TransactionStore } from './store';
-import { toTransactionMessage } from './transaction-message';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { isId } from '@qr-payout/platform';
+import {
+  type ListTransactionsRequest,
+  type Transaction,
+  TransactionStatus,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { invalidListParameter, tenantRequired, transactionNotFound } from './errors';
+import type { TransactionStatus as StoredStatus, TransactionCursor, TransactionStore } from './store';
+import { toTransactionMessage, withInstructionFacts } from './transaction-message';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export type TransactionPage = { transactions: Transaction[]; nextCursor: string };
 
 export interface TransactionService {
   /** The tenant's transaction; NotFoundError for an unknown id or another tenant's id. */
   getTransaction(tenantId: string, transactionId: string): Promise<Transaction>;
+  /** One page of the tenant's transactions, newest first; ValidationError for a bad parameter. */
+  listTransactions(req: ListTransactionsRequest): Promise<TransactionPage>;
+  /**
+   * `txn` with its instruction's country, creditor and quote, for answers built from the money
+   * path's rows (execute), which do not read the instruction's facts.
+   */
+  withInstructionFacts(txn: Transaction): Promise<Transaction>;
+}
+
+const STORED_STATUS: Partial<Record<TransactionStatus, StoredStatus>> = {
+  [TransactionStatus.PENDING]: 'pending',
+  [TransactionStatus.PROCESSING]: 'processing',
+  [TransactionStatus.COMPLETED]: 'completed',
+  [TransactionStatus.FAILED]: 'failed',
+};
+
+// The cursor is opaque to clients: the last row's position (microsecond created_at, id) as
+// base64url JSON.
+export function encodeCursor(cursor: TransactionCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id]), 'utf8').toString('base64url');
+}
+
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+export function decodeCursor(raw: string): TransactionCursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      CURSOR_TIME.test(value[0]) &&
+      !Number.isNaN(Date.parse(value[0])) &&
+      typeof value[1] === 'string' &&
+      isId(value[1], 'txn')
+    ) {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through: not a cursor of ours
+  }
+  throw invalidListParameter('cursor', 'cursor is not a next_cursor returned by this API');
+}
+
+export function pageSize(limit: number): number {
+  if (limit === 0) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw invalidListParameter('limit', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return limit;
 }
 
 export function createTransactionService(deps: { store: TransactionStore }): TransactionService {
@@ -16,7 +77,43 @@ export function createTransactionService(deps: { store: TransactionStore }): Tra
       if (transactionId === '' || transactionId.length > 64) throw transactionNotFound();
       const row = await deps.store.findTransaction(tenantId, transactionId);
       if (!row) throw transactionNotFound();
-      return toTransactionMessage(row);
+      return toTransactionMessage(row, row);
+    },
+
+    async listTransactions(req) {
+      if (req.tenantId === '') throw tenantRequired();
+      let status: StoredStatus | undefined;
+      if (req.status !== TransactionStatus.UNSPECIFIED) {
+        status = STORED_STATUS[req.status];
+        if (!status) throw invalidListParameter('status', 'status is not a transaction state');
+      }
+      const createdGte = req.createdGte ? timestampDate(req.createdGte) : undefined;
+      const createdLt = req.createdLt ? timestampDate(req.createdLt) : undefined;
+      if (createdGte && createdLt && createdGte.getTime() >= createdLt.getTime()) {
+        throw invalidListParameter('created_lt', 'created_lt must be later than created_gte');
+      }
+      const limit = pageSize(req.page?.limit ?? 0);
+      const cursor = req.page?.cursor ?? '';
+      const after = cursor === '' ? undefined : decodeCursor(cursor);
+      // One row more than asked tells whether another page exists.
+      const { rows, cursors } = await deps.store.listTransactions({
+        tenantId: req.tenantId,
+        status,
+        createdGte,
+        createdLt,
+        after,
+        limit: limit + 1,
+      });
+      const last = cursors[limit - 1];
+      return {
+        transactions: rows.slice(0, limit).map((row) => toTransactionMessage(row, row)),
+        nextCursor: rows.length > limit && last ? encodeCursor(last) : '',
+      };
+    },
+
+    async withInstructionFacts(txn) {
+      const facts = await deps.store.findInstructionFacts(txn.instructionId);
+      return facts ? withInstructionFacts(txn, facts) : txn;
     },
   };
 }

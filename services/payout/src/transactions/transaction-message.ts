@@ -1,11 +1,13 @@
-import { create } from '@bufbuild/protobuf';
+import { clone, create, fromJson, type JsonValue } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { CreditorSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import {
+  AppliedQuoteSchema,
   type Transaction,
   TransactionSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { TransactionStatus as StoredStatus, TransactionRow } from './store';
+import type { InstructionFacts, TransactionStatus as StoredStatus, TransactionRow } from './store';
 
 const STATUS: Record<StoredStatus, TransactionStatus> = {
   pending: TransactionStatus.PENDING,
@@ -14,8 +16,14 @@ const STATUS: Record<StoredStatus, TransactionStatus> = {
   failed: TransactionStatus.FAILED,
 };
 
-/** The payout.payout.v1.Transaction of a stored row; result and error only when stored (spec §2.2). */
-export function toTransactionMessage(row: TransactionRow): Transaction {
+// The creditor is stored as protobuf JSON inside the decoded QR; fields added later are ignored.
+const READ_OPTIONS = { ignoreUnknownFields: true };
+
+/**
+ * The payout.payout.v1.Transaction of a stored row; result and error only when stored (spec §2.2).
+ * With the instruction's facts (the read paths), also country, creditor and the applied quote.
+ */
+export function toTransactionMessage(row: TransactionRow, facts?: InstructionFacts): Transaction {
   const status = STATUS[row.status];
   if (status === undefined) throw new Error(`transaction ${row.id} has unknown status ${row.status}`);
   return create(TransactionSchema, {
@@ -30,6 +38,7 @@ export function toTransactionMessage(row: TransactionRow): Transaction {
     amount: { currency: row.amount_currency, amountMinor: BigInt(row.amount_minor) },
     payAmount: { currency: row.pay_currency, amountMinor: BigInt(row.pay_amount_minor) },
     callbackUrl: row.callback_url ?? '',
+    ...(facts ? instructionFactFields(facts) : {}),
     ...(row.result_reference !== null && row.result_settled_at !== null
       ? {
           result: {
@@ -48,4 +57,21 @@ export function toTransactionMessage(row: TransactionRow): Transaction {
         }
       : {}),
   });
+}
+
+function instructionFactFields(facts: InstructionFacts) {
+  return {
+    country: facts.country,
+    ...(facts.creditor !== null && facts.creditor !== undefined
+      ? { creditor: fromJson(CreditorSchema, facts.creditor as JsonValue, READ_OPTIONS) }
+      : {}),
+    ...(facts.quote_id !== null
+      ? { quote: create(AppliedQuoteSchema, { id: facts.quote_id, rate: facts.quote_rate ?? '' }) }
+      : {}),
+  };
+}
+
+/** A copy of `txn` with its instruction's country, creditor and quote. */
+export function withInstructionFacts(txn: Transaction, facts: InstructionFacts): Transaction {
+  return Object.assign(clone(TransactionSchema, txn), instructionFactFields(facts));
 }

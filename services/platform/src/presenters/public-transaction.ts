@@ -1,6 +1,8 @@
 import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { fromMinorUnits } from './money';
 
 /** Public transaction statuses (spec §3.1), lower case as the spec shows them. */
 const STATUS_NAMES: Record<TransactionStatus, string> = {
@@ -20,6 +22,18 @@ export interface PublicTransaction {
   updatedAt: string;
   result: { reference: string; settledAt: string | null } | null;
   error: { reason: string; code: string; partnerStatus: string } | null;
+  // Additions (issue 10, docs/api-conventions.md "Transactions"): camelCase like the spec's
+  // transaction fields; the wallet fields and quote are null when no FX applied.
+  /** What the merchant receives, in `currency`. */
+  amount: number;
+  currency: string;
+  creditor: { name: string; account: string };
+  scheme: string;
+  country: string;
+  /** What the payer paid in `walletCurrency` (the quote's source amount plus its fee). */
+  walletAmount: number | null;
+  walletCurrency: string | null;
+  quote: { id: string; rate: string } | null;
 }
 
 // The one presenter of the public transaction JSON (docs/api-conventions.md): the gateway's
@@ -48,7 +62,19 @@ export function toPublicTransaction(txn: Transaction): PublicTransaction {
     error: txn.error
       ? { reason: txn.error.reason, code: txn.error.code, partnerStatus: txn.error.partnerStatus }
       : null,
+    amount: money(txn.amount),
+    currency: txn.amount?.currency ?? '',
+    creditor: { name: txn.creditor?.name ?? '', account: txn.creditor?.account ?? '' },
+    scheme: txn.schemeId,
+    country: txn.country,
+    walletAmount: txn.quote && txn.payAmount ? money(txn.payAmount) : null,
+    walletCurrency: txn.quote && txn.payAmount ? txn.payAmount.currency : null,
+    quote: txn.quote ? { id: txn.quote.id, rate: txn.quote.rate } : null,
   };
+}
+
+function money(m: Money | undefined): number {
+  return m ? fromMinorUnits(m.amountMinor, m.currency) : 0;
 }
 
 function iso(ts: Timestamp): string {

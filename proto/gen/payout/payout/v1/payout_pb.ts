@@ -6,9 +6,9 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Money } from "../../common/v1/common_pb";
+import type { Money, PageInfo, PageRequest } from "../../common/v1/common_pb";
 import { file_payout_common_v1_common } from "../../common/v1/common_pb";
-import type { DecodedQr } from "../../decoder/v1/decoder_pb";
+import type { Creditor, DecodedQr } from "../../decoder/v1/decoder_pb";
 import { file_payout_decoder_v1_decoder } from "../../decoder/v1/decoder_pb";
 import type { Quote } from "../../fx/v1/fx_pb";
 import { file_payout_fx_v1_fx } from "../../fx/v1/fx_pb";
@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payout/payout/v1/payout.proto.
  */
 export const file_payout_payout_v1_payout: GenFile = /*@__PURE__*/
-  fileDesc("Ch1wYXlvdXQvcGF5b3V0L3YxL3BheW91dC5wcm90bxIQcGF5b3V0LnBheW91dC52MSKsAgoLSW5zdHJ1Y3Rpb24SCgoCaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEi0KB2RlY29kZWQYAyABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAQgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgFIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEisKCnBheV9hbW91bnQYBiABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5Ei4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDnRyYW5zYWN0aW9uX2lkGAggASgJQggKBl9xdW90ZSJWChFUcmFuc2FjdGlvblJlc3VsdBIRCglyZWZlcmVuY2UYASABKAkSLgoKc2V0dGxlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSAoQVHJhbnNhY3Rpb25FcnJvchIOCgZyZWFzb24YASABKAkSDAoEY29kZRgCIAEoCRIWCg5wYXJ0bmVyX3N0YXR1cxgDIAEoCSI2CgVQYXllchIMCgRuYW1lGAEgASgJEg8KB2FjY291bnQYAiABKAkSDgoGdGF4X2lkGAMgASgJIu0DCgtUcmFuc2FjdGlvbhIKCgJpZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAyABKAkSMwoGc3RhdHVzGAQgASgOMiMucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvblN0YXR1cxIMCgRyYWlsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKBnJlc3VsdBgIIAEoCzIjLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25SZXN1bHRIAIgBARI2CgVlcnJvchgJIAEoCzIiLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25FcnJvckgBiAEBEicKBmFtb3VudBgKIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSKwoKcGF5X2Ftb3VudBgLIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSFAoMY2FsbGJhY2tfdXJsGAwgASgJEhEKCXNjaGVtZV9pZBgNIAEoCUIJCgdfcmVzdWx0QggKBl9lcnJvciK4AQoYQ3JlYXRlSW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRItCgdkZWNvZGVkGAIgASgLMhwucGF5b3V0LmRlY29kZXIudjEuRGVjb2RlZFFyEicKBmFtb3VudBgDIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSJwoFcXVvdGUYBCABKAsyEy5wYXlvdXQuZngudjEuUXVvdGVIAIgBAUIICgZfcXVvdGUiTwoZQ3JlYXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRIyCgtpbnN0cnVjdGlvbhgBIAEoCzIdLnBheW91dC5wYXlvdXQudjEuSW5zdHJ1Y3Rpb24iQgoVR2V0SW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgCIAEoCSJMChZHZXRJbnN0cnVjdGlvblJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbiLLAQoZRXhlY3V0ZUluc3RydWN0aW9uUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAiABKAkSJgoFcGF5ZXIYAyABKAsyFy5wYXlvdXQucGF5b3V0LnYxLlBheWVyEhQKDGNhbGxiYWNrX3VybBgEIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgGIAEoCRIPCgd3YWl0X21zGAcgASgFImIKGkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCJCChVHZXRUcmFuc2FjdGlvblJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEhYKDnRyYW5zYWN0aW9uX2lkGAIgASgJIkwKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USMgoLdHJhbnNhY3Rpb24YASABKAsyHS5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uIt4BChtBcHBseVBhcnRuZXJDYWxsYmFja1JlcXVlc3QSDAoEcmFpbBgBIAEoCRIWCg50cmFuc2FjdGlvbl9pZBgCIAEoCRIZChFwYXJ0bmVyX3BheW91dF9pZBgDIAEoCRIWCg5wYXJ0bmVyX3N0YXR1cxgEIAEoCRITCgtyZWFzb25fY29kZRgFIAEoCRIOCgZyZWFzb24YBiABKAkSEQoJcmVmZXJlbmNlGAcgASgJEi4KCnNldHRsZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKHEFwcGx5UGFydG5lckNhbGxiYWNrUmVzcG9uc2USMgoLdHJhbnNhY3Rpb24YASABKAsyHS5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uKrsBChFUcmFuc2FjdGlvblN0YXR1cxIiCh5UUkFOU0FDVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIeChpUUkFOU0FDVElPTl9TVEFUVVNfUEVORElORxABEiEKHVRSQU5TQUNUSU9OX1NUQVRVU19QUk9DRVNTSU5HEAISIAocVFJBTlNBQ1RJT05fU1RBVFVTX0NPTVBMRVRFRBADEh0KGVRSQU5TQUNUSU9OX1NUQVRVU19GQUlMRUQQBDKvBAoNUGF5b3V0U2VydmljZRJsChFDcmVhdGVJbnN0cnVjdGlvbhIqLnBheW91dC5wYXlvdXQudjEuQ3JlYXRlSW5zdHJ1Y3Rpb25SZXF1ZXN0GisucGF5b3V0LnBheW91dC52MS5DcmVhdGVJbnN0cnVjdGlvblJlc3BvbnNlEmMKDkdldEluc3RydWN0aW9uEicucGF5b3V0LnBheW91dC52MS5HZXRJbnN0cnVjdGlvblJlcXVlc3QaKC5wYXlvdXQucGF5b3V0LnYxLkdldEluc3RydWN0aW9uUmVzcG9uc2USbwoSRXhlY3V0ZUluc3RydWN0aW9uEisucGF5b3V0LnBheW91dC52MS5FeGVjdXRlSW5zdHJ1Y3Rpb25SZXF1ZXN0GiwucGF5b3V0LnBheW91dC52MS5FeGVjdXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRJjCg5HZXRUcmFuc2FjdGlvbhInLnBheW91dC5wYXlvdXQudjEuR2V0VHJhbnNhY3Rpb25SZXF1ZXN0GigucGF5b3V0LnBheW91dC52MS5HZXRUcmFuc2FjdGlvblJlc3BvbnNlEnUKFEFwcGx5UGFydG5lckNhbGxiYWNrEi0ucGF5b3V0LnBheW91dC52MS5BcHBseVBhcnRuZXJDYWxsYmFja1JlcXVlc3QaLi5wYXlvdXQucGF5b3V0LnYxLkFwcGx5UGFydG5lckNhbGxiYWNrUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_payout_common_v1_common, file_payout_decoder_v1_decoder, file_payout_fx_v1_fx]);
+  fileDesc("Ch1wYXlvdXQvcGF5b3V0L3YxL3BheW91dC5wcm90bxIQcGF5b3V0LnBheW91dC52MSKsAgoLSW5zdHJ1Y3Rpb24SCgoCaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEi0KB2RlY29kZWQYAyABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAQgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgFIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEisKCnBheV9hbW91bnQYBiABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5Ei4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDnRyYW5zYWN0aW9uX2lkGAggASgJQggKBl9xdW90ZSJWChFUcmFuc2FjdGlvblJlc3VsdBIRCglyZWZlcmVuY2UYASABKAkSLgoKc2V0dGxlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSAoQVHJhbnNhY3Rpb25FcnJvchIOCgZyZWFzb24YASABKAkSDAoEY29kZRgCIAEoCRIWCg5wYXJ0bmVyX3N0YXR1cxgDIAEoCSI2CgVQYXllchIMCgRuYW1lGAEgASgJEg8KB2FjY291bnQYAiABKAkSDgoGdGF4X2lkGAMgASgJIusECgtUcmFuc2FjdGlvbhIKCgJpZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAyABKAkSMwoGc3RhdHVzGAQgASgOMiMucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvblN0YXR1cxIMCgRyYWlsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKBnJlc3VsdBgIIAEoCzIjLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25SZXN1bHRIAIgBARI2CgVlcnJvchgJIAEoCzIiLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25FcnJvckgBiAEBEicKBmFtb3VudBgKIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSKwoKcGF5X2Ftb3VudBgLIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSFAoMY2FsbGJhY2tfdXJsGAwgASgJEhEKCXNjaGVtZV9pZBgNIAEoCRIPCgdjb3VudHJ5GA4gASgJEi0KCGNyZWRpdG9yGA8gASgLMhsucGF5b3V0LmRlY29kZXIudjEuQ3JlZGl0b3ISMgoFcXVvdGUYECABKAsyHi5wYXlvdXQucGF5b3V0LnYxLkFwcGxpZWRRdW90ZUgCiAEBQgkKB19yZXN1bHRCCAoGX2Vycm9yQggKBl9xdW90ZSIoCgxBcHBsaWVkUXVvdGUSCgoCaWQYASABKAkSDAoEcmF0ZRgCIAEoCSK4AQoYQ3JlYXRlSW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRItCgdkZWNvZGVkGAIgASgLMhwucGF5b3V0LmRlY29kZXIudjEuRGVjb2RlZFFyEicKBmFtb3VudBgDIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSJwoFcXVvdGUYBCABKAsyEy5wYXlvdXQuZngudjEuUXVvdGVIAIgBAUIICgZfcXVvdGUiTwoZQ3JlYXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRIyCgtpbnN0cnVjdGlvbhgBIAEoCzIdLnBheW91dC5wYXlvdXQudjEuSW5zdHJ1Y3Rpb24iQgoVR2V0SW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgCIAEoCSJMChZHZXRJbnN0cnVjdGlvblJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbiLLAQoZRXhlY3V0ZUluc3RydWN0aW9uUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAiABKAkSJgoFcGF5ZXIYAyABKAsyFy5wYXlvdXQucGF5b3V0LnYxLlBheWVyEhQKDGNhbGxiYWNrX3VybBgEIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgGIAEoCRIPCgd3YWl0X21zGAcgASgFImIKGkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCJCChVHZXRUcmFuc2FjdGlvblJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEhYKDnRyYW5zYWN0aW9uX2lkGAIgASgJIkwKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USMgoLdHJhbnNhY3Rpb24YASABKAsyHS5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uIu8BChdMaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSMwoGc3RhdHVzGAIgASgOMiMucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvblN0YXR1cxIvCgtjcmVhdGVkX2d0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9sdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoEcGFnZRgFIAEoCzIdLnBheW91dC5jb21tb24udjEuUGFnZVJlcXVlc3QifgoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjMKDHRyYW5zYWN0aW9ucxgBIAMoCzIdLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb24SLQoJcGFnZV9pbmZvGAIgASgLMhoucGF5b3V0LmNvbW1vbi52MS5QYWdlSW5mbyLeAQobQXBwbHlQYXJ0bmVyQ2FsbGJhY2tSZXF1ZXN0EgwKBHJhaWwYASABKAkSFgoOdHJhbnNhY3Rpb25faWQYAiABKAkSGQoRcGFydG5lcl9wYXlvdXRfaWQYAyABKAkSFgoOcGFydG5lcl9zdGF0dXMYBCABKAkSEwoLcmVhc29uX2NvZGUYBSABKAkSDgoGcmVhc29uGAYgASgJEhEKCXJlZmVyZW5jZRgHIAEoCRIuCgpzZXR0bGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSChxBcHBseVBhcnRuZXJDYWxsYmFja1Jlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbiq7AQoRVHJhbnNhY3Rpb25TdGF0dXMSIgoeVFJBTlNBQ1RJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHgoaVFJBTlNBQ1RJT05fU1RBVFVTX1BFTkRJTkcQARIhCh1UUkFOU0FDVElPTl9TVEFUVVNfUFJPQ0VTU0lORxACEiAKHFRSQU5TQUNUSU9OX1NUQVRVU19DT01QTEVURUQQAxIdChlUUkFOU0FDVElPTl9TVEFUVVNfRkFJTEVEEAQymgUKDVBheW91dFNlcnZpY2USbAoRQ3JlYXRlSW5zdHJ1Y3Rpb24SKi5wYXlvdXQucGF5b3V0LnYxLkNyZWF0ZUluc3RydWN0aW9uUmVxdWVzdBorLnBheW91dC5wYXlvdXQudjEuQ3JlYXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRJjCg5HZXRJbnN0cnVjdGlvbhInLnBheW91dC5wYXlvdXQudjEuR2V0SW5zdHJ1Y3Rpb25SZXF1ZXN0GigucGF5b3V0LnBheW91dC52MS5HZXRJbnN0cnVjdGlvblJlc3BvbnNlEm8KEkV4ZWN1dGVJbnN0cnVjdGlvbhIrLnBheW91dC5wYXlvdXQudjEuRXhlY3V0ZUluc3RydWN0aW9uUmVxdWVzdBosLnBheW91dC5wYXlvdXQudjEuRXhlY3V0ZUluc3RydWN0aW9uUmVzcG9uc2USYwoOR2V0VHJhbnNhY3Rpb24SJy5wYXlvdXQucGF5b3V0LnYxLkdldFRyYW5zYWN0aW9uUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJpChBMaXN0VHJhbnNhY3Rpb25zEikucGF5b3V0LnBheW91dC52MS5MaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBoqLnBheW91dC5wYXlvdXQudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEnUKFEFwcGx5UGFydG5lckNhbGxiYWNrEi0ucGF5b3V0LnBheW91dC52MS5BcHBseVBhcnRuZXJDYWxsYmFja1JlcXVlc3QaLi5wYXlvdXQucGF5b3V0LnYxLkFwcGx5UGFydG5lckNhbGxiYWNrUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_payout_common_v1_common, file_payout_decoder_v1_decoder, file_payout_fx_v1_fx]);
 
 /**
  * A stored payment instruction (the result of resolve).
@@ -284,6 +284,27 @@ export type Transaction = Message<"payout.payout.v1.Transaction"> & {
    * @generated from field: string scheme_id = 13;
    */
   schemeId: string;
+
+  /**
+   * ISO 3166-1 alpha-2 country of the merchant (the instruction's).
+   *
+   * @generated from field: string country = 14;
+   */
+  country: string;
+
+  /**
+   * The creditor paid (the instruction's decoded QR).
+   *
+   * @generated from field: payout.decoder.v1.Creditor creditor = 15;
+   */
+  creditor?: Creditor | undefined;
+
+  /**
+   * The FX quote the payment was converted with; absent when the payer paid in the payment currency.
+   *
+   * @generated from field: optional payout.payout.v1.AppliedQuote quote = 16;
+   */
+  quote?: AppliedQuote | undefined;
 };
 
 /**
@@ -292,6 +313,34 @@ export type Transaction = Message<"payout.payout.v1.Transaction"> & {
  */
 export const TransactionSchema: GenMessage<Transaction> = /*@__PURE__*/
   messageDesc(file_payout_payout_v1_payout, 4);
+
+/**
+ * The FX quote a transaction was converted with, as its instruction recorded it.
+ *
+ * @generated from message payout.payout.v1.AppliedQuote
+ */
+export type AppliedQuote = Message<"payout.payout.v1.AppliedQuote"> & {
+  /**
+   * Prefix "quo_".
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Rate applied: units of payment currency per one unit of wallet currency, exact decimal string.
+   *
+   * @generated from field: string rate = 2;
+   */
+  rate: string;
+};
+
+/**
+ * Describes the message payout.payout.v1.AppliedQuote.
+ * Use `create(AppliedQuoteSchema)` to create a new message.
+ */
+export const AppliedQuoteSchema: GenMessage<AppliedQuote> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 5);
 
 /**
  * Input of CreateInstruction.
@@ -333,7 +382,7 @@ export type CreateInstructionRequest = Message<"payout.payout.v1.CreateInstructi
  * Use `create(CreateInstructionRequestSchema)` to create a new message.
  */
 export const CreateInstructionRequestSchema: GenMessage<CreateInstructionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 5);
+  messageDesc(file_payout_payout_v1_payout, 6);
 
 /**
  * Output of CreateInstruction.
@@ -354,7 +403,7 @@ export type CreateInstructionResponse = Message<"payout.payout.v1.CreateInstruct
  * Use `create(CreateInstructionResponseSchema)` to create a new message.
  */
 export const CreateInstructionResponseSchema: GenMessage<CreateInstructionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 6);
+  messageDesc(file_payout_payout_v1_payout, 7);
 
 /**
  * Input of GetInstruction.
@@ -382,7 +431,7 @@ export type GetInstructionRequest = Message<"payout.payout.v1.GetInstructionRequ
  * Use `create(GetInstructionRequestSchema)` to create a new message.
  */
 export const GetInstructionRequestSchema: GenMessage<GetInstructionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 7);
+  messageDesc(file_payout_payout_v1_payout, 8);
 
 /**
  * Output of GetInstruction.
@@ -403,7 +452,7 @@ export type GetInstructionResponse = Message<"payout.payout.v1.GetInstructionRes
  * Use `create(GetInstructionResponseSchema)` to create a new message.
  */
 export const GetInstructionResponseSchema: GenMessage<GetInstructionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 8);
+  messageDesc(file_payout_payout_v1_payout, 9);
 
 /**
  * Input of ExecuteInstruction.
@@ -466,7 +515,7 @@ export type ExecuteInstructionRequest = Message<"payout.payout.v1.ExecuteInstruc
  * Use `create(ExecuteInstructionRequestSchema)` to create a new message.
  */
 export const ExecuteInstructionRequestSchema: GenMessage<ExecuteInstructionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 9);
+  messageDesc(file_payout_payout_v1_payout, 10);
 
 /**
  * Output of ExecuteInstruction.
@@ -494,7 +543,7 @@ export type ExecuteInstructionResponse = Message<"payout.payout.v1.ExecuteInstru
  * Use `create(ExecuteInstructionResponseSchema)` to create a new message.
  */
 export const ExecuteInstructionResponseSchema: GenMessage<ExecuteInstructionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 10);
+  messageDesc(file_payout_payout_v1_payout, 11);
 
 /**
  * Input of GetTransaction.
@@ -522,7 +571,7 @@ export type GetTransactionRequest = Message<"payout.payout.v1.GetTransactionRequ
  * Use `create(GetTransactionRequestSchema)` to create a new message.
  */
 export const GetTransactionRequestSchema: GenMessage<GetTransactionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 11);
+  messageDesc(file_payout_payout_v1_payout, 12);
 
 /**
  * Output of GetTransaction.
@@ -543,7 +592,84 @@ export type GetTransactionResponse = Message<"payout.payout.v1.GetTransactionRes
  * Use `create(GetTransactionResponseSchema)` to create a new message.
  */
 export const GetTransactionResponseSchema: GenMessage<GetTransactionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 12);
+  messageDesc(file_payout_payout_v1_payout, 13);
+
+/**
+ * Input of ListTransactions.
+ *
+ * @generated from message payout.payout.v1.ListTransactionsRequest
+ */
+export type ListTransactionsRequest = Message<"payout.payout.v1.ListTransactionsRequest"> & {
+  /**
+   * Tenant whose transactions to list.
+   *
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * Only transactions in this state; UNSPECIFIED for all.
+   *
+   * @generated from field: payout.payout.v1.TransactionStatus status = 2;
+   */
+  status: TransactionStatus;
+
+  /**
+   * Only transactions created at or after this instant, when set.
+   *
+   * @generated from field: google.protobuf.Timestamp created_gte = 3;
+   */
+  createdGte?: Timestamp | undefined;
+
+  /**
+   * Only transactions created before this instant, when set.
+   *
+   * @generated from field: google.protobuf.Timestamp created_lt = 4;
+   */
+  createdLt?: Timestamp | undefined;
+
+  /**
+   * Paging: limit 1..100 (0 means the default, 20) and the previous page's cursor.
+   *
+   * @generated from field: payout.common.v1.PageRequest page = 5;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message payout.payout.v1.ListTransactionsRequest.
+ * Use `create(ListTransactionsRequestSchema)` to create a new message.
+ */
+export const ListTransactionsRequestSchema: GenMessage<ListTransactionsRequest> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 14);
+
+/**
+ * Output of ListTransactions.
+ *
+ * @generated from message payout.payout.v1.ListTransactionsResponse
+ */
+export type ListTransactionsResponse = Message<"payout.payout.v1.ListTransactionsResponse"> & {
+  /**
+   * One page of transactions, newest first.
+   *
+   * @generated from field: repeated payout.payout.v1.Transaction transactions = 1;
+   */
+  transactions: Transaction[];
+
+  /**
+   * Where the next page starts; empty cursor on the last page.
+   *
+   * @generated from field: payout.common.v1.PageInfo page_info = 2;
+   */
+  pageInfo?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message payout.payout.v1.ListTransactionsResponse.
+ * Use `create(ListTransactionsResponseSchema)` to create a new message.
+ */
+export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 15);
 
 /**
  * A verified partner callback.
@@ -613,7 +739,7 @@ export type ApplyPartnerCallbackRequest = Message<"payout.payout.v1.ApplyPartner
  * Use `create(ApplyPartnerCallbackRequestSchema)` to create a new message.
  */
 export const ApplyPartnerCallbackRequestSchema: GenMessage<ApplyPartnerCallbackRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 13);
+  messageDesc(file_payout_payout_v1_payout, 16);
 
 /**
  * Output of ApplyPartnerCallback.
@@ -634,7 +760,7 @@ export type ApplyPartnerCallbackResponse = Message<"payout.payout.v1.ApplyPartne
  * Use `create(ApplyPartnerCallbackResponseSchema)` to create a new message.
  */
 export const ApplyPartnerCallbackResponseSchema: GenMessage<ApplyPartnerCallbackResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 14);
+  messageDesc(file_payout_payout_v1_payout, 17);
 
 /**
  * States of design §3. pending and processing are transient; completed and failed are terminal.
@@ -730,6 +856,17 @@ export const PayoutService: GenService<{
     methodKind: "unary";
     input: typeof GetTransactionRequestSchema;
     output: typeof GetTransactionResponseSchema;
+  },
+  /**
+   * Lists the tenant's transactions newest first (created_at, then id, descending), filtered by
+   * status and creation time, with an opaque keyset cursor that stays exact under inserts.
+   *
+   * @generated from rpc payout.payout.v1.PayoutService.ListTransactions
+   */
+  listTransactions: {
+    methodKind: "unary";
+    input: typeof ListTransactionsRequestSchema;
+    output: typeof ListTransactionsResponseSchema;
   },
   /**
    * Applies a partner callback that the gateway has verified (signature and timestamp).

@@ -1,0 +1,90 @@
+import type { Timestamp } from '@bufbuild/protobuf/wkt';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { apiError } from '../errors/api-error';
+
+/** The query parameters of GET /v1/transactions (docs/api-conventions.md "Listing transactions"). */
+export const TRANSACTION_LIST_QUERY_PARAMETERS = [
+  'status',
+  'created_gte',
+  'created_lt',
+  'limit',
+  'cursor',
+] as const;
+
+/** The public transaction states (spec §3.1 plus the transient ones), as the list filters them. */
+export const PUBLIC_TRANSACTION_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+
+const STATUS_OF: Record<(typeof PUBLIC_TRANSACTION_STATUSES)[number], TransactionStatus> = {
+  pending: TransactionStatus.PENDING,
+  processing: TransactionStatus.PROCESSING,
+  completed: TransactionStatus.COMPLETED,
+  failed: TransactionStatus.FAILED,
+};
+
+/** What ListTransactions receives; 0, '', UNSPECIFIED and undefined mean "not given". */
+export interface TransactionListQuery {
+  status: TransactionStatus;
+  createdGte: Timestamp | undefined;
+  createdLt: Timestamp | undefined;
+  limit: number;
+  cursor: string;
+}
+
+const INT32_MAX = 2_147_483_647;
+// RFC 3339 date-time (ISO 8601 with a zone): what the API itself writes, offsets accepted.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * HTTP → ListTransactions: the gateway checks that each parameter is known, given once and of its
+ * type (ValidationError naming it). The page size range, the cursor and the order of the created
+ * range are payout's rules (conventions: one owner per rule) and come back from it as the same
+ * error. Only a positive limit passes, because 0 on the wire means "not given".
+ */
+export function parseTransactionListQuery(query: unknown): TransactionListQuery {
+  const params = (query ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(params)) {
+    if (!(TRANSACTION_LIST_QUERY_PARAMETERS as readonly string[]).includes(name)) {
+      throw apiError('ValidationError', `${name.slice(0, 64)} is not a known query parameter`);
+    }
+  }
+  const status = single(params, 'status');
+  const limit = single(params, 'limit');
+  const cursor = single(params, 'cursor');
+  if (status !== undefined && !Object.hasOwn(STATUS_OF, status)) {
+    throw apiError('ValidationError', `status must be one of ${PUBLIC_TRANSACTION_STATUSES.join(', ')}`);
+  }
+  const limitValue = limit === undefined ? 0 : /^[0-9]+$/.test(limit) ? Number(limit) : Number.NaN;
+  if (limit !== undefined && !(limitValue > 0)) {
+    throw apiError('ValidationError', 'limit must be a positive integer');
+  }
+  return {
+    status:
+      status === undefined ? TransactionStatus.UNSPECIFIED : STATUS_OF[status as keyof typeof STATUS_OF],
+    createdGte: dateTime(params, 'created_gte'),
+    createdLt: dateTime(params, 'created_lt'),
+    // A huge value stays huge (and is refused by payout) instead of overflowing int32.
+    limit: Math.min(limitValue, INT32_MAX),
+    cursor: cursor ?? '',
+  };
+}
+
+function dateTime(params: Record<string, unknown>, name: string): Timestamp | undefined {
+  const value = single(params, name);
+  if (value === undefined) return undefined;
+  const ms = DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw apiError(
+      'ValidationError',
+      `${name} must be an ISO 8601 date-time with a time zone (for example 2026-01-02T03:04:05.678Z)`,
+    );
+  }
+  return timestampFromDate(new Date(ms));
+}
+
+function single(params: Record<string, unknown>, name: string): string | undefined {
+  const value = params[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw apiError('ValidationError', `${name} must be given once`);
+  return value;
+}
