@@ -89,6 +89,16 @@ export function publicViewOfEvent(event: TransactionEvent): PublicTransaction {
   };
 }
 
+/**
+ * The spec §2.2 fields of a transaction as the API shows it: what an event's transaction is
+ * compared on (the API adds money and merchant facts from the instruction; the event carries the
+ * stored transaction row).
+ */
+export function specFieldsOf(txn: PublicTransaction): PublicTransaction {
+  const { id, instructionId, status, rail, createdAt, updatedAt, result, error } = txn;
+  return { id, instructionId, status, rail, createdAt, updatedAt, result, error };
+}
+
 /** A Pix end-to-end id as the rail reference of a completed transaction carries it. */
 export const PIX_E2E_ID = /^E[0-9]{8}[0-9]{12}[0-9A-Za-z]{11}$/;
 
