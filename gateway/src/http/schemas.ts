@@ -310,19 +310,24 @@ export const TRANSACTION_RESPONSE_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const TRANSACTIONS_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['transactions', 'next_cursor', 'request_id'],
-  properties: {
-    transactions: { type: 'array', items: TRANSACTION_SCHEMA, description: 'Newest first.' },
-    next_cursor: {
-      oneOf: [{ type: 'string', minLength: 1 }, { type: 'null' }],
-      description: 'Pass as `cursor` for the next page; null on the last page.',
+/** A page of a newest-first list: the items under `key`, `next_cursor`, `request_id`. */
+function pagedListSchema<K extends string, S extends object>(key: K, items: S) {
+  return {
+    type: 'object',
+    required: [key, 'next_cursor', 'request_id'],
+    properties: {
+      [key]: { type: 'array', items, description: 'Newest first.' },
+      next_cursor: {
+        oneOf: [{ type: 'string', minLength: 1 }, { type: 'null' }],
+        description: 'Pass as `cursor` for the next page; null on the last page.',
+      },
+      request_id: REQUEST_ID_SCHEMA,
     },
-    request_id: REQUEST_ID_SCHEMA,
-  },
-  additionalProperties: false,
-} as const;
+    additionalProperties: false,
+  } as const;
+}
+
+export const TRANSACTIONS_RESPONSE_SCHEMA = pagedListSchema('transactions', TRANSACTION_SCHEMA);
 
 /** GET /v1/instructions/{id}: the instruction as resolve shows it. */
 export const INSTRUCTION_RESPONSE_SCHEMA = RESOLVE_RESPONSE_SCHEMA;
@@ -627,19 +632,7 @@ export const WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA = {
   },
 } as const;
 
-export const WEBHOOK_DELIVERIES_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['deliveries', 'next_cursor', 'request_id'],
-  properties: {
-    deliveries: { type: 'array', items: WEBHOOK_DELIVERY_SCHEMA, description: 'Newest first.' },
-    next_cursor: {
-      oneOf: [{ type: 'string', minLength: 1 }, { type: 'null' }],
-      description: 'Pass as `cursor` for the next page; null on the last page.',
-    },
-    request_id: REQUEST_ID_SCHEMA,
-  },
-  additionalProperties: false,
-} as const;
+export const WEBHOOK_DELIVERIES_RESPONSE_SCHEMA = pagedListSchema('deliveries', WEBHOOK_DELIVERY_SCHEMA);
 
 export const WEBHOOK_DELIVERY_RESPONSE_SCHEMA = {
   type: 'object',

@@ -142,16 +142,8 @@ const BODY_ERRORS = {
   '415': ref('responses', 'UnsupportedMediaType'),
 };
 
-/** The query of GET /v1/webhook-deliveries; the names are the parser's own list. */
-const DELIVERY_LIST_PARAMETER_DEFINITIONS: Record<(typeof DELIVERY_LIST_QUERY_PARAMETERS)[number], object> = {
-  transaction_id: {
-    schema: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
-    description: 'Only deliveries of this transaction (`txn_` id).',
-  },
-  status: {
-    schema: { type: 'string', enum: PUBLIC_DELIVERY_STATUSES },
-    description: 'Only deliveries in this state (spec §3.2). Combines with `transaction_id`.',
-  },
+/** limit and cursor, the same on every newest-first list. */
+const PAGING_PARAMETER_DEFINITIONS = {
   limit: {
     schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     description: 'Page size, 1 to 100 (default 20).',
@@ -163,12 +155,28 @@ const DELIVERY_LIST_PARAMETER_DEFINITIONS: Record<(typeof DELIVERY_LIST_QUERY_PA
   },
 };
 
-const DELIVERY_LIST_PARAMETERS = DELIVERY_LIST_QUERY_PARAMETERS.map((name) => ({
-  name,
-  in: 'query',
-  required: false,
-  ...DELIVERY_LIST_PARAMETER_DEFINITIONS[name],
-}));
+/** The query of GET /v1/webhook-deliveries; the names are the parser's own list. */
+const DELIVERY_LIST_PARAMETER_DEFINITIONS: Record<(typeof DELIVERY_LIST_QUERY_PARAMETERS)[number], object> = {
+  transaction_id: {
+    schema: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
+    description: 'Only deliveries of this transaction (`txn_` id).',
+  },
+  status: {
+    schema: { type: 'string', enum: PUBLIC_DELIVERY_STATUSES },
+    description: 'Only deliveries in this state (spec §3.2). Combines with `transaction_id`.',
+  },
+  ...PAGING_PARAMETER_DEFINITIONS,
+};
+
+/** Optional query parameters in the parser's order, from their definitions. */
+function queryParameters<N extends string>(names: readonly N[], definitions: Record<N, object>) {
+  return names.map((name) => ({ name, in: 'query', required: false, ...definitions[name] }));
+}
+
+const DELIVERY_LIST_PARAMETERS = queryParameters(
+  DELIVERY_LIST_QUERY_PARAMETERS,
+  DELIVERY_LIST_PARAMETER_DEFINITIONS,
+);
 
 /** The query of GET /v1/transactions; the names are the parser's own list. */
 const TRANSACTION_LIST_PARAMETER_DEFINITIONS: Record<
@@ -188,23 +196,13 @@ const TRANSACTION_LIST_PARAMETER_DEFINITIONS: Record<
     schema: { type: 'string', format: 'date-time' },
     description: 'Only transactions created before this instant; must be later than `created_gte`.',
   },
-  limit: {
-    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-    description: 'Page size, 1 to 100 (default 20).',
-  },
-  cursor: {
-    schema: { type: 'string' },
-    description:
-      '`next_cursor` of the previous page, as it was (opaque). Keep the same filters while paging.',
-  },
+  ...PAGING_PARAMETER_DEFINITIONS,
 };
 
-const TRANSACTION_LIST_PARAMETERS = TRANSACTION_LIST_QUERY_PARAMETERS.map((name) => ({
-  name,
-  in: 'query',
-  required: false,
-  ...TRANSACTION_LIST_PARAMETER_DEFINITIONS[name],
-}));
+const TRANSACTION_LIST_PARAMETERS = queryParameters(
+  TRANSACTION_LIST_QUERY_PARAMETERS,
+  TRANSACTION_LIST_PARAMETER_DEFINITIONS,
+);
 
 const DELIVERY_ID_PARAMETER = {
   name: 'id',

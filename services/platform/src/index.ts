@@ -19,6 +19,7 @@ export * from './ids';
 export * from './logger';
 export { blockedAddressClass, parseIPv6 } from './net/ip-ranges';
 export { checkTargetUrl, MAX_URL_LENGTH, type TargetUrlResult } from './net/target-url';
+export * from './paging/keyset-cursor';
 export * from './redis';
 export * from './service-main';
 export * from './shutdown';

@@ -1,11 +1,11 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, readErrorDetail } from '@qr-payout/platform';
+import { Code, decodeKeysetCursor, encodeKeysetCursor, readErrorDetail } from '@qr-payout/platform';
 import {
   ListTransactionsRequestSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { createTransactionService, decodeCursor, encodeCursor } from './service';
+import { createTransactionService } from './service';
 import type { DescribedTransactionRow, TransactionListFilter, TransactionStore } from './store';
 
 const created = new Date('2026-01-02T03:04:05.678Z');
@@ -181,7 +181,10 @@ describe('listTransactions', () => {
       after: undefined,
       status: undefined,
     });
-    expect(decodeCursor(page.nextCursor)).toEqual({ createdAt: '2026-01-02T03:04:05.678901Z', id: ids[1] });
+    expect(decodeKeysetCursor(page.nextCursor, 'txn')).toEqual({
+      createdAt: '2026-01-02T03:04:05.678901Z',
+      id: ids[1],
+    });
     const last = await service.listTransactions(list({ page: { limit: 3, cursor: page.nextCursor } }));
     expect(last.nextCursor).toBe('');
     expect(store.filters[1]?.after).toEqual({ createdAt: '2026-01-02T03:04:05.678901Z', id: ids[1] });
@@ -211,7 +214,12 @@ describe('listTransactions', () => {
     ['a cursor not of ours', { page: { limit: 0, cursor: 'abc' } }, 'cursor'],
     [
       'a cursor with another id kind',
-      { page: { limit: 0, cursor: encodeCursor({ createdAt: '2026-01-02T03:04:05.678901Z', id: 'ins_x' }) } },
+      {
+        page: {
+          limit: 0,
+          cursor: encodeKeysetCursor({ createdAt: '2026-01-02T03:04:05.678901Z', id: 'ins_x' }),
+        },
+      },
       'cursor',
     ],
     ['an unknown status', { status: 9 as TransactionStatus }, 'status'],

@@ -1,5 +1,5 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { isId } from '@qr-payout/platform';
+import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform';
 import {
   type ListTransactionsRequest,
   type Transaction,
@@ -33,40 +33,18 @@ const STORED_STATUS: Partial<Record<TransactionStatus, StoredStatus>> = {
   [TransactionStatus.FAILED]: 'failed',
 };
 
-// The cursor is opaque to clients: the last row's position (microsecond created_at, id) as
-// base64url JSON.
-export function encodeCursor(cursor: TransactionCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id]), 'utf8').toString('base64url');
+function decodeCursor(raw: string): TransactionCursor {
+  const position = decodeKeysetCursor(raw, 'txn');
+  if (!position) throw invalidListParameter('cursor', 'cursor is not a next_cursor returned by this API');
+  return position;
 }
 
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-export function decodeCursor(raw: string): TransactionCursor {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      CURSOR_TIME.test(value[0]) &&
-      !Number.isNaN(Date.parse(value[0])) &&
-      typeof value[1] === 'string' &&
-      isId(value[1], 'txn')
-    ) {
-      return { createdAt: value[0], id: value[1] };
-    }
-  } catch {
-    // fall through: not a cursor of ours
-  }
-  throw invalidListParameter('cursor', 'cursor is not a next_cursor returned by this API');
-}
-
-export function pageSize(limit: number): number {
-  if (limit === 0) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+function pageSize(limit: number): number {
+  const size = pageSizeOf(limit, { default: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE });
+  if (size === undefined) {
     throw invalidListParameter('limit', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
-  return limit;
+  return size;
 }
 
 export function createTransactionService(deps: { store: TransactionStore }): TransactionService {
@@ -107,7 +85,7 @@ export function createTransactionService(deps: { store: TransactionStore }): Tra
       const last = cursors[limit - 1];
       return {
         transactions: rows.slice(0, limit).map((row) => toTransactionMessage(row, row)),
-        nextCursor: rows.length > limit && last ? encodeCursor(last) : '',
+        nextCursor: rows.length > limit && last ? encodeKeysetCursor(last) : '',
       };
     },
 

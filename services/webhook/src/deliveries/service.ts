@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isId, newId } from '@qr-payout/platform';
+import { decodeKeysetCursor, encodeKeysetCursor, isId, newId, pageSizeOf } from '@qr-payout/platform';
 import type { Pool } from 'pg';
 import { endpointNotFound } from '../endpoints/errors';
 import { findEndpoint } from '../endpoints/store';
@@ -34,38 +34,17 @@ export interface DeliveryService {
   ping(endpointId: string): Promise<store.DeliveryRow>;
 }
 
-// The cursor is opaque to clients: the last row's position, base64url JSON.
-function encodeCursor(cursor: store.DeliveryCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id]), 'utf8').toString('base64url');
-}
-
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
 function decodeCursor(raw: string): store.DeliveryCursor {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      CURSOR_TIME.test(value[0]) &&
-      typeof value[1] === 'string' &&
-      isId(value[1], 'whd')
-    ) {
-      return { createdAt: value[0], id: value[1] };
-    }
-  } catch {
-    // fall through: not a cursor of ours
-  }
-  throw validationError('cursor', 'cursor is not a next_cursor returned by this API');
+  const position = decodeKeysetCursor(raw, 'whd');
+  if (!position) throw validationError('cursor', 'cursor is not a next_cursor returned by this API');
+  return position;
 }
 
 function pageSize(limit: number): number {
-  if (limit === 0) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+  const size = pageSizeOf(limit, { default: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE });
+  if (size === undefined)
     throw validationError('limit', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
-  return limit;
+  return size;
 }
 
 export function createDeliveryService(deps: {
@@ -99,7 +78,7 @@ export function createDeliveryService(deps: {
       });
       const page = rows.slice(0, limit);
       const last = cursors[limit - 1];
-      return { deliveries: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : '' };
+      return { deliveries: page, nextCursor: rows.length > limit && last ? encodeKeysetCursor(last) : '' };
     },
 
     async get(deliveryId, tenantId) {
