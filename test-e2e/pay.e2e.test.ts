@@ -290,6 +290,45 @@ describe('partner callbacks', () => {
   });
 });
 
+describe('limits', () => {
+  it('a pay of 1e15 BRL is 422 AmountOutOfRange naming the limit; nothing is made; /v1/schemes shows the limits', async () => {
+    const before = await instructionCount(tenant.tenantId);
+    const res = await call(system.gatewayUrl, '/v1/pay', {
+      apiKey: tenant.apiKey,
+      // Written as the client would: 1e15 is an exact JSON number, above Pix's maximum.
+      body: `{"qr_string":${JSON.stringify(PIX_WITHOUT_AMOUNT)},"amount":1e15,${JSON.stringify(PAYER).slice(1)}`,
+      contentType: 'application/json',
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expectErrorBody(res, 422, 'AmountOutOfRange', `${system.gatewayUrl}/docs`);
+    expect(res.json?.message).toBe('The amount is above the maximum of 1000000.00 BRL for this scheme.');
+    expect(await instructionCount(tenant.tenantId)).toBe(before);
+    // Beyond exact representation: refused as sent, never paid as …98.
+    const inexact = await call(system.gatewayUrl, '/v1/pay', {
+      apiKey: tenant.apiKey,
+      body: `{"qr_string":${JSON.stringify(PIX_WITHOUT_AMOUNT)},"amount":99999999999999.99,${JSON.stringify(PAYER).slice(1)}`,
+      contentType: 'application/json',
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expectErrorBody(inexact, 400, 'ValidationError', `${system.gatewayUrl}/docs`);
+    expect(inexact.json?.message).toMatch(/^amount cannot be represented exactly/);
+
+    const schemes = await call(system.gatewayUrl, '/v1/schemes', { apiKey: tenant.apiKey });
+    expect(schemes.status).toBe(200);
+    type Limits = { id: string; min_amount: number; max_amount: number };
+    const byId = Object.fromEntries(
+      (schemes.json!.schemes as Limits[]).map((s) => [s.id, [s.min_amount, s.max_amount]]),
+    );
+    expect(byId).toMatchObject({
+      'BR.PIX': [0.01, 1000000],
+      'AR.CBU_CVU': [1, 50000000],
+      'CO.BREB': [1, 100000000],
+      'PE.YAPE': [0.01, 100000],
+      'BO.EMVCO': [0.01, 1000000],
+    });
+  });
+});
+
 describe('pay', () => {
   it('resolves and executes in one call; a replay is the stored response, another body a conflict', async () => {
     const body = { qr_string: PIX_WITHOUT_AMOUNT, amount: 10, ...PAYER };

@@ -75,7 +75,12 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
     const app = buildPublicApp({
       tenants,
       limiter: deps.limiter,
-      schemes: createSchemeCatalogue({ decoder: deps.decoder, logger, ttlMs: config.schemesCacheTtlMs }),
+      schemes: createSchemeCatalogue({
+        decoder: deps.decoder,
+        payout: deps.payout,
+        logger,
+        ttlMs: config.schemesCacheTtlMs,
+      }),
       decoder: deps.decoder,
       fx: deps.fx,
       currencies: createCurrencyCatalogue({ fx: deps.fx, logger, ttlMs: config.currenciesCacheTtlMs }),

@@ -12,6 +12,7 @@ import {
   request,
   schemaPool,
   seedTenant,
+  startSchemePayout,
   UUID,
 } from './support';
 
@@ -20,6 +21,7 @@ import {
 
 const schema = `gw_int_${randomSuffix()}`;
 let decoder: RunningDecoder;
+let payout: Awaited<ReturnType<typeof startSchemePayout>>;
 let gateway: RunningGateway;
 let pool: pg.Pool;
 let base: string;
@@ -27,6 +29,7 @@ const logLines: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   // Dynamic Pix locations on 127.0.0.1:9 go over plain http, where nothing listens: a PSP that is down.
+  payout = await startSchemePayout();
   decoder = await startDecoder({
     GRPC_PORT: '0',
     HOST: '127.0.0.1',
@@ -48,6 +51,7 @@ beforeAll(async () => {
       schema,
       redisPrefix: `test:gw:${randomSuffix()}:`,
       decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
+      payoutUrl: payout.url,
     }),
     { logger },
   );
@@ -58,6 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await decoder?.close();
+  await payout?.close();
   await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool?.end();
 });
@@ -123,6 +128,52 @@ describe('gateway (startGateway)', () => {
     // What is wrong, in the decoder's words, not the registry's default message.
     expect(res.json().message).not.toBe('The QR code could not be decoded.');
     expect(res.json().message.length).toBeGreaterThan(10);
+  });
+
+  it('shows per-scheme limits from payout and refuses amounts outside them or beyond exact representation', async () => {
+    const { apiKey } = await seedTenant(pool);
+    const schemes = (await request(base, '/v1/schemes', { headers: { 'x-api-key': apiKey } })).json().schemes;
+    expect(schemes.find((s: { id: string }) => s.id === 'BR.PIX')).toMatchObject({
+      min_amount: 0.01,
+      max_amount: 1000000,
+    });
+    for (const s of schemes) expect(typeof s.max_amount).toBe('number');
+    // A static Pix without an amount: the payer's amount is the one checked.
+    const staticPix = encodeMerchantQr([
+      { id: 1, value: '11' },
+      {
+        id: 26,
+        value: [
+          { id: 0, value: 'br.gov.bcb.pix' },
+          { id: 1, value: '+5511999999999' },
+        ],
+      },
+      { id: 52, value: '0000' },
+      { id: 53, value: '986' },
+      { id: 58, value: 'BR' },
+      { id: 59, value: 'LOJA' },
+      { id: 60, value: 'RIO' },
+      { id: 62, value: [{ id: 5, value: '***' }] },
+    ]);
+    const resolve = (amount: string) =>
+      request(base, '/v1/resolve', {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: `{"qr_string":${JSON.stringify(staticPix)},"amount":${amount}}`,
+      });
+    expect((await resolve('1000000.00')).status).toBe(200);
+    const above = await resolve('1000000.01');
+    expect(above.status).toBe(422);
+    expect(above.json()).toMatchObject({
+      _tag: 'AmountOutOfRange',
+      message: 'The amount is above the maximum of 1000000.00 BRL for this scheme.',
+    });
+    expect(above.json().docs_url).toMatch(/\/docs\/errors#AmountOutOfRange$/);
+    // JSON.parse reads this as …98: refused, never paid as another amount.
+    const inexact = await resolve('99999999999999.99');
+    expect(inexact.status).toBe(400);
+    expect(inexact.json()).toMatchObject({ _tag: 'ValidationError' });
+    expect(inexact.json().message).toMatch(/^amount cannot be represented exactly/);
   });
 
   it("renders the decoder's QrLocationUnavailable (a PSP that does not answer) as its own 503, not ServiceUnavailable", async () => {

@@ -20,6 +20,7 @@ import {
   request,
   schemaPool,
   seedTenant,
+  startSchemePayout,
   UUID,
 } from './support';
 
@@ -46,6 +47,7 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 
 const schema = `gw_oas_${randomSuffix()}`;
 let decoder: RunningDecoder;
+let payout: Awaited<ReturnType<typeof startSchemePayout>>;
 let gateway: RunningGateway;
 let stubApp: FastifyInstance;
 let pool: pg.Pool;
@@ -218,12 +220,14 @@ const json = (apiKey: string | undefined, body: string, contentType = 'applicati
 });
 
 beforeAll(async () => {
+  payout = await startSchemePayout();
   decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
   gateway = await startGateway(
     gatewayEnv({
       schema,
       redisPrefix: `test:gw-oas:${randomSuffix()}:`,
       decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
+      payoutUrl: payout.url,
     }),
     { logger: silentLogger() },
   );
@@ -501,6 +505,7 @@ afterAll(async () => {
   await stubApp?.close();
   await gateway?.close();
   await decoder?.close();
+  await payout?.close();
   const keys = (await redis?.keys(`${idempotencyPrefix}*`)) ?? [];
   if (keys.length > 0) await redis.del(...keys);
   redis?.disconnect();

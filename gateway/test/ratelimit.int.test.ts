@@ -10,7 +10,15 @@ import { type RunningGateway, startGateway } from '../src/index';
 import { createFallbackRateLimiter } from '../src/ratelimit/fallback';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createRedisRateLimiter, rateLimitLogKey } from '../src/ratelimit/redis';
-import { gatewayEnv, type HttpResponse, randomSuffix, request, schemaPool, seedTenant } from './support';
+import {
+  gatewayEnv,
+  type HttpResponse,
+  randomSuffix,
+  request,
+  schemaPool,
+  seedTenant,
+  startSchemePayout,
+} from './support';
 
 // The Redis sliding-window limiter (ADR 0003) against a real Redis, keys under a random prefix;
 // then the failed-key budget of a whole gateway, with Redis and with the sandbox's memory limiter.
@@ -223,17 +231,20 @@ describe.each([
   // AUTH_FAILURE_LIMIT is 5 in the test env (support.ts).
   const FAILURE_LIMIT = 5;
   let decoder: RunningDecoder;
+  let payout: Awaited<ReturnType<typeof startSchemePayout>>;
   let gateway: RunningGateway;
   let pool: pg.Pool;
   let base: string;
 
   beforeAll(async () => {
+    payout = await startSchemePayout();
     decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
     gateway = await startGateway({
       ...gatewayEnv({
         schema,
         redisPrefix: gatewayPrefix,
         decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
+        payoutUrl: payout.url,
       }),
       ...envOverride,
     });
@@ -244,6 +255,7 @@ describe.each([
   afterAll(async () => {
     await gateway?.close();
     await decoder?.close();
+    await payout?.close();
     await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pool?.end();
     const keys = await redis.keys(`${gatewayPrefix}*`);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { startPayout } from '@qr-payout/payout';
 import { createPgPool } from '@qr-payout/platform';
 import type pg from 'pg';
 import { generateApiKey, hashApiKey } from '../src/tenants/keys';
@@ -19,6 +20,7 @@ export function gatewayEnv(opts: {
   schema: string;
   redisPrefix: string;
   decoderUrl: string;
+  payoutUrl?: string;
 }): NodeJS.ProcessEnv {
   return {
     PORT: '0',
@@ -30,6 +32,7 @@ export function gatewayEnv(opts: {
     REDIS_URL,
     RATE_LIMIT_KEY_PREFIX: opts.redisPrefix,
     DECODER_URL: opts.decoderUrl,
+    ...(opts.payoutUrl ? { PAYOUT_URL: opts.payoutUrl } : {}),
     PAYOUT_ADMIN_TOKEN: `test-admin-${randomSuffix()}`,
     MIGRATE_ON_START: 'true',
     LOG_LEVEL: 'error',
@@ -72,4 +75,32 @@ export async function request(
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
+}
+
+/**
+ * A real payout in a schema of its own, without its workers: GET /v1/schemes shows its rail limits
+ * (ListRailLimits). close() stops it and drops the schema.
+ */
+export async function startSchemePayout(): Promise<{ url: string; close(): Promise<void> }> {
+  const schema = `gw_payout_${randomSuffix()}`;
+  const payout = await startPayout({
+    DATABASE_URL,
+    DB_SCHEMA: schema,
+    DB_POOL_MAX: '2',
+    MIGRATE_ON_START: 'true',
+    GRPC_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    OUTBOX_RELAY_ENABLED: 'false',
+    POLL_WORKER_ENABLED: 'false',
+  });
+  return {
+    url: `http://127.0.0.1:${payout.grpcPort}`,
+    async close() {
+      await payout.close();
+      const pool = schemaPool(schema);
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await pool.end();
+    },
+  };
 }

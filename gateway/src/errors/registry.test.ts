@@ -21,6 +21,7 @@ describe('error registry', () => {
       QrDecodeError: 422,
       AmountMismatch: 422,
       AmountRequired: 422,
+      AmountOutOfRange: 422,
       InternalError: 500,
       ServiceUnavailable: 503,
       QrLocationUnavailable: 503,

@@ -132,6 +132,14 @@ export const ERROR_REGISTRY = {
     action: 'Send amount with the value the payer entered.',
     defaultMessage: 'This QR code carries no amount; send amount.',
   },
+  AmountOutOfRange: {
+    status: 422,
+    title: "Amount outside the rail's limits",
+    description:
+      'The payment amount is below the minimum or above the maximum the rail accepts; GET /v1/schemes shows the limits.',
+    action: "Pay an amount within the scheme's limits.",
+    defaultMessage: "The amount is outside the scheme's limits.",
+  },
   RateLimitError: {
     status: 429,
     title: 'Rate limit exceeded',

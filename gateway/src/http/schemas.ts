@@ -27,7 +27,18 @@ export const REQUEST_ID_SCHEMA = { type: 'string', format: 'uuid' } as const;
 
 export const SCHEME_SCHEMA = {
   type: 'object',
-  required: ['id', 'name', 'country', 'currency', 'rail', 'required_payer_fields', 'qr_types', 'description'],
+  required: [
+    'id',
+    'name',
+    'country',
+    'currency',
+    'rail',
+    'required_payer_fields',
+    'qr_types',
+    'description',
+    'min_amount',
+    'max_amount',
+  ],
   properties: {
     id: {
       type: 'string',
@@ -48,6 +59,16 @@ export const SCHEME_SCHEMA = {
     },
     qr_types: { type: 'array', items: { type: 'string', enum: ['static', 'dynamic'] } },
     description: { type: 'string' },
+    min_amount: {
+      oneOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'null' }],
+      description:
+        "Smallest amount the scheme's rail accepts, in `currency` with its minor-unit digits; a smaller amount is 422 AmountOutOfRange. Null only for a rail without configured limits.",
+    },
+    max_amount: {
+      oneOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'null' }],
+      description:
+        "Largest amount the scheme's rail accepts (inclusive), in `currency`; a larger amount is 422 AmountOutOfRange. Set per partner contract; the sandbox has defaults.",
+    },
   },
   additionalProperties: false,
 } as const;

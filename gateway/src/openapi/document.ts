@@ -290,8 +290,9 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
           operationId: 'listSchemes',
           summary: 'List the accepted QR schemes',
           description:
-            'The schemes the decoder recognizes (spec §4.5), with country, currency, rail and the payer fields execute needs. ' +
-            'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release.',
+            'The schemes the decoder recognizes (spec §4.5), with country, currency, rail, the payer fields execute needs ' +
+            'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; outside them resolve and pay are 422 `AmountOutOfRange`). ' +
+            'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
           responses: {
             '200': okResponse('The scheme catalogue.', ref('schemas', 'SchemesResponse'), true),
             ...AUTHENTICATED_ERRORS,
@@ -309,13 +310,15 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
             '`wallet_currency` the instruction has exactly the spec §2.1 fields. `amount` is only for QR codes ' +
             'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
-            "from the QR's). A `wallet_currency` that is malformed or not quoted is 400 `ValidationError`.",
+            "from the QR's); an amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
+            '`AmountOutOfRange`, one a JSON number cannot hold exactly is 400 `ValidationError`. ' +
+            'A `wallet_currency` that is malformed or not quoted is 400 `ValidationError`.',
           requestBody: { required: true, content: jsonContent(ref('schemas', 'ResolveRequest')) },
           responses: {
             '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true),
             ...BODY_ERRORS,
             '422': errorResponse(
-              `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired'])}.`,
+              `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired', 'AmountOutOfRange'])}.`,
               RATE_LIMIT_HEADERS,
             ),
             ...AUTHENTICATED_ERRORS,
@@ -392,7 +395,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             '413': BODY_ERRORS['413'],
             '415': BODY_ERRORS['415'],
             '422': errorResponse(
-              `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired'])}.`,
+              `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired', 'AmountOutOfRange'])}.`,
               RATE_LIMIT_HEADERS,
             ),
             ...AUTHENTICATED_ERRORS,

@@ -1,7 +1,8 @@
 import { create } from '@bufbuild/protobuf';
 import { silentLogger } from '@qr-payout/platform';
 import { ListSchemesResponseSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { createSchemeCatalogue, type SchemeSource } from './catalogue';
+import { ListRailLimitsResponseSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { createSchemeCatalogue, type RailLimitsSource, type SchemeSource, toPublicScheme } from './catalogue';
 
 function source() {
   const state = { calls: 0, fail: false, name: 'Pix' };
@@ -24,15 +25,28 @@ function source() {
       });
     }) as unknown as SchemeSource['listSchemes'],
   };
-  return { decoder, state };
+  const payout: RailLimitsSource = {
+    listRailLimits: (async () =>
+      create(ListRailLimitsResponseSchema, {
+        limits: [
+          {
+            rail: 'pix',
+            minAmount: { currency: 'BRL', amountMinor: 1n },
+            maxAmount: { currency: 'BRL', amountMinor: 100_000_000n },
+          },
+        ],
+      })) as unknown as RailLimitsSource['listRailLimits'],
+  };
+  return { decoder, payout, state };
 }
 
 describe('scheme catalogue cache', () => {
   it('renders snake_case schemes and calls the decoder once per TTL', async () => {
-    const { decoder, state } = source();
+    const { decoder, payout, state } = source();
     let clock = 0;
     const catalogue = createSchemeCatalogue({
       decoder,
+      payout,
       logger: silentLogger(),
       ttlMs: 1000,
       now: () => clock,
@@ -48,6 +62,8 @@ describe('scheme catalogue cache', () => {
         required_payer_fields: [{ field: 'payer_tax_id', description: 'CPF' }],
         qr_types: ['static'],
         description: '',
+        min_amount: 0.01,
+        max_amount: 1000000,
       },
     ]);
     expect(b).toBe(a);
@@ -57,10 +73,11 @@ describe('scheme catalogue cache', () => {
   });
 
   it('after the TTL serves the cached list at once and refreshes it in the background', async () => {
-    const { decoder, state } = source();
+    const { decoder, payout, state } = source();
     let clock = 0;
     const catalogue = createSchemeCatalogue({
       decoder,
+      payout,
       logger: silentLogger(),
       ttlMs: 1000,
       now: () => clock,
@@ -75,10 +92,11 @@ describe('scheme catalogue cache', () => {
   });
 
   it('keeps the old list when a refresh fails and fails only while it has none', async () => {
-    const { decoder, state } = source();
+    const { decoder, payout, state } = source();
     let clock = 0;
     const catalogue = createSchemeCatalogue({
       decoder,
+      payout,
       logger: silentLogger(),
       ttlMs: 1000,
       retryMs: 100,
@@ -93,5 +111,25 @@ describe('scheme catalogue cache', () => {
     expect(await catalogue.getJson()).toBe(first);
     await new Promise((r) => setImmediate(r));
     expect(await catalogue.getJson()).toBe(first);
+  });
+
+  it('shows null limits for a rail payout has none for, or in another currency', () => {
+    const scheme = {
+      id: 'X',
+      name: 'X',
+      country: 'BR',
+      currency: 'BRL',
+      rail: 'x',
+      requiredPayerFields: [],
+      qrTypes: [],
+      description: '',
+    } as never;
+    expect(toPublicScheme(scheme)).toMatchObject({ min_amount: null, max_amount: null });
+    const usd = {
+      rail: 'x',
+      minAmount: { currency: 'USD', amountMinor: 1n },
+      maxAmount: { currency: 'USD', amountMinor: 2n },
+    } as never;
+    expect(toPublicScheme(scheme, usd)).toMatchObject({ min_amount: null, max_amount: null });
   });
 });

@@ -100,7 +100,10 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
     logger,
     pool,
     bus,
-    instructions: createInstructionService({ store: createInstructionStore(pool) }),
+    instructions: createInstructionService({
+      store: createInstructionStore(pool),
+      railLimits: config.railLimits,
+    }),
     transactions: createTransactionService({ store: createTransactionStore(pool) }),
     execution: createExecutionService({
       store: executionStore,

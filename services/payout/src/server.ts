@@ -1,6 +1,7 @@
 import { createGrpcServer, type GrpcServer } from '@qr-payout/platform';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayoutDeps } from './deps';
+import { railLimitsMessages } from './limits/rail-limits';
 
 /** The payout gRPC server (PayoutService + grpc.health.v1.Health); the caller listens. */
 export function buildServer(deps: PayoutDeps): GrpcServer {
@@ -35,6 +36,7 @@ export function buildServer(deps: PayoutDeps): GrpcServer {
         applyPartnerCallback: async (req) => ({
           transaction: await deps.execution.applyPartnerCallback(req),
         }),
+        listRailLimits: () => ({ limits: railLimitsMessages(deps.config.railLimits) }),
       });
     },
   });

@@ -11,6 +11,7 @@ import {
   newId,
   readErrorDetail,
 } from '@qr-payout/platform';
+import { MoneySchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import {
   AccountType,
   type DecodedQr,
@@ -153,18 +154,20 @@ describe('payout instructions', () => {
 
   it('keeps the FX quote: the payer pays its source amount, money exact beyond 2^53', async () => {
     const tenantId = tenant();
+    // The amount stays within Pix's limits; the payer's side (the quote's source) is beyond 2^53.
     const big = 9_007_199_254_740_993n;
-    const quote = usdQuote(tenantId, big);
+    const quote = usdQuote(tenantId, 1234n);
+    quote.source = create(MoneySchema, { currency: 'USD', amountMinor: big });
     const { instruction } = await client.createInstruction({
       tenantId,
       decoded: pixQr(undefined),
-      amount: { currency: 'BRL', amountMinor: big },
+      amount: { currency: 'BRL', amountMinor: 1234n },
       quote,
     });
-    expect(instruction?.payAmount).toMatchObject({ currency: 'USD', amountMinor: 2277n });
+    expect(instruction?.payAmount).toMatchObject({ currency: 'USD', amountMinor: big });
     const read = await client.getInstruction({ tenantId, instructionId: instruction!.id });
     expect(read.instruction?.quote).toEqual(quote);
-    expect(read.instruction?.amount?.amountMinor).toBe(big);
+    expect(read.instruction?.payAmount?.amountMinor).toBe(big);
     const { rows } = await admin.query(`SELECT quote_id FROM "${schema}".instructions WHERE id = $1`, [
       instruction!.id,
     ]);
@@ -207,6 +210,23 @@ describe('payout instructions', () => {
     expect(read.instruction?.transactionId).toBe(transactionId);
   });
 
+  it('ListRailLimits answers every rail with its sandbox default limits over gRPC', async () => {
+    const { limits } = await client.listRailLimits({});
+    const shown = Object.fromEntries(
+      limits.map((l) => [
+        l.rail,
+        [l.minAmount?.currency, l.minAmount?.amountMinor, l.maxAmount?.amountMinor],
+      ]),
+    );
+    expect(shown).toEqual({
+      pix: ['BRL', 1n, 100_000_000n],
+      'transferencias-3.0': ['ARS', 100n, 5_000_000_000n],
+      'bre-b': ['COP', 100n, 10_000_000_000n],
+      'cce-inmediatas': ['PEN', 1n, 10_000_000n],
+      'bolivia-qr-interoperable': ['BOB', 1n, 100_000_000n],
+    });
+  });
+
   it('CreateInstruction refuses what the gateway must never send (coded errors, nothing stored)', async () => {
     const tenantId = tenant();
     const mismatch = await failure(
@@ -218,6 +238,21 @@ describe('payout instructions', () => {
     );
     expect(mismatch.code).toBe(Code.InvalidArgument);
     expect(readErrorDetail(mismatch)).toMatchObject({ tag: 'AmountMismatch', field: 'amount' });
+
+    // 1e15 BRL (10^17 minor units) is far above Pix's maximum: refused where the amount is fixed.
+    const tooLarge = await failure(
+      client.createInstruction({
+        tenantId,
+        decoded: pixQr(10n ** 17n),
+        amount: { currency: 'BRL', amountMinor: 10n ** 17n },
+      }),
+    );
+    expect(tooLarge.code).toBe(Code.OutOfRange);
+    expect(readErrorDetail(tooLarge)).toMatchObject({
+      tag: 'AmountOutOfRange',
+      field: 'amount',
+      message: 'The amount is above the maximum of 1000000.00 BRL for this scheme.',
+    });
 
     const foreignQuote = await failure(
       client.createInstruction({

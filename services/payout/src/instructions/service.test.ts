@@ -7,8 +7,15 @@ import {
   type CreateInstructionRequest,
   CreateInstructionRequestSchema,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { railLimits } from '../limits/rail-limits';
 import { createInstructionService } from './service';
 import type { InstructionRow, InstructionStore, NewInstruction } from './store';
+
+const LIMITS = (() => {
+  const read = railLimits().read({});
+  if (!read.ok) throw new Error(read.problem);
+  return read.value;
+})();
 
 const CREATED = new Date('2026-01-02T03:04:05.678Z');
 
@@ -98,7 +105,7 @@ async function rejection(promise: Promise<unknown>) {
 describe('createInstruction', () => {
   it('stores the instruction and returns it; pay amount equals the amount without FX', async () => {
     const store = memoryStore();
-    const service = createInstructionService({ store });
+    const service = createInstructionService({ railLimits: LIMITS, store });
     const ins = await service.createInstruction(request());
     expect(ins.id).toMatch(/^ins_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(ins).toMatchObject({
@@ -115,7 +122,7 @@ describe('createInstruction', () => {
   });
 
   it('with a quote, the payer pays the quote source amount plus its fee', async () => {
-    const service = createInstructionService({ store: memoryStore() });
+    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
     const ins = await service.createInstruction(request({ quote: quote() }));
     expect(ins.payAmount).toMatchObject({ currency: 'USD', amountMinor: 228n });
     expect(ins.quote).toMatchObject({ id: 'quo_01JD0000000000000000000001', rate: '5.4228' });
@@ -127,14 +134,14 @@ describe('createInstruction', () => {
 
   it('reads back exactly what it stored, through the JSON columns', async () => {
     const store = memoryStore();
-    const service = createInstructionService({ store });
+    const service = createInstructionService({ railLimits: LIMITS, store });
     const created = await service.createInstruction(request({ quote: quote() }));
     const read = await service.getInstruction('ten_a', created.id);
     expect(read).toEqual(created);
   });
 
   it('takes the amount from the request for a QR without one', async () => {
-    const service = createInstructionService({ store: memoryStore() });
+    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
     const ins = await service.createInstruction(
       request({ decoded: decoded({ amount: undefined }), amount: { currency: 'BRL', amountMinor: 500n } }),
     );
@@ -142,10 +149,25 @@ describe('createInstruction', () => {
   });
 
   it('refuses an amount that differs from the QR amount with AmountMismatch', async () => {
-    const service = createInstructionService({ store: memoryStore() });
+    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
     expect(
       await rejection(service.createInstruction(request({ amount: { currency: 'BRL', amountMinor: 99n } }))),
     ).toMatchObject({ tag: 'AmountMismatch', code: Code.InvalidArgument, field: 'amount' });
+  });
+
+  it('refuses an amount above the rail maximum with AmountOutOfRange naming the limit', async () => {
+    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
+    const req = (amountMinor: bigint) =>
+      request({ decoded: decoded({ amount: undefined }), amount: { currency: 'BRL', amountMinor } });
+    expect(await rejection(service.createInstruction(req(100_000_001n)))).toMatchObject({
+      tag: 'AmountOutOfRange',
+      code: Code.OutOfRange,
+      field: 'amount',
+      message: 'The amount is above the maximum of 1000000.00 BRL for this scheme.',
+    });
+    // Both ends are included.
+    expect((await service.createInstruction(req(100_000_000n))).amount?.amountMinor).toBe(100_000_000n);
+    expect((await service.createInstruction(req(1n))).amount?.amountMinor).toBe(1n);
   });
 
   it.each<[string, Init<typeof CreateInstructionRequestSchema, CreateInstructionRequest>, string]>([
@@ -178,7 +200,7 @@ describe('createInstruction', () => {
     ],
   ])('refuses %s with ValidationError', async (_what, overrides, field) => {
     const store = memoryStore();
-    const service = createInstructionService({ store });
+    const service = createInstructionService({ railLimits: LIMITS, store });
     expect(await rejection(service.createInstruction(request(overrides)))).toMatchObject({
       tag: 'ValidationError',
       code: Code.InvalidArgument,
@@ -188,7 +210,7 @@ describe('createInstruction', () => {
   });
 
   it('refuses a call without a tenant', async () => {
-    const service = createInstructionService({ store: memoryStore() });
+    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
     expect(await rejection(service.createInstruction(request({ tenantId: '' })))).toMatchObject({
       tag: 'ValidationError',
       field: 'tenant_id',
@@ -201,7 +223,7 @@ describe('getInstruction', () => {
     ['an unknown id', 'ten_a', 'ins_01JD0000000000000000000009'],
     ["another tenant's id", 'ten_b', undefined],
   ])('answers NotFoundError for %s', async (_what, tenantId, id) => {
-    const service = createInstructionService({ store: memoryStore() });
+    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
     const created = await service.createInstruction(request());
     expect(await rejection(service.getInstruction(tenantId, id ?? created.id))).toMatchObject({
       tag: 'NotFoundError',
@@ -212,7 +234,7 @@ describe('getInstruction', () => {
 
   it('answers NotFoundError for an empty or oversized id without asking the store', async () => {
     const store = memoryStore();
-    const service = createInstructionService({ store });
+    const service = createInstructionService({ railLimits: LIMITS, store });
     for (const id of ['', `ins_${'A'.repeat(80)}`]) {
       expect((await rejection(service.getInstruction('ten_a', id)))?.tag).toBe('NotFoundError');
     }
@@ -221,7 +243,7 @@ describe('getInstruction', () => {
 
   it('carries the id of the transaction that executed it', async () => {
     const store = memoryStore();
-    const service = createInstructionService({ store });
+    const service = createInstructionService({ railLimits: LIMITS, store });
     const created = await service.createInstruction(request());
     store.rows[0]!.transaction_id = 'txn_01JD0000000000000000000001';
     expect((await service.getInstruction('ten_a', created.id)).transactionId).toBe(

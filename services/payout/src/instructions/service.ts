@@ -9,6 +9,7 @@ import {
   type Instruction,
   InstructionSchema,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { checkWithinRailLimits, type RailLimitTable } from '../limits/rail-limits';
 import { tenantRequired } from '../transactions/errors';
 import { chargeKeyOf } from './charge-key';
 import { amountMismatch, instructionNotFound, invalidInstruction } from './errors';
@@ -70,12 +71,18 @@ function payAmountUnder(quote: Quote, tenantId: string, amount: Money): Money {
   return create(MoneySchema, { currency: source.currency, amountMinor: source.amountMinor + fee });
 }
 
-export function createInstructionService(deps: { store: InstructionStore }): InstructionService {
+export function createInstructionService(deps: {
+  store: InstructionStore;
+  /** Per-rail amount limits (RAIL_LIMITS_*): the one place an amount is checked against them. */
+  railLimits: RailLimitTable;
+}): InstructionService {
   return {
     async createInstruction(req) {
       if (req.tenantId === '') throw tenantRequired();
       const decoded = checkDecoded(req.decoded);
       const amount = checkAmount(req.amount, decoded);
+      // Checked where the amount is fixed: execute and pay only ever pay a stored instruction.
+      checkWithinRailLimits(deps.railLimits, decoded.rail, amount);
       // Instruction.pay_amount: what the payer pays, the amount itself without FX.
       const payAmount = req.quote ? payAmountUnder(req.quote, req.tenantId, amount) : amount;
       const id = newId('ins');
