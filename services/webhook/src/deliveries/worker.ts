@@ -13,9 +13,9 @@ import * as store from './store';
 
 // The delivery worker (spec §6.3, §6.4; services/webhook/README.md "Delivery worker"): claims due
 // deliveries with a lease (FOR UPDATE SKIP LOCKED, committed before any HTTP), signs each attempt
-// afresh, sends it through the egress guard, and records the attempt and the next state in one
-// statement. Replicas share the work through SKIP LOCKED; a crashed worker's lease lapses and its
-// deliveries are claimed again.
+// afresh, sends it through the egress guard, and records the attempt and the next state (a success
+// in a grouped statement, a failure in one of its own). Replicas share the work through SKIP
+// LOCKED; a crashed worker's lease lapses and its deliveries are claimed again.
 
 export type DeliveryWorkerSettings = {
   /** Sends in flight at once. */
@@ -104,6 +104,26 @@ function failedBeforeSending(
   };
 }
 
+/** What follows an attempt: delivered, failed (permanent), exhausted, or pending until its retry. */
+function nextStep(
+  attempt: Attempt,
+  claimed: store.ClaimedDelivery,
+  retryScale: number,
+  random: () => number,
+): { next: store.AttemptResult['next']; nextAttemptAt: Date | null } {
+  if (attempt.succeeded) return { next: 'delivered', nextAttemptAt: null };
+  if (attempt.permanent) return { next: 'failed', nextAttemptAt: null };
+  const delay = nextAttemptDelayMs({
+    strategy: claimed.retryStrategy,
+    attemptsMade: claimed.attempts + 1,
+    scale: retryScale,
+    random,
+    retryAfterMs: attempt.retryAfterMs,
+  });
+  if (delay === undefined) return { next: 'exhausted', nextAttemptAt: null };
+  return { next: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
+}
+
 export function startDeliveryWorker(deps: {
   pool: Pool;
   sealedBox: SealedBox;
@@ -144,25 +164,7 @@ export function startDeliveryWorker(deps: {
       return;
     }
     const attempt = await send(claimed, startedAt).finally(sent);
-    const attemptsMade = claimed.attempts + 1;
-    let next: store.AttemptResult['next'];
-    let nextAttemptAt: Date | null = null;
-    if (attempt.succeeded) next = 'delivered';
-    else if (attempt.permanent) next = 'failed';
-    else {
-      const delay = nextAttemptDelayMs({
-        strategy: claimed.retryStrategy,
-        attemptsMade,
-        scale: settings.retryScale,
-        random,
-        retryAfterMs: attempt.retryAfterMs,
-      });
-      if (delay === undefined) next = 'exhausted';
-      else {
-        next = 'pending';
-        nextAttemptAt = new Date(Date.now() + delay);
-      }
-    }
+    const { next, nextAttemptAt } = nextStep(attempt, claimed, settings.retryScale, random);
     const { permanent: _permanent, retryAfterMs: _retryAfterMs, ...recorded } = attempt;
     const result = {
       ...recorded,
@@ -173,14 +175,12 @@ export function startDeliveryWorker(deps: {
       nextAttemptAt,
     };
     if (next === 'delivered') {
-      if (!(await delivered.record(result))) {
-        logger.warn({ delivery_id: claimed.id }, 'delivery lease lapsed during the attempt; not recorded');
-      }
+      if (!(await delivered.record(result))) leaseLost(claimed);
       return;
     }
     const finished = await store.finishAttempt(pool, result, settings.autoDisable);
     if (!finished) {
-      logger.warn({ delivery_id: claimed.id }, 'delivery lease lapsed during the attempt; not recorded');
+      leaseLost(claimed);
       return;
     }
     if (finished.endpointDisabled && claimed.endpointId) {
@@ -195,6 +195,10 @@ export function startDeliveryWorker(deps: {
       );
     }
     if (next === 'pending' && nextAttemptAt) scheduleWake(nextAttemptAt.getTime() - Date.now());
+  }
+
+  function leaseLost(claimed: store.ClaimedDelivery): void {
+    logger.warn({ delivery_id: claimed.id }, 'delivery lease lapsed during the attempt; not recorded');
   }
 
   async function send(claimed: store.ClaimedDelivery, startedAt: Date): Promise<Attempt> {
