@@ -52,7 +52,7 @@ type Attempt = Omit<
   retryAfterMs: number | undefined;
 };
 
-function attemptFromOutcome(outcome: SendOutcome, startedAt: Date): Attempt {
+export function attemptFromOutcome(outcome: SendOutcome, startedAt: Date): Attempt {
   if (outcome.kind === 'response') {
     const succeeded = outcome.status >= 200 && outcome.status < 300;
     return {
@@ -105,7 +105,7 @@ function failedBeforeSending(
 }
 
 /** What follows an attempt: delivered, failed (permanent), exhausted, or pending until its retry. */
-function nextStep(
+export function nextStep(
   attempt: Attempt,
   claimed: store.ClaimedDelivery,
   retryScale: number,
