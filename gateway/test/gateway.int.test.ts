@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { encodeMerchantQr, type RunningDecoder, startDecoder } from '@qr-payout/decoder';
 import { createLogger } from '@qr-payout/platform';
 import type pg from 'pg';
+import { PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
 import { type RunningGateway, startGateway } from '../src/index';
 import { keyPrefix } from '../src/tenants/keys';
 import { markApiKeyRevoked } from '../src/tenants/store';
@@ -139,27 +140,11 @@ describe('gateway (startGateway)', () => {
     });
     for (const s of schemes) expect(typeof s.max_amount).toBe('number');
     // A static Pix without an amount: the payer's amount is the one checked.
-    const staticPix = encodeMerchantQr([
-      { id: 1, value: '11' },
-      {
-        id: 26,
-        value: [
-          { id: 0, value: 'br.gov.bcb.pix' },
-          { id: 1, value: '+5511999999999' },
-        ],
-      },
-      { id: 52, value: '0000' },
-      { id: 53, value: '986' },
-      { id: 58, value: 'BR' },
-      { id: 59, value: 'LOJA' },
-      { id: 60, value: 'RIO' },
-      { id: 62, value: [{ id: 5, value: '***' }] },
-    ]);
     const resolve = (amount: string) =>
       request(base, '/v1/resolve', {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-        body: `{"qr_string":${JSON.stringify(staticPix)},"amount":${amount}}`,
+        body: `{"qr_string":${JSON.stringify(PIX_WITHOUT_AMOUNT)},"amount":${amount}}`,
       });
     expect((await resolve('1000000.00')).status).toBe(200);
     const above = await resolve('1000000.01');

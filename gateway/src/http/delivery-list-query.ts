@@ -1,6 +1,7 @@
 import type { DeliveryStatus } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { apiError } from '../errors/api-error';
 import { isTransactionId } from './ids';
+import { knownQueryParams, parseLimit, singleQueryParam as single } from './list-query';
 import {
   deliveryStatusOf,
   isPublicDeliveryStatus,
@@ -18,8 +19,6 @@ export interface DeliveryListQuery {
   cursor: string;
 }
 
-const INT32_MAX = 2_147_483_647;
-
 /**
  * HTTP → ListDeliveries: the gateway checks that each parameter is known, given once and of its
  * type (design §6: ValidationError naming the field). The page size range and the cursor are the
@@ -28,12 +27,7 @@ const INT32_MAX = 2_147_483_647;
  * positive limit passes, because 0 on the wire means "not given".
  */
 export function parseDeliveryListQuery(query: unknown): DeliveryListQuery {
-  const params = (query ?? {}) as Record<string, unknown>;
-  for (const name of Object.keys(params)) {
-    if (!(DELIVERY_LIST_QUERY_PARAMETERS as readonly string[]).includes(name)) {
-      throw apiError('ValidationError', `${name.slice(0, 64)} is not a known query parameter`);
-    }
-  }
+  const params = knownQueryParams(query, DELIVERY_LIST_QUERY_PARAMETERS);
   const transactionId = single(params, 'transaction_id');
   const status = single(params, 'status');
   const limit = single(params, 'limit');
@@ -48,22 +42,11 @@ export function parseDeliveryListQuery(query: unknown): DeliveryListQuery {
   if (status !== undefined && !isPublicDeliveryStatus(status)) {
     throw apiError('ValidationError', `status must be one of ${PUBLIC_DELIVERY_STATUSES.join(', ')}`);
   }
-  const limitValue = limit === undefined ? 0 : /^[0-9]+$/.test(limit) ? Number(limit) : Number.NaN;
-  if (limit !== undefined && !(limitValue > 0)) {
-    throw apiError('ValidationError', 'limit must be a positive integer');
-  }
+  const limitValue = parseLimit(limit);
   return {
     transactionId: transactionId ?? '',
     status: status === undefined ? undefined : deliveryStatusOf(status),
-    // A huge value stays huge (and is refused by the service) instead of overflowing int32.
-    limit: Math.min(limitValue, INT32_MAX),
+    limit: limitValue,
     cursor: cursor ?? '',
   };
-}
-
-function single(params: Record<string, unknown>, name: string): string | undefined {
-  const value = params[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw apiError('ValidationError', `${name} must be given once`);
-  return value;
 }

@@ -25,6 +25,16 @@ export const ERROR_BODY_SCHEMA = {
 
 export const REQUEST_ID_SCHEMA = { type: 'string', format: 'uuid' } as const;
 
+/** A response body of one member, `key`, beside `request_id`. */
+function withRequestId<K extends string, S extends object>(key: K, schema: S) {
+  return {
+    type: 'object',
+    required: [key, 'request_id'],
+    properties: { [key]: schema, request_id: REQUEST_ID_SCHEMA },
+    additionalProperties: false,
+  } as const;
+}
+
 export const SCHEME_SCHEMA = {
   type: 'object',
   required: [
@@ -73,12 +83,10 @@ export const SCHEME_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const SCHEMES_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['schemes', 'request_id'],
-  properties: { schemes: { type: 'array', items: SCHEME_SCHEMA }, request_id: REQUEST_ID_SCHEMA },
-  additionalProperties: false,
-} as const;
+export const SCHEMES_RESPONSE_SCHEMA = withRequestId('schemes', {
+  type: 'array',
+  items: SCHEME_SCHEMA,
+} as const);
 
 export const MAX_QR_STRING_LENGTH = 4096;
 
@@ -194,12 +202,7 @@ export const INSTRUCTION_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const RESOLVE_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['instruction', 'request_id'],
-  properties: { instruction: INSTRUCTION_SCHEMA, request_id: REQUEST_ID_SCHEMA },
-  additionalProperties: false,
-} as const;
+export const RESOLVE_RESPONSE_SCHEMA = withRequestId('instruction', INSTRUCTION_SCHEMA);
 
 export const HEALTH_RESPONSE_SCHEMA = {
   type: 'object',
@@ -324,12 +327,7 @@ export const TRANSACTION_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const TRANSACTION_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['transaction', 'request_id'],
-  properties: { transaction: TRANSACTION_SCHEMA, request_id: REQUEST_ID_SCHEMA },
-  additionalProperties: false,
-} as const;
+export const TRANSACTION_RESPONSE_SCHEMA = withRequestId('transaction', TRANSACTION_SCHEMA);
 
 /** A page of a newest-first list: the items under `key`, `next_cursor`, `request_id`. */
 function pagedListSchema<K extends string, S extends object>(key: K, items: S) {
@@ -379,15 +377,10 @@ export const WEBHOOK_ENDPOINT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['endpoints', 'request_id'],
-  properties: {
-    endpoints: { type: 'array', items: WEBHOOK_ENDPOINT_SCHEMA },
-    request_id: REQUEST_ID_SCHEMA,
-  },
-  additionalProperties: false,
-} as const;
+export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = withRequestId('endpoints', {
+  type: 'array',
+  items: WEBHOOK_ENDPOINT_SCHEMA,
+} as const);
 
 // Payer identity (spec §4.2): presence and lengths here; formats per country (CPF, CUIT, ...) are
 // checked by payout, which knows the instruction's country.
@@ -452,12 +445,7 @@ export const PAY_REQUEST_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const EXECUTE_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['transaction', 'request_id'],
-  properties: { transaction: TRANSACTION_SCHEMA, request_id: REQUEST_ID_SCHEMA },
-  additionalProperties: false,
-} as const;
+export const EXECUTE_RESPONSE_SCHEMA = withRequestId('transaction', TRANSACTION_SCHEMA);
 
 export const PAY_RESPONSE_SCHEMA = {
   type: 'object',
@@ -655,19 +643,12 @@ export const WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA = {
 
 export const WEBHOOK_DELIVERIES_RESPONSE_SCHEMA = pagedListSchema('deliveries', WEBHOOK_DELIVERY_SCHEMA);
 
-export const WEBHOOK_DELIVERY_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['delivery', 'request_id'],
-  properties: { delivery: WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA, request_id: REQUEST_ID_SCHEMA },
-  additionalProperties: false,
-} as const;
+export const WEBHOOK_DELIVERY_RESPONSE_SCHEMA = withRequestId(
+  'delivery',
+  WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA,
+);
 
-export const WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA = {
-  type: 'object',
-  required: ['delivery', 'request_id'],
-  properties: { delivery: WEBHOOK_DELIVERY_SCHEMA, request_id: REQUEST_ID_SCHEMA },
-  additionalProperties: false,
-} as const;
+export const WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA = withRequestId('delivery', WEBHOOK_DELIVERY_SCHEMA);
 
 /** The replay takes no body (spec §4.8); none or `{}` is accepted. */
 export const WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA = {

@@ -2,6 +2,7 @@ import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { apiError } from '../errors/api-error';
+import { knownQueryParams, parseLimit, type QueryParams, singleQueryParam as single } from './list-query';
 
 /** The query parameters of GET /v1/transactions (docs/api-conventions.md "Listing transactions"). */
 export const TRANSACTION_LIST_QUERY_PARAMETERS = [
@@ -31,7 +32,6 @@ export interface TransactionListQuery {
   cursor: string;
 }
 
-const INT32_MAX = 2_147_483_647;
 // RFC 3339 date-time (ISO 8601 with a zone): what the API itself writes, offsets accepted.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -42,34 +42,25 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:
  * error. Only a positive limit passes, because 0 on the wire means "not given".
  */
 export function parseTransactionListQuery(query: unknown): TransactionListQuery {
-  const params = (query ?? {}) as Record<string, unknown>;
-  for (const name of Object.keys(params)) {
-    if (!(TRANSACTION_LIST_QUERY_PARAMETERS as readonly string[]).includes(name)) {
-      throw apiError('ValidationError', `${name.slice(0, 64)} is not a known query parameter`);
-    }
-  }
+  const params = knownQueryParams(query, TRANSACTION_LIST_QUERY_PARAMETERS);
   const status = single(params, 'status');
   const limit = single(params, 'limit');
   const cursor = single(params, 'cursor');
   if (status !== undefined && !Object.hasOwn(STATUS_OF, status)) {
     throw apiError('ValidationError', `status must be one of ${PUBLIC_TRANSACTION_STATUSES.join(', ')}`);
   }
-  const limitValue = limit === undefined ? 0 : /^[0-9]+$/.test(limit) ? Number(limit) : Number.NaN;
-  if (limit !== undefined && !(limitValue > 0)) {
-    throw apiError('ValidationError', 'limit must be a positive integer');
-  }
+  const limitValue = parseLimit(limit);
   return {
     status:
       status === undefined ? TransactionStatus.UNSPECIFIED : STATUS_OF[status as keyof typeof STATUS_OF],
     createdGte: dateTime(params, 'created_gte'),
     createdLt: dateTime(params, 'created_lt'),
-    // A huge value stays huge (and is refused by payout) instead of overflowing int32.
-    limit: Math.min(limitValue, INT32_MAX),
+    limit: limitValue,
     cursor: cursor ?? '',
   };
 }
 
-function dateTime(params: Record<string, unknown>, name: string): Timestamp | undefined {
+function dateTime(params: QueryParams, name: string): Timestamp | undefined {
   const value = single(params, name);
   if (value === undefined) return undefined;
   const ms = DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
@@ -80,11 +71,4 @@ function dateTime(params: Record<string, unknown>, name: string): Timestamp | un
     );
   }
   return timestampFromDate(new Date(ms));
-}
-
-function single(params: Record<string, unknown>, name: string): string | undefined {
-  const value = params[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw apiError('ValidationError', `${name} must be given once`);
-  return value;
 }
