@@ -59,6 +59,7 @@ const benches: Record<string, () => Promise<boolean>> = {
         warmupEvents: positiveInt('BENCH_WEBHOOKS_WARMUP_EVENTS', 1_000),
         concurrency: positiveInt('WEBHOOK_WORKER_CONCURRENCY', 32),
         batchSize: positiveInt('BENCH_WEBHOOKS_BATCH', 500),
+        floorLoops: positiveInt('BENCH_WEBHOOKS_FLOOR_LOOPS', 6),
       },
       latency: {
         ratePerSec: positiveInt('BENCH_WEBHOOKS_RATE', 100),

@@ -1,6 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { writeBenchResults } from '../shared/results';
 import type { PgbenchResult } from './pgbench';
 import type { RowWritesPerUnit } from './row-writes';
 
@@ -123,10 +121,5 @@ export function writeResults(
   settings: Record<string, unknown>,
   summary: PaySummary,
 ): string {
-  const dir = path.join(repoRoot, '.data', 'bench');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `pay-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '' };
-  writeFileSync(file, `${JSON.stringify({ bench: 'pay', machine, settings, ...summary }, null, 2)}\n`);
-  return file;
+  return writeBenchResults(repoRoot, 'pay', settings, summary);
 }

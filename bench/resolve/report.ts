@@ -1,8 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { LoadResult } from '../gateway/load';
 import { pooled } from '../gateway/report';
+import { writeBenchResults } from '../shared/results';
 
 /**
  * skeleton: the same-run baseline, the least a resolve costs in this stack (./skeleton);
@@ -118,10 +116,5 @@ export function writeResults(
   settings: Record<string, unknown>,
   summary: ResolveSummary,
 ): string {
-  const dir = path.join(repoRoot, '.data', 'bench');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `resolve-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '' };
-  writeFileSync(file, `${JSON.stringify({ bench: 'resolve', machine, settings, ...summary }, null, 2)}\n`);
-  return file;
+  return writeBenchResults(repoRoot, 'resolve', settings, summary);
 }

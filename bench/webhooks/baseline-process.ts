@@ -4,8 +4,8 @@
 // one (HMAC-SHA256 of `<t>.<body>`, header `service-signature: t=..,v1=..`) and POST it over a
 // keep-alive node:http agent with the headers the worker sends, and read the answer. No database,
 // no Kafka, no egress guard, no sealed secrets. Driven over IPC by ./receiver.ts.
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
+import { SIGNATURE_HEADER, signatureHeaderValue } from '../../services/webhook/src/deliveries/signature';
 import { EVENT_TYPE, syntheticEvent, webhookBodyOf } from './events';
 
 export interface BaselineRequest {
@@ -37,12 +37,6 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const USER_AGENT = 'qr-payout-webhooks/1';
 const now = () => performance.timeOrigin + performance.now();
 
-function signature(secret: string, body: Buffer): string {
-  const t = Math.floor(Date.now() / 1000);
-  const signed = Buffer.concat([Buffer.from(`${t}.`), body]);
-  return `t=${t},v1=${createHmac('sha256', secret).update(signed).digest('hex')}`;
-}
-
 function post(url: URL, secret: string, eventId: string, body: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request({
@@ -55,7 +49,7 @@ function post(url: URL, secret: string, eventId: string, body: Buffer): Promise<
         'user-agent': USER_AGENT,
         'x-event-id': eventId,
         'x-event-type': EVENT_TYPE,
-        'service-signature': signature(secret, body),
+        [SIGNATURE_HEADER]: signatureHeaderValue([secret], body, Math.floor(Date.now() / 1000)),
         host: url.host,
         'content-type': 'application/json',
         'content-length': String(body.length),

@@ -8,7 +8,6 @@
 //             TransactionEvents published to Kafka as fast as possible, until the N-th signed
 //             delivery reached the receiver.
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform';
 import { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import pg from 'pg';
@@ -16,11 +15,11 @@ import { freePort, grpcServing, spawnTsProcess, waitUntilReady } from '../../tes
 import { createRunDatabase } from '../../test-e2e/harness/database';
 import { readRowWrites, rowWritesPerUnit } from '../pay/row-writes';
 import { cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
+import { cpuProfileEnv } from '../shared/results';
 import { kafkaMessageOf, syntheticEvent } from './events';
 import { readCommits, runPostgresFloor } from './floor';
 import { deleteGroups, positionGroupAtEnd, startPublisher, topicPartitions } from './kafka';
-import type { Receiver } from './receiver';
-import { startBaselineSender } from './receiver';
+import { type Receiver, startBaselineSender } from './receiver';
 import {
   type DeliveryStages,
   type DeliverySummary,
@@ -40,6 +39,8 @@ export interface DeliveryOptions {
   concurrency: number;
   /** Messages per Kafka produce request. */
   batchSize: number;
+  /** The floor's claim loops (BENCH_WEBHOOKS_FLOOR_LOOPS). */
+  floorLoops: number;
   cpuProfileDir?: string;
 }
 
@@ -49,14 +50,6 @@ const SERVICE_POOL_MAX = 10;
 // The dispatcher's largest batch: the platform bus's handleBatch default (maxBatchSize 500).
 const DISPATCHER_BATCH = 500;
 
-function floorLoops(): number {
-  const raw = process.env.BENCH_WEBHOOKS_FLOOR_LOOPS;
-  if (raw === undefined || raw === '') return 6;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0)
-    throw new Error(`BENCH_WEBHOOKS_FLOOR_LOOPS must be a positive integer, got ${raw}`);
-  return value;
-}
 const now = () => performance.timeOrigin + performance.now();
 
 /**
@@ -170,7 +163,7 @@ export async function runDeliveryThroughput(
     warmupEvents: opts.warmupEvents,
     insertBatch: DISPATCHER_BATCH,
     claimLimit: opts.concurrency,
-    loops: floorLoops(),
+    loops: opts.floorLoops,
     poolMax: SERVICE_POOL_MAX,
   });
   console.log(`    ${floor.perSec.toFixed(0)} deliveries/s`);
@@ -182,9 +175,6 @@ export async function runDeliveryThroughput(
   const partitions = await topicPartitions(brokers).catch(() => 0);
   await positionGroupAtEnd(brokers, group);
   const port = await freePort();
-  const profile: NodeJS.ProcessEnv = opts.cpuProfileDir
-    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(opts.cpuProfileDir)}` }
-    : {};
   console.log('  system: the webhook service as its own process, fresh database...');
   const webhook = spawnTsProcess({
     name: 'webhook-throughput',
@@ -204,7 +194,7 @@ export async function runDeliveryThroughput(
       LOG_LEVEL: 'warn',
       OTEL_SDK_DISABLED: 'true',
       OTEL_SERVICE_NAME: 'webhook',
-      ...profile,
+      ...cpuProfileEnv(opts.cpuProfileDir),
     },
     logDir,
   });

@@ -3,13 +3,13 @@
 // commit → Kafka latency read by a consumer of our own (the baseline: what the webhook service
 // cannot do better than, since it reads the same topic).
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import pg from 'pg';
 import { startSystem } from '../../test-e2e/harness';
 import { PAYER, PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
 import { startTransactionEventReader } from '../../test-e2e/support/transaction-events';
 import { cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
+import { cpuProfileEnv } from '../shared/results';
 import { deleteGroups, positionGroupAtEnd } from './kafka';
 import { runOpenLoop } from './open-loop';
 import type { Receiver } from './receiver';
@@ -43,9 +43,6 @@ export async function runCommitToReceiver(
     `B. commit → receiver: open loop ${opts.ratePerSec} pays/s, ${opts.warmupSeconds} s warm-up + ${opts.seconds} s measured`,
   );
   console.log('  starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...');
-  const profile: NodeJS.ProcessEnv = opts.cpuProfileDir
-    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(opts.cpuProfileDir)}` }
-    : {};
   const group = `bench-webhooks-b-${randomBytes(4).toString('hex')}`;
   await positionGroupAtEnd(brokers, group);
   const system = await startSystem({
@@ -64,7 +61,7 @@ export async function runCommitToReceiver(
         WEBHOOK_POLL_MS: '1000',
         WEBHOOK_LEASE_MS: '60000',
         WEBHOOK_TIMEOUT_MS: '15000',
-        ...profile,
+        ...cpuProfileEnv(opts.cpuProfileDir),
       },
     },
     partnerSimEnv: { PARTNER_SIM_SETTLE_MS: String(opts.settleMs) },
@@ -105,8 +102,7 @@ export async function runCommitToReceiver(
       `SELECT id FROM payout.transactions WHERE tenant_id = $1 AND status IN ('completed', 'failed')`,
       [tenant.tenantId],
     );
-    const deadline = Date.now() + 60_000;
-    while ((await receiver.count('/latency')) < terminal.length && Date.now() < deadline) await sleep(200);
+    await receiver.waitForCount('/latency', terminal.length, 60_000, 200).catch(() => undefined);
     await sleep(SETTLE_WINDOW_MS);
     const stats = await receiver.stats('/latency');
 

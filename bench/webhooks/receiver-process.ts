@@ -14,16 +14,7 @@ const verifyEvery = Math.max(1, Number(process.argv[2] ?? '10'));
 // Generous, so a pooled socket of the sender is never closed under it between two phases.
 const KEEP_ALIVE_MS = 120_000;
 
-type PathLog = {
-  requests: number;
-  checked: number;
-  badSignatures: number;
-  unparsable: number;
-  eventIds: string[];
-  transactionIds: string[];
-  occurredAtMs: number[];
-  receivedAtMs: number[];
-};
+type PathLog = ReceiverStats;
 
 const logs = new Map<string, PathLog>();
 const secretsByPath = new Map<string, string[]>();
@@ -115,9 +106,7 @@ process.on('message', (command: Command) => {
   else if (command.type === 'count') {
     process.send?.({ type: 'count', id: command.id, count: logs.get(command.path)?.requests ?? 0 });
   } else if (command.type === 'stats') {
-    const { requests, checked, badSignatures, unparsable, ...rest } = logOf(command.path);
-    const stats: ReceiverStats = { requests, checked, badSignatures, unparsable, ...rest };
-    process.send?.({ type: 'stats', id: command.id, stats });
+    process.send?.({ type: 'stats', id: command.id, stats: logOf(command.path) });
   }
 });
 process.on('disconnect', () => {

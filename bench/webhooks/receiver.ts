@@ -5,6 +5,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../test-e2e/harness';
+import { cpuProfileEnv } from '../shared/results';
 import type { BaselineRequest, BaselineResult } from './baseline-process';
 
 export interface ReceiverStats {
@@ -37,6 +38,7 @@ function forkChild(name: string, script: string, args: string[], logDir: string)
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      // BENCH_WEBHOOKS_PROF_CHILDREN=<dir>: the receiver and the baseline sender write CPU profiles too.
       ...cpuProfileEnv(process.env.BENCH_WEBHOOKS_PROF_CHILDREN),
     },
     stdio: ['ignore', fd, fd, 'ipc'],
@@ -63,11 +65,6 @@ function forkChild(name: string, script: string, args: string[], logDir: string)
       clearTimeout(timer);
     },
   };
-}
-
-// BENCH_WEBHOOKS_PROF_CHILDREN=<dir>: the receiver and the baseline sender write CPU profiles too.
-function cpuProfileEnv(dir: string | undefined): NodeJS.ProcessEnv {
-  return dir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(dir)}` } : {};
 }
 
 function firstMessage<T>(

@@ -1,8 +1,7 @@
 // Tables, verdicts and the JSON record of the webhooks bench (bench/README.md "webhooks").
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { RowWritesPerUnit } from '../pay/row-writes';
+import { writeBenchResults } from '../shared/results';
 import type { FloorSummary } from './floor';
 
 export const GOALS = { throughputRatioAtLeast: 0.5, commitToReceiverP99BelowMs: 250 };
@@ -374,10 +373,5 @@ export function writeResults(
   settings: Record<string, unknown>,
   results: Record<string, unknown>,
 ): string {
-  const dir = path.join(repoRoot, '.data', 'bench');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `webhooks-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '' };
-  writeFileSync(file, `${JSON.stringify({ bench: 'webhooks', machine, settings, ...results }, null, 2)}\n`);
-  return file;
+  return writeBenchResults(repoRoot, 'webhooks', settings, results);
 }

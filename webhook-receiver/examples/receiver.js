@@ -7,6 +7,7 @@ const { receiveWebhook, createMemoryDeduplicator } = require('@qr-payout/webhook
 
 const secrets = (process.env.QR_PAYOUT_SIGNING_SECRET ?? '').split(',').filter(Boolean); // new,old while rotating
 if (secrets.length === 0) throw new Error('set QR_PAYOUT_SIGNING_SECRET (the sandbox banner shows it)');
+const port = Number(process.env.PORT ?? 9000);
 const dedupe = createMemoryDeduplicator(); // one process only; in production a table (README)
 
 async function handle(event) {
@@ -44,6 +45,4 @@ http
       res.writeHead(500).end(); // the service retries
     }
   })
-  .listen(Number(process.env.PORT ?? 9000), '127.0.0.1', () =>
-    console.log('listening on 127.0.0.1:9000/hook'),
-  );
+  .listen(port, '127.0.0.1', () => console.log(`listening on 127.0.0.1:${port}/hook`));
