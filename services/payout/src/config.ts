@@ -46,10 +46,10 @@ export function loadPayoutConfig(env: Env) {
       pollBackoffBaseMs: int('POLL_BACKOFF_BASE_MS', { default: 1_000, min: 10 }),
       pollBackoffMaxMs: int('POLL_BACKOFF_MAX_MS', { default: 60_000, min: 10 }),
       // The worker deletes keys past their 24 hours this often (an expired key is reusable at once).
+      idempotencyKeyReapMs: int('IDEMPOTENCY_KEY_REAP_MS', { default: 60_000, min: 10 }),
       // Per-rail minimum and maximum amounts (RAIL_LIMITS_PIX=0.01..1000000.00, ...): sandbox
       // defaults; an operator sets each rail's per partner contract.
       railLimits: railLimits(),
-      idempotencyKeyReapMs: int('IDEMPOTENCY_KEY_REAP_MS', { default: 60_000, min: 10 }),
     },
     env,
   );

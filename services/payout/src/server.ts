@@ -24,15 +24,8 @@ export function buildServer(deps: PayoutDeps): GrpcServer {
           return { transactions: page.transactions, pageInfo: { nextCursor: page.nextCursor } };
         },
         // The call's signal only ends the wait: a payout already on its way is never abandoned
-        // because the caller went away. The answer shows the transaction as GetTransaction does,
-        // its instruction's country, creditor and quote included.
-        executeInstruction: async (req, ctx) => {
-          const executed = await deps.execution.executeInstruction(req, ctx.signal);
-          return {
-            ...executed,
-            transaction: await deps.transactions.withInstructionFacts(executed.transaction),
-          };
-        },
+        // because the caller went away.
+        executeInstruction: (req, ctx) => deps.execution.executeInstruction(req, ctx.signal),
         applyPartnerCallback: async (req) => ({
           transaction: await deps.execution.applyPartnerCallback(req),
         }),

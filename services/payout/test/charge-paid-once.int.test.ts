@@ -20,15 +20,7 @@ import {
   tenant,
   type World,
 } from './execute-harness';
-
-async function failure(promise: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await promise;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error('expected the call to fail');
-}
+import { failure } from './fixtures';
 
 /** A fresh dynamic Pix charge: its location (26/25) and the txid of its signed payload. */
 function newCharge() {

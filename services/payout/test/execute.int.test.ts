@@ -1,7 +1,7 @@
 // ExecuteInstruction / ApplyPartnerCallback over real gRPC against real PostgreSQL, the real
 // partner simulator over HTTP and real fx: every sandbox outcome (design §4) by its named path with
 // exactly one outbox event, idempotent replay and conflict, quotes, one execution per instruction.
-import { Code, ConnectError } from '@connectrpc/connect';
+import { Code } from '@connectrpc/connect';
 import { newId, readErrorDetail } from '@qr-payout/platform';
 import { QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
@@ -18,17 +18,9 @@ import {
   tenant,
   type World,
 } from './execute-harness';
+import { failure } from './fixtures';
 
 const PIX_E2E_ID = /^E[0-9]{8}[0-9]{12}[a-zA-Z0-9]{11}$/;
-
-async function failure(promise: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await promise;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('payout execute', () => {
   let world: World;

@@ -3,14 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError } from '@connectrpc/connect';
-import {
-  closeGrpcClients,
-  createGrpcClient,
-  createMemoryBus,
-  newId,
-  readErrorDetail,
-} from '@qr-payout/platform';
+import { Code } from '@connectrpc/connect';
+import { newId, readErrorDetail } from '@qr-payout/platform';
 import { MoneySchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import {
   AccountType,
@@ -19,15 +13,8 @@ import {
   PointOfInitiation,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { type Quote, QuoteSchema, QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
-import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import pg from 'pg';
-import { type RunningPayout, startPayout } from '../src/index';
+import { failure, usePayoutOverGrpc } from './fixtures';
 
-const DATABASE_URL = process.env.DATABASE_URL;
-if (!DATABASE_URL)
-  throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
-
-const schema = `payout_test_${randomBytes(6).toString('hex')}`;
 const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
 
 function pixQr(amountMinor: bigint | undefined): DecodedQr {
@@ -68,52 +55,14 @@ function usdQuote(tenantId: string, targetMinor: bigint): Quote {
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await promise;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error('expected the call to fail');
-}
-
 describe('payout instructions', () => {
-  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
-  const bus = createMemoryBus();
-  let payout: RunningPayout;
-  let client: ReturnType<typeof createGrpcClient<typeof PayoutService>>;
-
-  beforeAll(async () => {
-    payout = await startPayout(
-      {
-        DATABASE_URL,
-        DB_SCHEMA: schema,
-        DB_POOL_MAX: '2',
-        MIGRATE_ON_START: 'true',
-        GRPC_PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-      },
-      { bus },
-    );
-    client = createGrpcClient(PayoutService, {
-      baseUrl: `http://127.0.0.1:${payout.grpcPort}`,
-      timeoutMs: 5_000,
-    });
-  });
-
-  afterAll(async () => {
-    await closeGrpcClients();
-    await payout.close();
-    await bus.close();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
+  const grpc = usePayoutOverGrpc('payout_test', 2);
+  const { schema, admin } = grpc;
 
   it('CreateInstruction stores the decoded QR and amount; GetInstruction reads the same back', async () => {
     const tenantId = tenant();
     const decoded = pixQr(1234n);
-    const { instruction } = await client.createInstruction({
+    const { instruction } = await grpc.client.createInstruction({
       tenantId,
       decoded,
       amount: { currency: 'BRL', amountMinor: 1234n },
@@ -128,7 +77,7 @@ describe('payout instructions', () => {
     expect(instruction?.quote).toBeUndefined();
     expect(Math.abs(Date.now() - timestampDate(instruction!.createdAt!).getTime())).toBeLessThan(60_000);
 
-    const read = await client.getInstruction({ tenantId, instructionId: instruction!.id });
+    const read = await grpc.client.getInstruction({ tenantId, instructionId: instruction!.id });
     expect(read.instruction).toEqual(instruction);
     expect(read.instruction?.decoded).toEqual(decoded);
 
@@ -158,14 +107,14 @@ describe('payout instructions', () => {
     const big = 9_007_199_254_740_993n;
     const quote = usdQuote(tenantId, 1234n);
     quote.source = create(MoneySchema, { currency: 'USD', amountMinor: big });
-    const { instruction } = await client.createInstruction({
+    const { instruction } = await grpc.client.createInstruction({
       tenantId,
       decoded: pixQr(undefined),
       amount: { currency: 'BRL', amountMinor: 1234n },
       quote,
     });
     expect(instruction?.payAmount).toMatchObject({ currency: 'USD', amountMinor: big });
-    const read = await client.getInstruction({ tenantId, instructionId: instruction!.id });
+    const read = await grpc.client.getInstruction({ tenantId, instructionId: instruction!.id });
     expect(read.instruction?.quote).toEqual(quote);
     expect(read.instruction?.payAmount?.amountMinor).toBe(big);
     const { rows } = await admin.query(`SELECT quote_id FROM "${schema}".instructions WHERE id = $1`, [
@@ -176,7 +125,7 @@ describe('payout instructions', () => {
 
   it("GetInstruction: NOT_FOUND for an unknown id and for another tenant's id", async () => {
     const owner = tenant();
-    const { instruction } = await client.createInstruction({
+    const { instruction } = await grpc.client.createInstruction({
       tenantId: owner,
       decoded: pixQr(500n),
       amount: { currency: 'BRL', amountMinor: 500n },
@@ -185,7 +134,7 @@ describe('payout instructions', () => {
       [tenant(), instruction!.id],
       [owner, newId('ins')],
     ] as const) {
-      const err = await failure(client.getInstruction({ tenantId, instructionId }));
+      const err = await failure(grpc.client.getInstruction({ tenantId, instructionId }));
       expect(err.code).toBe(Code.NotFound);
       expect(readErrorDetail(err)).toMatchObject({ tag: 'NotFoundError', field: 'instruction_id' });
     }
@@ -193,7 +142,7 @@ describe('payout instructions', () => {
 
   it('GetInstruction carries the transaction once the instruction is executed', async () => {
     const tenantId = tenant();
-    const { instruction } = await client.createInstruction({
+    const { instruction } = await grpc.client.createInstruction({
       tenantId,
       decoded: pixQr(700n),
       amount: { currency: 'BRL', amountMinor: 700n },
@@ -206,12 +155,12 @@ describe('payout instructions', () => {
        VALUES ($1, $2, $3, 'BR.PIX', 'pix', 'BRL', 700, 'BRL', 700, 'Ana Souza', '0001-1', '12345678909')`,
       [transactionId, tenantId, instruction!.id],
     );
-    const read = await client.getInstruction({ tenantId, instructionId: instruction!.id });
+    const read = await grpc.client.getInstruction({ tenantId, instructionId: instruction!.id });
     expect(read.instruction?.transactionId).toBe(transactionId);
   });
 
   it('ListRailLimits answers every rail with its sandbox default limits over gRPC', async () => {
-    const { limits } = await client.listRailLimits({});
+    const { limits } = await grpc.client.listRailLimits({});
     const shown = Object.fromEntries(
       limits.map((l) => [
         l.rail,
@@ -230,7 +179,7 @@ describe('payout instructions', () => {
   it('CreateInstruction refuses what the gateway must never send (coded errors, nothing stored)', async () => {
     const tenantId = tenant();
     const mismatch = await failure(
-      client.createInstruction({
+      grpc.client.createInstruction({
         tenantId,
         decoded: pixQr(1234n),
         amount: { currency: 'BRL', amountMinor: 1000n },
@@ -241,7 +190,7 @@ describe('payout instructions', () => {
 
     // 1e15 BRL (10^17 minor units) is far above Pix's maximum: refused where the amount is fixed.
     const tooLarge = await failure(
-      client.createInstruction({
+      grpc.client.createInstruction({
         tenantId,
         decoded: pixQr(10n ** 17n),
         amount: { currency: 'BRL', amountMinor: 10n ** 17n },
@@ -255,7 +204,7 @@ describe('payout instructions', () => {
     });
 
     const foreignQuote = await failure(
-      client.createInstruction({
+      grpc.client.createInstruction({
         tenantId,
         decoded: pixQr(1234n),
         amount: { currency: 'BRL', amountMinor: 1234n },

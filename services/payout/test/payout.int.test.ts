@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError } from '@connectrpc/connect';
+import { Code } from '@connectrpc/connect';
 import { closeGrpcClients, createGrpcClient, createMemoryBus, readErrorDetail } from '@qr-payout/platform';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { PayoutService, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
 import { type RunningPayout, startPayout } from '../src/index';
-import { seedTransaction } from './fixtures';
+import { failure, seedTransaction } from './fixtures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DATABASE_URL = requiredEnv('DATABASE_URL');
@@ -37,15 +37,6 @@ function envFor(schema: string, extra: Record<string, string> = {}): NodeJS.Proc
     LOG_LEVEL: 'silent',
     ...extra,
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await promise;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('payout service', () => {

@@ -4,28 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
-import {
-  closeGrpcClients,
-  createGrpcClient,
-  createMemoryBus,
-  newId,
-  readErrorDetail,
-} from '@qr-payout/platform';
+import { newId, readErrorDetail } from '@qr-payout/platform';
 import {
   AccountType,
   DecodedQrSchema,
   PointOfInitiation,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { QuoteSchema, QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
-import { PayoutService, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import pg from 'pg';
-import { type RunningPayout, startPayout } from '../src/index';
+import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { usePayoutOverGrpc } from './fixtures';
 
-const DATABASE_URL = process.env.DATABASE_URL;
-if (!DATABASE_URL)
-  throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
-
-const schema = `payout_txn_test_${randomBytes(6).toString('hex')}`;
 const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
 
 const decoded = create(DecodedQrSchema, {
@@ -45,37 +33,8 @@ const decoded = create(DecodedQrSchema, {
 });
 
 describe('payout transactions (reads)', () => {
-  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
-  const bus = createMemoryBus();
-  let payout: RunningPayout;
-  let client: ReturnType<typeof createGrpcClient<typeof PayoutService>>;
-
-  beforeAll(async () => {
-    payout = await startPayout(
-      {
-        DATABASE_URL,
-        DB_SCHEMA: schema,
-        DB_POOL_MAX: '4',
-        MIGRATE_ON_START: 'true',
-        GRPC_PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-      },
-      { bus },
-    );
-    client = createGrpcClient(PayoutService, {
-      baseUrl: `http://127.0.0.1:${payout.grpcPort}`,
-      timeoutMs: 5_000,
-    });
-  });
-
-  afterAll(async () => {
-    await closeGrpcClients();
-    await payout.close();
-    await bus.close();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
+  const grpc = usePayoutOverGrpc('payout_txn_test', 4);
+  const { schema, admin } = grpc;
 
   /** An instruction (optionally with a USD quote) and its transaction, written as execute would. */
   async function seedTransaction(
@@ -98,7 +57,7 @@ describe('payout transactions (reads)', () => {
           status: QuoteStatus.OPEN,
         })
       : undefined;
-    const { instruction } = await client.createInstruction({
+    const { instruction } = await grpc.client.createInstruction({
       tenantId,
       decoded,
       amount: { currency: 'BRL', amountMinor: 1234n },
@@ -137,7 +96,7 @@ describe('payout transactions (reads)', () => {
     let cursor = '';
     for (let pages = 0; pages < 100; pages++) {
       const [res] = await Promise.all([
-        client.listTransactions({ tenantId, page: { limit, cursor } }),
+        grpc.client.listTransactions({ tenantId, page: { limit, cursor } }),
         pages > 0 ? between() : undefined,
       ]);
       ids.push(...res.transactions.map((t) => t.id));
@@ -152,7 +111,7 @@ describe('payout transactions (reads)', () => {
     const tenantId = tenant();
     const plain = await seedTransaction(tenantId);
     const fx = await seedTransaction(tenantId, { fx: true });
-    const { transaction } = await client.getTransaction({ tenantId, transactionId: plain });
+    const { transaction } = await grpc.client.getTransaction({ tenantId, transactionId: plain });
     expect(transaction).toMatchObject({
       schemeId: 'BR.PIX',
       country: 'BR',
@@ -161,7 +120,7 @@ describe('payout transactions (reads)', () => {
       payAmount: { currency: 'BRL', amountMinor: 1234n },
     });
     expect(transaction?.quote).toBeUndefined();
-    const converted = (await client.getTransaction({ tenantId, transactionId: fx })).transaction;
+    const converted = (await grpc.client.getTransaction({ tenantId, transactionId: fx })).transaction;
     expect(converted).toMatchObject({
       payAmount: { currency: 'USD', amountMinor: 228n },
       quote: { id: expect.stringMatching(/^quo_/), rate: '5.4228' },
@@ -175,16 +134,16 @@ describe('payout transactions (reads)', () => {
     const recent = await seedTransaction(tenantId, { fx: true });
     await seedTransaction(tenant()); // another tenant's: never listed
 
-    const all = await client.listTransactions({ tenantId });
+    const all = await grpc.client.listTransactions({ tenantId });
     expect(all.transactions.map((t) => t.id)).toEqual([recent, failed, old]);
     expect(all.transactions[0]?.quote?.rate).toBe('5.4228');
     expect(all.pageInfo?.nextCursor).toBe('');
 
-    const onlyFailed = await client.listTransactions({ tenantId, status: TransactionStatus.FAILED });
+    const onlyFailed = await grpc.client.listTransactions({ tenantId, status: TransactionStatus.FAILED });
     expect(onlyFailed.transactions.map((t) => t.id)).toEqual([failed]);
     expect(onlyFailed.transactions[0]?.error?.code).toBe('AC03');
 
-    const range = await client.listTransactions({
+    const range = await grpc.client.listTransactions({
       tenantId,
       createdGte: timestampFromDate(new Date('2026-01-01T00:00:00.001Z')),
       createdLt: timestampFromDate(new Date('2026-01-03T00:00:00Z')),
@@ -232,7 +191,7 @@ describe('payout transactions (reads)', () => {
   ])('refuses %s with InvalidArgument naming the parameter', async (_what, init, field) => {
     let caught: unknown;
     try {
-      await client.listTransactions({ tenantId: tenant(), ...init });
+      await grpc.client.listTransactions({ tenantId: tenant(), ...init });
     } catch (err) {
       caught = err;
     }

@@ -165,15 +165,18 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
    */
   async function replayOrRefuse(
     req: ExecuteInstructionRequest,
-    instructionId: string,
+    instruction: ExecutableInstruction,
     waitUntil: number,
     signal?: AbortSignal,
   ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
     const winner = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
     if (winner) return { ...(await replay(req, winner, waitUntil, signal)), replayed: true };
-    // The refusal names the existing transaction; a rare path, worth the one read.
-    const existing = await deps.store.findExecutableInstruction(req.tenantId, instructionId);
-    throw instructionAlreadyExecuted(instructionId, existing?.transaction_id ?? '');
+    // The refusal names the existing transaction: known when the instruction was read executed,
+    // read once when another request's insert beat ours (a rare path).
+    const existing =
+      instruction.transaction_id ??
+      (await deps.store.findExecutableInstruction(req.tenantId, instruction.id))?.transaction_id;
+    throw instructionAlreadyExecuted(instruction.id, existing ?? '');
   }
 
   /**
@@ -185,7 +188,12 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     req: ExecuteInstructionRequest,
     waitUntil: number,
     signal?: AbortSignal,
-  ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
+  ): Promise<{
+    row: LiveTransactionRow | undefined;
+    replayed: boolean;
+    /** The instruction as read for the request; absent for a replay whose check failed. */
+    instruction?: ExecutableInstruction;
+  }> {
     const transactionId = newId('txn');
     let executable: Executable;
     try {
@@ -195,7 +203,20 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       if (stored) return { ...(await replay(req, stored, waitUntil, signal)), replayed: true };
       throw err;
     }
-    if (executable.executed) return replayOrRefuse(req, executable.instruction.id, waitUntil, signal);
+    return {
+      ...(await executeChecked(req, executable, transactionId, waitUntil, signal)),
+      instruction: executable.instruction,
+    };
+  }
+
+  async function executeChecked(
+    req: ExecuteInstructionRequest,
+    executable: Executable,
+    transactionId: string,
+    waitUntil: number,
+    signal?: AbortSignal,
+  ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
+    if (executable.executed) return replayOrRefuse(req, executable.instruction, waitUntil, signal);
     const { instruction, payer, callbackUrl } = executable;
     // An instruction stored before migration 0002 has no charge_key column value: read it from its QR.
     const chargeKey = instruction.charge_key ?? chargeKeyOf(instruction.decoded as ChargeSource);
@@ -210,14 +231,14 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       const holder = await deps.store.findChargeHolder(chargeKey);
       // Our own instruction's transaction (a concurrent execute with another key) is the usual case.
       if (holder?.instruction_id === instruction.id)
-        return replayOrRefuse(req, instruction.id, waitUntil, signal);
+        return replayOrRefuse(req, instruction, waitUntil, signal);
       // The payment that held the charge failed or was withdrawn since our INSERT: the charge is
       // free again and one more INSERT decides.
       if (!holder) inserted = await insert();
       else throw chargeAlreadyPaid(instruction.id, holder.tenant_id === req.tenantId ? holder.id : undefined);
     }
     if (inserted.kind === 'charge_taken') throw chargeAlreadyPaid(instruction.id);
-    if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction.id, waitUntil, signal);
+    if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction, waitUntil, signal);
     // The submission starts from the row just written: nothing to read back.
     const submission: SubmissionRow = {
       ...inserted.row,
@@ -296,8 +317,15 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       // A transaction withdrawn while we waited on it (its quote expired under another attempt)
       // never existed: run once more, which answers for this request alone.
       for (let round = 0; round < 2; round += 1) {
-        const { row, replayed } = await execute(req, waitUntil, signal);
-        if (row) return { transaction: toTransactionMessage(row), replayed };
+        const { row, replayed, instruction } = await execute(req, waitUntil, signal);
+        if (!row) continue;
+        // The answer shows the instruction's country, creditor and quote, as GetTransaction does:
+        // from the instruction execute read, read again only for a replay that failed its check.
+        const facts =
+          instruction?.id === row.instruction_id
+            ? instruction
+            : await deps.store.findExecutableInstruction(row.tenant_id, row.instruction_id);
+        return { transaction: toTransactionMessage(row, facts), replayed };
       }
       throw dependencyUnavailable('the payout state');
     },

@@ -3,21 +3,27 @@
 import type pg from 'pg';
 import { OUTBOX_CHANNEL_PREFIX, OUTBOX_EVENT_COLUMNS, transactionEventValues } from '../outbox/store';
 import type { ValidPayer } from '../payers/validate-payer';
-import { TRANSACTION_COLUMNS, type TransactionRow } from '../transactions/store';
+import {
+  INSTRUCTION_FACT_COLUMNS,
+  type InstructionFacts,
+  TRANSACTION_COLUMNS,
+  type TransactionRow,
+} from '../transactions/store';
 import { toTransactionMessage } from '../transactions/transaction-message';
 
-/** The instruction as execute needs it, with its transaction once executed. */
-export type ExecutableInstruction = {
+/**
+ * The instruction as execute needs it, with its transaction once executed; its facts (country,
+ * creditor, quote) are what execute's answer shows, as GetTransaction does.
+ */
+export type ExecutableInstruction = InstructionFacts & {
   id: string;
   tenant_id: string;
   scheme_id: string;
-  country: string;
   rail: string;
   amount_currency: string;
   amount_minor: string;
   pay_currency: string;
   pay_amount_minor: string;
-  quote_id: string | null;
   /** payout.decoder.v1.DecodedQr in protobuf JSON. */
   decoded: unknown;
   /** The single-use charge it pays (`instructions/charge-key.ts`); null for a reusable QR. */
@@ -157,9 +163,9 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
   return {
     async findExecutableInstruction(tenantId, instructionId) {
       const { rows } = await pool.query<ExecutableInstruction>(
-        `SELECT i.id, i.tenant_id, i.scheme_id, i.country, i.rail, i.amount_currency, i.amount_minor,
-                i.pay_currency, i.pay_amount_minor, i.quote_id, i.decoded, i.charge_key,
-                t.id AS transaction_id
+        `SELECT i.id, i.tenant_id, i.scheme_id, i.rail, i.amount_currency, i.amount_minor,
+                i.pay_currency, i.pay_amount_minor, i.decoded, i.charge_key,
+                ${INSTRUCTION_FACT_COLUMNS}, t.id AS transaction_id
            FROM instructions i
            LEFT JOIN transactions t ON t.instruction_id = i.id
           WHERE i.id = $1 AND i.tenant_id = $2`,

@@ -1,9 +1,9 @@
 import { Code, readErrorDetail } from '@qr-payout/platform';
+import { minorUnitsText } from '@qr-payout/platform/money';
 import fc from 'fast-check';
 import {
   type AmountRange,
   checkWithinRailLimits,
-  majorText,
   parseAmountRange,
   parseMajorAmount,
   type RailLimitTable,
@@ -30,7 +30,7 @@ describe('rail limits', () => {
   it('has the sandbox defaults for every rail', () => {
     const limits = readLimits();
     const show = (r: AmountRange) =>
-      `${majorText(r.minMinor, r.currency)}..${majorText(r.maxMinor, r.currency)} ${r.currency}`;
+      `${minorUnitsText(r.minMinor, r.currency)}..${minorUnitsText(r.maxMinor, r.currency)} ${r.currency}`;
     expect(Object.fromEntries(Object.entries(limits).map(([rail, r]) => [rail, show(r)]))).toEqual({
       pix: '0.01..1000000.00 BRL',
       'transferencias-3.0': '1.00..50000000.00 ARS',
@@ -90,7 +90,7 @@ describe('rail limits', () => {
         (min, span, amountMinor) => {
           const max = min + span;
           const limits = readLimits({
-            RAIL_LIMITS_PIX: `${majorText(min, 'BRL')}..${majorText(max, 'BRL')}`,
+            RAIL_LIMITS_PIX: `${minorUnitsText(min, 'BRL')}..${minorUnitsText(max, 'BRL')}`,
           });
           const refused = refusal(() =>
             checkWithinRailLimits(limits, 'pix', { currency: 'BRL', amountMinor } as never),

@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { Code, type ConfigReader, type ConnectError, type Env, serviceError } from '@qr-payout/platform';
-import { minorUnitDigits } from '@qr-payout/platform/money';
+import { minorUnitDigits, minorUnitsText } from '@qr-payout/platform/money';
 import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import { type RailLimits, RailLimitsSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { RailName } from '../rails/partner-protocol';
@@ -96,14 +96,6 @@ export function railLimits(): ConfigReader<RailLimitTable> {
   };
 }
 
-/** Minor units as a decimal text in major units (`100000000n` BRL → `1000000.00`), no float. */
-export function majorText(minor: bigint, currency: string): string {
-  const digits = minorUnitDigits(currency);
-  const text = minor.toString().padStart(digits + 1, '0');
-  const whole = text.slice(0, text.length - digits);
-  return digits > 0 ? `${whole}.${text.slice(text.length - digits)}` : whole;
-}
-
 /** 422 AmountOutOfRange: the message names the limit and the currency. */
 export function amountOutOfRange(message: string): ConnectError {
   return serviceError('AmountOutOfRange', message, { code: Code.OutOfRange, field: 'amount' });
@@ -119,11 +111,11 @@ export function checkWithinRailLimits(limits: RailLimitTable, rail: string, amou
   const { currency } = range;
   if (amount.amountMinor < range.minMinor)
     throw amountOutOfRange(
-      `The amount is below the minimum of ${majorText(range.minMinor, currency)} ${currency} for this scheme.`,
+      `The amount is below the minimum of ${minorUnitsText(range.minMinor, currency)} ${currency} for this scheme.`,
     );
   if (amount.amountMinor > range.maxMinor)
     throw amountOutOfRange(
-      `The amount is above the maximum of ${majorText(range.maxMinor, currency)} ${currency} for this scheme.`,
+      `The amount is above the maximum of ${minorUnitsText(range.maxMinor, currency)} ${currency} for this scheme.`,
     );
 }
 

@@ -50,9 +50,6 @@ function storeOf(
       store.calls += 1;
       return rows.find((r) => r.tenant_id === tenantId && r.id === transactionId);
     },
-    async findInstructionFacts() {
-      return undefined;
-    },
     async listTransactions(filter: TransactionListFilter) {
       store.filters.push(filter);
       const page = rows.slice(0, filter.limit);

@@ -7,7 +7,7 @@ import {
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { invalidListParameter, tenantRequired, transactionNotFound } from './errors';
 import type { TransactionStatus as StoredStatus, TransactionCursor, TransactionStore } from './store';
-import { toTransactionMessage, withInstructionFacts } from './transaction-message';
+import { toTransactionMessage } from './transaction-message';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -19,11 +19,6 @@ export interface TransactionService {
   getTransaction(tenantId: string, transactionId: string): Promise<Transaction>;
   /** One page of the tenant's transactions, newest first; ValidationError for a bad parameter. */
   listTransactions(req: ListTransactionsRequest): Promise<TransactionPage>;
-  /**
-   * `txn` with its instruction's country, creditor and quote, for answers built from the money
-   * path's rows (execute), which do not read the instruction's facts.
-   */
-  withInstructionFacts(txn: Transaction): Promise<Transaction>;
 }
 
 const STORED_STATUS: Partial<Record<TransactionStatus, StoredStatus>> = {
@@ -87,11 +82,6 @@ export function createTransactionService(deps: { store: TransactionStore }): Tra
         transactions: rows.slice(0, limit).map((row) => toTransactionMessage(row, row)),
         nextCursor: rows.length > limit && last ? encodeKeysetCursor(last) : '',
       };
-    },
-
-    async withInstructionFacts(txn) {
-      const facts = await deps.store.findInstructionFacts(txn.instructionId);
-      return facts ? withInstructionFacts(txn, facts) : txn;
     },
   };
 }

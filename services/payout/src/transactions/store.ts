@@ -47,7 +47,8 @@ export const TRANSACTION_COLUMNS = `id, tenant_id, instruction_id, scheme_id, ra
   result_reference, result_settled_at, error_code, error_reason, error_partner_status,
   created_at, updated_at`;
 
-const INSTRUCTION_FACT_COLUMNS = `i.country, i.decoded -> 'creditor' AS creditor, i.quote_id,
+/** The InstructionFacts of instruction `i`; shared with the execution store. */
+export const INSTRUCTION_FACT_COLUMNS = `i.country, i.decoded -> 'creditor' AS creditor, i.quote_id,
   i.quote ->> 'rate' AS quote_rate`;
 
 const DESCRIBED_COLUMNS = `${TRANSACTION_COLUMNS.split(',')
@@ -70,8 +71,6 @@ export type TransactionListFilter = {
 export interface TransactionStore {
   /** The tenant's transaction with this id; undefined for an unknown id or another tenant's. */
   findTransaction(tenantId: string, transactionId: string): Promise<DescribedTransactionRow | undefined>;
-  /** The facts of one instruction (any tenant: the caller holds its transaction). */
-  findInstructionFacts(instructionId: string): Promise<InstructionFacts | undefined>;
   /**
    * The tenant's transactions newest first (created_at, id descending), keyset-paged: a row is
    * identified by its immutable (created_at, id), so inserts between pages never shift a page.
@@ -89,14 +88,6 @@ export function createTransactionStore(pool: pg.Pool): TransactionStore {
            FROM transactions t JOIN instructions i ON i.id = t.instruction_id
           WHERE t.id = $1 AND t.tenant_id = $2`,
         [transactionId, tenantId],
-      );
-      return rows[0];
-    },
-
-    async findInstructionFacts(instructionId) {
-      const { rows } = await pool.query<InstructionFacts>(
-        `SELECT ${INSTRUCTION_FACT_COLUMNS} FROM instructions i WHERE i.id = $1`,
-        [instructionId],
       );
       return rows[0];
     },

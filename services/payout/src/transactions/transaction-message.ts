@@ -1,4 +1,4 @@
-import { clone, create, fromJson, type JsonValue } from '@bufbuild/protobuf';
+import { create, fromJson, type JsonValue } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { CreditorSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import {
@@ -21,7 +21,7 @@ const READ_OPTIONS = { ignoreUnknownFields: true };
 
 /**
  * The payout.payout.v1.Transaction of a stored row; result and error only when stored (spec §2.2).
- * With the instruction's facts (the read paths), also country, creditor and the applied quote.
+ * With the instruction's facts, also country, creditor and the applied quote.
  */
 export function toTransactionMessage(row: TransactionRow, facts?: InstructionFacts): Transaction {
   const status = STATUS[row.status];
@@ -69,9 +69,4 @@ function instructionFactFields(facts: InstructionFacts) {
       ? { quote: create(AppliedQuoteSchema, { id: facts.quote_id, rate: facts.quote_rate ?? '' }) }
       : {}),
   };
-}
-
-/** A copy of `txn` with its instruction's country, creditor and quote. */
-export function withInstructionFacts(txn: Transaction, facts: InstructionFacts): Transaction {
-  return Object.assign(clone(TransactionSchema, txn), instructionFactFields(facts));
 }

@@ -22,16 +22,21 @@ export function minorUnitDigits(currency: string): number {
   return MINOR_UNIT_DIGITS[currency] ?? 2;
 }
 
+/** Integer minor units as decimal text in major units (`100000000n` BRL → `1000000.00`), no float. */
+export function minorUnitsText(minor: bigint, currency: string): string {
+  const digits = minorUnitDigits(currency);
+  const negative = minor < 0n;
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  const fraction = text.slice(text.length - digits);
+  return `${negative ? '-' : ''}${whole}${digits > 0 ? `.${fraction}` : ''}`;
+}
+
 /**
  * Integer minor units as the JSON number the API shows. Built as a decimal string and parsed, no
  * float arithmetic: `1234n` BRL is the number written `12.34`, exactly as a client's JSON parser
  * reads "12.34".
  */
 export function fromMinorUnits(minor: bigint, currency: string): number {
-  const digits = minorUnitDigits(currency);
-  const negative = minor < 0n;
-  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
-  const whole = text.slice(0, text.length - digits);
-  const fraction = text.slice(text.length - digits);
-  return Number(`${negative ? '-' : ''}${whole}${digits > 0 ? `.${fraction}` : ''}`);
+  return Number(minorUnitsText(minor, currency));
 }

@@ -7,7 +7,7 @@ import {
   TransactionSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { fromMinorUnits } from './money';
+import { fromMinorUnits, minorUnitsText } from './money';
 import { toPublicTransaction } from './public-transaction';
 
 const at = timestampFromDate(new Date('2026-01-02T03:04:05.678Z'));
@@ -79,5 +79,15 @@ describe('fromMinorUnits', () => {
     expect(fromMinorUnits(-250n, 'USD')).toBe(-2.5);
     // What a JSON parser reads from the decimal text, for every amount below 2^53.
     expect(fromMinorUnits(900719925474099n, 'BRL')).toBe(Number('9007199254740.99'));
+  });
+});
+
+describe('minorUnitsText', () => {
+  it('writes major units with every minor-unit digit, trailing zeros kept', () => {
+    expect(minorUnitsText(100_000_000n, 'BRL')).toBe('1000000.00');
+    expect(minorUnitsText(1n, 'BRL')).toBe('0.01');
+    expect(minorUnitsText(100n, 'COP')).toBe('1.00');
+    expect(minorUnitsText(1500n, 'CLP')).toBe('1500');
+    expect(minorUnitsText(-250n, 'USD')).toBe('-2.50');
   });
 });
