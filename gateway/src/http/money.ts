@@ -44,6 +44,11 @@ export function toMinorUnits(amount: number, currency: string, field: string): b
   const [whole = '0', fraction = ''] = /e\+/i.test(text) ? [BigInt(amount).toString()] : text.split('.');
   if (fraction.length > digits) throw tooPrecise();
   const minor = BigInt(whole + fraction.padEnd(digits, '0'));
-  if (minor > MAX_MINOR) throw inexact();
+  if (minor > MAX_MINOR) {
+    throw apiError(
+      'ValidationError',
+      `${field} is too large: it must be below 2^63 minor units of ${currency}`,
+    );
+  }
   return minor;
 }

@@ -53,6 +53,9 @@ describe('parseTransactionListQuery', () => {
     [{ created_gte: '2026-01-02' }, /created_gte must be an ISO 8601 date-time/],
     [{ created_lt: '2026-01-02T03:04:05' }, /created_lt must be an ISO 8601 date-time with a time zone/],
     [{ created_lt: '2026-13-45T03:04:05Z' }, /created_lt must be an ISO 8601 date-time/],
+    [{ created_gte: '2026-02-30T00:00:00Z' }, /created_gte must be an ISO 8601 date-time/],
+    [{ created_gte: '2026-11-31T00:00:00Z' }, /created_gte must be an ISO 8601 date-time/],
+    [{ created_lt: '2026-11-24T15:37:35.9481Z' }, /created_lt must be .* at most milliseconds/],
   ])('refuses %j naming the parameter', (query, message) => {
     expect(refusal(query)).toMatch(message);
   });

@@ -32,8 +32,16 @@ export interface TransactionListQuery {
   cursor: string;
 }
 
-// RFC 3339 date-time (ISO 8601 with a zone): what the API itself writes, offsets accepted.
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+// RFC 3339 date-time (ISO 8601 with a zone): what the API itself writes, offsets accepted. At most
+// milliseconds: finer digits would be dropped silently, moving a half-open bound.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Date.parse rolls 2026-02-30 over to March: the calendar date must exist as written. */
+function calendarDateExists(value: string): boolean {
+  const [, year, month, day] = DATE_TIME.exec(value) ?? [];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+}
 
 /**
  * HTTP → ListTransactions: the gateway checks that each parameter is known, given once and of its
@@ -63,11 +71,11 @@ export function parseTransactionListQuery(query: unknown): TransactionListQuery 
 function dateTime(params: QueryParams, name: string): Timestamp | undefined {
   const value = single(params, name);
   if (value === undefined) return undefined;
-  const ms = DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
+  const ms = DATE_TIME.test(value) && calendarDateExists(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(ms)) {
     throw apiError(
       'ValidationError',
-      `${name} must be an ISO 8601 date-time with a time zone (for example 2026-01-02T03:04:05.678Z)`,
+      `${name} must be an ISO 8601 date-time with a time zone, at most milliseconds (for example 2026-01-02T03:04:05.678Z)`,
     );
   }
   return timestampFromDate(new Date(ms));

@@ -190,7 +190,7 @@ const TRANSACTION_LIST_PARAMETER_DEFINITIONS: Record<
   created_gte: {
     schema: { type: 'string', format: 'date-time' },
     description:
-      'Only transactions created at or after this instant (ISO 8601 with a time zone, millisecond precision).',
+      'Only transactions created at or after this instant (ISO 8601 with a time zone, at most milliseconds; a calendar date that exists).',
   },
   created_lt: {
     schema: { type: 'string', format: 'date-time' },
@@ -389,7 +389,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               RATE_LIMIT_HEADERS,
             ),
             '409': errorResponse(
-              `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}.`,
+              `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing; once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
               RATE_LIMIT_HEADERS,
             ),
             '413': BODY_ERRORS['413'],
