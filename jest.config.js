@@ -18,6 +18,7 @@ module.exports = {
       displayName: 'unit',
       testMatch: [
         '<rootDir>/{services,gateway,partner-sim,sandbox,cli,webhook-receiver}/**/src/**/*.test.ts',
+        '<rootDir>/bench/**/*.test.ts',
       ],
     },
     {

@@ -40,7 +40,8 @@ const SLOW_SETTLE_MS = 5_000;
 // milliseconds of a commit, and retries within a second).
 const DUPLICATE_WINDOW_MS = 3_000;
 const APPLY_CALLBACK_SPAN = 'payout.payout.v1.PayoutService/ApplyPartnerCallback';
-const EXECUTE_SPAN = 'payout.payout.v1.PayoutService/ExecuteInstruction';
+// POST /v1/pay is one payout call, Pay: resolve and execute under one key.
+const PAY_SPAN = 'payout.payout.v1.PayoutService/Pay';
 // The polling worker's span (services/payout/src/polling/worker.ts POLL_SPAN).
 const POLL_SPAN = 'payout.poll_transaction';
 
@@ -152,7 +153,7 @@ const isServerSpan = (service: string, name: string) => (span: ReceivedSpan) =>
 const isPollSpan = (span: ReceivedSpan) => span.service === 'payout' && span.name === POLL_SPAN;
 
 describe('sandbox outcomes end to end, each with exactly one Kafka event', () => {
-  it('…51: failed at once, in the POST answer; the event was written in the execute call', async () => {
+  it('…51: failed at once, in the POST answer; the event was written in the pay call', async () => {
     const before = await simStats(system.partnerSimUrl);
     const { answered, settled } = await payTerminal(20.51);
     expect(answered).toMatchObject({
@@ -163,8 +164,8 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
     expect(settled).toEqual(answered);
     const received = await onlyEventOf(answered.id);
     expectEventMirrors(received, settled, 2051n);
-    const spans = await traceOf(received, (s) => s.some(isServerSpan('payout', EXECUTE_SPAN)));
-    expect(spans.some(isServerSpan('payout', EXECUTE_SPAN))).toBe(true);
+    const spans = await traceOf(received, (s) => s.some(isServerSpan('payout', PAY_SPAN)));
+    expect(spans.some(isServerSpan('payout', PAY_SPAN))).toBe(true);
     expect(spans.some(isServerSpan('payout', APPLY_CALLBACK_SPAN))).toBe(false);
     expect((await simStats(system.partnerSimUrl)).submissions[answered.id]).toBe(1);
     // The simulator also calls back for a rejection; wait for it, so the next test's count of
@@ -198,11 +199,11 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
     expect(after.callbacks).toEqual(before.callbacks);
     for (const { answered } of [completed, failed]) expect(after.submissions[answered.id]).toBe(1);
     // And the event's trace is no request's: the polling worker's round wrote it, in a trace of
-    // its own; neither an execute nor a callback did.
+    // its own; neither a pay nor a callback did.
     for (const received of [completedEvent, failedEvent]) {
       const spans = await traceOf(received, (s) => s.some(isPollSpan));
       expect(spans.some(isPollSpan)).toBe(true);
-      expect(spans.some(isServerSpan('payout', EXECUTE_SPAN))).toBe(false);
+      expect(spans.some(isServerSpan('payout', PAY_SPAN))).toBe(false);
       expect(spans.some(isServerSpan('payout', APPLY_CALLBACK_SPAN))).toBe(false);
     }
   });

@@ -164,6 +164,7 @@ describe('execute after resolve', () => {
       qr_string: PIX_12_34.qrString,
       ...PAYER,
       payer_tax_id: '123.456.789-00',
+      payer_country: 'BR',
     });
     expectErrorBody(badCpf, 400, 'ValidationError', docs);
     expect(badCpf.json?.message).toMatch(/payer_tax_id/);

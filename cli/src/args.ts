@@ -41,7 +41,9 @@ export type Command =
       cursor: string;
     }
   | { kind: 'delivery show'; deliveryId: string }
-  | { kind: 'delivery replay'; deliveryId: string };
+  | { kind: 'delivery replay'; deliveryId: string }
+  /** tenantId '' for every tenant; limit 0 for payout's default (100). */
+  | { kind: 'transactions stuck'; tenantId: string; limit: number };
 
 export interface Connection {
   adminUrl: string;
@@ -142,12 +144,12 @@ function optionalString(values: Values, name: string): string {
 const INT32_MAX = 2_147_483_647;
 const UINT32_MAX = 4_294_967_295;
 
-/** `--limit N`: a positive integer; the range (1 to 100) is the webhook service's rule. */
-function pageLimit(values: Values): number {
+/** `--limit N`: a positive integer; the range (1 to `max`) is the called service's rule. */
+function pageLimit(values: Values, max = 100): number {
   const raw = values['limit'];
   if (raw === undefined) return 0;
   if (typeof raw !== 'string' || !/^[0-9]+$/.test(raw.trim()) || Number(raw) === 0) {
-    throw new UsageError('--limit must be a positive integer (at most 100)');
+    throw new UsageError(`--limit must be a positive integer (at most ${max})`);
   }
   return Math.min(Number(raw), INT32_MAX);
 }
@@ -318,6 +320,17 @@ const COMMANDS: Record<string, CommandSpec> = {
     options: {},
     positionals: ['DELIVERY_ID'],
     build: (_v, p) => ({ kind: 'delivery replay', deliveryId: deliveryId(p) }),
+  },
+  'transactions stuck': {
+    usage: 'payoutctl transactions stuck [--tenant TENANT_ID] [--limit N]',
+    summary:
+      "List transactions still pending or processing past their rail's settlement horizon, oldest first, of every tenant or one (N: 1 to 500, default 100): id, tenant, status, rail, age, horizon, partner payout id, last poll.",
+    options: { tenant: str, limit: str },
+    build: (v) => ({
+      kind: 'transactions stuck',
+      tenantId: optionalString(v, 'tenant'),
+      limit: pageLimit(v, 500),
+    }),
   },
 };
 

@@ -107,5 +107,22 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
       const res = await admin.replayWebhookDelivery({ deliveryId: command.deliveryId });
       return deliveryJson(res.delivery);
     }
+    case 'transactions stuck': {
+      const res = await admin.listStuckTransactions({ tenantId: command.tenantId, limit: command.limit });
+      return {
+        transactions: res.transactions.map((t) => ({
+          transaction_id: t.id,
+          tenant_id: t.tenantId,
+          status: t.status,
+          rail: t.rail,
+          created_at: iso(t.createdAt),
+          age_seconds: Math.floor(Number(t.ageMs) / 1000),
+          horizon_seconds: Math.floor(Number(t.horizonMs) / 1000),
+          partner_payout_id: t.partnerPayoutId || null,
+          last_polled_at: iso(t.lastPolledAt),
+          stuck_since: iso(t.stuckSince),
+        })),
+      };
+    }
   }
 }

@@ -30,7 +30,6 @@ const shape = {
   idempotencyTtlMs: int('IDEMPOTENCY_TTL_MS', { default: 86_400_000, min: 1_000, max: 604_800_000 }),
   idempotencyLockTtlMs: int('IDEMPOTENCY_LOCK_TTL_MS', { default: 60_000, min: 1_000, max: 3_600_000 }),
   partnerCallbackSecret: str('PARTNER_CALLBACK_SECRET', { secret: true, optional: true }),
-  allowPrivateCallbackTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', { default: false }),
   migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
   logLevel: oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'], { default: 'info' }),
   shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0, max: 600_000 }),

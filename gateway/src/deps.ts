@@ -9,7 +9,6 @@ import type { GatewayConfig } from './config';
 import type { IdempotencyCache } from './idempotency/cache';
 import { createMemoryIdempotencyCache } from './idempotency/memory-cache';
 import { createRedisIdempotencyCache } from './idempotency/redis-cache';
-import { createPayRecordStore, type PayRecordStore } from './payments/pay-store';
 import { createFallbackRateLimiter } from './ratelimit/fallback';
 import type { RateLimiter } from './ratelimit/limiter';
 import { createMemoryRateLimiter } from './ratelimit/memory';
@@ -25,8 +24,6 @@ export interface GatewayDeps {
    * 409 IdempotencyInProgress and replays behave the same.
    */
   idempotency: IdempotencyCache;
-  /** Which instruction each pay's Idempotency-Key resolved to (schema gateway). */
-  payRecords: PayRecordStore;
   decoder: ReturnType<typeof createGrpcClient<typeof DecoderService>>;
   fx: ReturnType<typeof createGrpcClient<typeof FxService>>;
   payout: ReturnType<typeof createGrpcClient<typeof PayoutService>>;
@@ -96,7 +93,6 @@ export function createGatewayDeps(config: GatewayConfig, logger: Logger): Gatewa
     limiter,
     redis,
     idempotency,
-    payRecords: createPayRecordStore(pool, { ttlMs: config.idempotencyTtlMs }),
     decoder: createGrpcClient(DecoderService, { baseUrl: config.decoderUrl, ...grpc }),
     fx: createGrpcClient(FxService, { baseUrl: config.fxUrl, ...grpc }),
     payout: createGrpcClient(PayoutService, { baseUrl: config.payoutUrl, ...grpc }),

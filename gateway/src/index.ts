@@ -7,7 +7,6 @@ import { createGatewayDeps } from './deps';
 import { createCurrencyCatalogue } from './fx/currencies';
 import { buildPublicApp } from './http/app';
 import { migrateGateway } from './migrations';
-import { startPayKeyReaper } from './payments/pay-store';
 import { createReadiness } from './readiness/readiness';
 import { createSchemeCatalogue } from './schemes/catalogue';
 import { createTenantService, type TenantService } from './tenants/service';
@@ -34,8 +33,6 @@ export interface RunningGateway {
 
 // How long start waits for the rate limiter's Redis before serving on the fallback limiter.
 const REDIS_START_WAIT_MS = 3_000;
-// Expired pay records are never read; reaping them is housekeeping, kept off the request path.
-const PAY_KEY_REAP_INTERVAL_MS = 60_000;
 
 function listenAdmin(server: http.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -82,15 +79,12 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
         ttlMs: config.schemesCacheTtlMs,
       }),
       decoder: deps.decoder,
-      fx: deps.fx,
       currencies: createCurrencyCatalogue({ fx: deps.fx, logger, ttlMs: config.currenciesCacheTtlMs }),
       payout: deps.payout,
       payments: {
         idempotency: deps.idempotency,
-        payRecords: deps.payRecords,
         executeWaitMs: config.executeWaitMs,
         executeCallTimeoutMs: config.grpcTimeoutMs,
-        allowPrivateCallbackTargets: config.allowPrivateCallbackTargets,
         partnerCallbackSecret: config.partnerCallbackSecret,
       },
       webhook: deps.webhook,
@@ -102,7 +96,13 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
     });
     await app.listen({ port: config.port, host: config.host });
     const port = (app.server.address() as AddressInfo).port;
-    const admin = buildAdminServer({ tenants, webhook: deps.webhook, adminToken: config.adminToken, logger });
+    const admin = buildAdminServer({
+      tenants,
+      webhook: deps.webhook,
+      payout: deps.payout,
+      adminToken: config.adminToken,
+      logger,
+    });
     let adminPort: number;
     try {
       adminPort = await listenAdmin(admin, config.adminPort, config.host);
@@ -113,10 +113,6 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
     if (!config.partnerCallbackSecret) {
       logger.warn('PARTNER_CALLBACK_SECRET is not set: partner callbacks are refused (503) until it is');
     }
-    const payKeyReaper = startPayKeyReaper(deps.payRecords, {
-      intervalMs: PAY_KEY_REAP_INTERVAL_MS,
-      onError: (err) => logger.warn({ err: { message: (err as Error)?.message } }, 'pay key reaping failed'),
-    });
     logger.info({ port, admin_port: adminPort }, 'gateway listening');
 
     let closing: Promise<void> | undefined;
@@ -128,7 +124,6 @@ export async function startGateway(env: Env, overrides: StartGatewayOverrides = 
       close() {
         closing ??= (async () => {
           readiness.beginShutdown();
-          payKeyReaper.stop();
           await Promise.all([app.close(), closeAdmin(admin)]);
           await deps.close();
         })();

@@ -20,6 +20,10 @@ import {
 } from '@qr-payout/platform';
 import { AdminService, ListApiKeysResponseSchema } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import {
+  ListStuckTransactionsResponseSchema as PayoutListStuckResponseSchema,
+  TransactionStatus,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import {
   DeliverySchema,
   DeliveryStatus,
   type Endpoint,
@@ -28,7 +32,7 @@ import {
   WebhookService,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type pg from 'pg';
-import { buildAdminServer } from '../src/admin/server';
+import { buildAdminServer, type PayoutAdminClient } from '../src/admin/server';
 import { createTenantService, type TenantService } from '../src/tenants/service';
 
 // The admin API end to end: a real PostgreSQL schema, a fake WebhookService over real gRPC
@@ -211,7 +215,7 @@ beforeAll(async () => {
   const webhook = createGrpcClient(WebhookService, { baseUrl: `http://127.0.0.1:${webhookPort}` });
   const logger = silentLogger();
   tenants = createTenantService({ pool, webhook, logger, defaultRateLimit: 100 });
-  adminServer = buildAdminServer({ tenants, webhook, adminToken: ADMIN_TOKEN, logger });
+  adminServer = buildAdminServer({ tenants, webhook, payout: fakePayout, adminToken: ADMIN_TOKEN, logger });
   await new Promise<void>((resolve) => adminServer.listen(0, '127.0.0.1', resolve));
   adminUrl = `http://127.0.0.1:${(adminServer.address() as AddressInfo).port}`;
 });
@@ -390,6 +394,76 @@ describe('admin API: webhook deliveries', () => {
     expect(ping.delivery).toMatchObject({ eventType: 'webhook.ping', endpointId: endpoint.endpoint!.id });
     expect(await codeOf(admin.pingWebhookEndpoint({ endpointId: 'whe_nobody' }))).toBe('NotFound');
     expect(await codeOf(admin.pingWebhookEndpoint({ endpointId: '' }))).toBe('InvalidArgument');
+  });
+});
+
+// payout's ListStuckTransactions, answering one stuck transaction and recording each request.
+const stuckCalls: string[] = [];
+const fakePayout: PayoutAdminClient = {
+  listStuckTransactions: async (req) => {
+    stuckCalls.push(`listStuckTransactions tenant=${req.tenantId ?? ''} limit=${req.limit ?? 0}`);
+    return create(PayoutListStuckResponseSchema, {
+      transactions: [
+        {
+          id: 'txn_stuck',
+          tenantId: 'ten_any',
+          status: TransactionStatus.PROCESSING,
+          rail: 'pix',
+          createdAt: timestampFromDate(new Date('2026-11-24T12:00:00Z')),
+          ageMs: 600_000n,
+          horizonMs: 300_000n,
+          partnerPayoutId: 'pp_1',
+          lastPolledAt: timestampFromDate(new Date('2026-11-24T12:09:00Z')),
+        },
+      ],
+    });
+  },
+};
+
+describe('admin API: stuck transactions', () => {
+  it("forwards to payout's ListStuckTransactions, checking a named tenant exists", async () => {
+    const admin = adminClient(ADMIN_TOKEN);
+    const all = await admin.listStuckTransactions({ limit: 5 });
+    expect(all.transactions).toEqual([
+      expect.objectContaining({
+        id: 'txn_stuck',
+        status: 'processing',
+        rail: 'pix',
+        ageMs: 600_000n,
+        horizonMs: 300_000n,
+      }),
+    ]);
+    expect(stuckCalls).toContain('listStuckTransactions tenant= limit=5');
+    const tenantId = (await admin.createTenant({ name: 'Stuck' })).tenant!.id;
+    await admin.listStuckTransactions({ tenantId });
+    expect(stuckCalls).toContain(`listStuckTransactions tenant=${tenantId} limit=0`);
+    const before = stuckCalls.length;
+    expect(await codeOf(admin.listStuckTransactions({ tenantId: 'ten_nobody' }))).toBe('NotFound');
+    expect(stuckCalls.length).toBe(before);
+  });
+
+  it('payoutctl transactions stuck prints them as JSON; a bad --limit is a usage error', async () => {
+    const listed = await payoutctl(['transactions', 'stuck', '--limit', '10']);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      transactions: [
+        {
+          transaction_id: 'txn_stuck',
+          tenant_id: 'ten_any',
+          status: 'processing',
+          rail: 'pix',
+          created_at: '2026-11-24T12:00:00.000Z',
+          age_seconds: 600,
+          horizon_seconds: 300,
+          partner_payout_id: 'pp_1',
+          last_polled_at: '2026-11-24T12:09:00.000Z',
+          stuck_since: null,
+        },
+      ],
+    });
+    const refused = await payoutctl(['transactions', 'stuck', '--limit', 'x']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--limit must be a positive integer (at most 500)');
   });
 });
 

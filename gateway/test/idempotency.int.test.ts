@@ -7,7 +7,6 @@ import type { IdempotencyCache } from '../src/idempotency/cache';
 import { createMemoryIdempotencyCache, type MemoryIdempotencyCache } from '../src/idempotency/memory-cache';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
 import { migrateGateway } from '../src/migrations';
-import { createPayRecordStore } from '../src/payments/pay-store';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { type HttpResponse, REDIS_URL, randomSuffix, request, schemaPool, UUID } from './support';
 
@@ -94,6 +93,46 @@ function fakePayout(state: FakePayout): PublicAppDeps['payout'] {
       const txnId = `txn_01JD00000000000000000${String(state.executions).padStart(5, '0')}`;
       durable.set(key, { fingerprint: req.requestFingerprint, txnId, instructionId: req.instructionId });
       return { transaction: txn(txnId, req.instructionId), replayed: false };
+    }) as never,
+    // payout's Pay as its contract states it: one key resolves and executes once; the durable
+    // record answers a retry with the same instruction and transaction.
+    pay: (async (req: {
+      tenantId: string;
+      decoded: { amount?: unknown };
+      idempotencyKey: string;
+      requestFingerprint: string;
+    }) => {
+      state.calls++;
+      const key = `${req.tenantId}/${req.idempotencyKey}`;
+      const prior = durable.get(key);
+      const instruction = (id: string) => ({
+        id,
+        decoded: req.decoded,
+        amount: req.decoded.amount,
+        payAmount: req.decoded.amount,
+      });
+      if (prior) {
+        if (prior.fingerprint !== req.requestFingerprint) {
+          throw serviceError('IdempotencyConflict', 'key used with another request', {
+            code: Code.InvalidArgument,
+          });
+        }
+        return {
+          instruction: instruction(prior.instructionId),
+          transaction: txn(prior.txnId, prior.instructionId),
+          replayed: true,
+        };
+      }
+      state.instructionsCreated++;
+      state.executions++;
+      const instructionId = `ins_01JD00000000000000000${String(state.instructionsCreated).padStart(5, '0')}`;
+      const txnId = `txn_01JD00000000000000000${String(state.executions).padStart(5, '0')}`;
+      durable.set(key, { fingerprint: req.requestFingerprint, txnId, instructionId });
+      return {
+        instruction: instruction(instructionId),
+        transaction: txn(txnId, instructionId),
+        replayed: false,
+      };
     }) as never,
     createInstruction: (async (req: { decoded: unknown; amount: unknown }) => {
       state.instructionsCreated++;
@@ -194,15 +233,12 @@ async function startApp(backend: CacheBackend, opts: { cache?: IdempotencyCache;
         },
       })) as never,
     },
-    fx: { createQuote: (async () => ({})) as never },
     currencies: { isQuotable: async () => true },
     payout: fakePayout(state),
     payments: {
       idempotency: cache,
-      payRecords: createPayRecordStore(pool, { ttlMs: opts.ttlMs ?? 60_000 }),
       executeWaitMs: 0,
       executeCallTimeoutMs: 2_000,
-      allowPrivateCallbackTargets: false,
       partnerCallbackSecret: undefined,
     },
     // Not called here: these tests post to execute and pay only.
@@ -417,7 +453,7 @@ describe.each(BACKENDS)('with the $name cache', (backend) => {
   describe('POST /v1/pay idempotency', () => {
     const PAY = { qr_string: '000201...6304ABCD', ...PAYER };
 
-    it('a replay resolves nothing again; with the cache lost the recorded instruction is executed again (replayed)', async () => {
+    it("a replay resolves nothing again; with the cache lost payout's Pay replays the same instruction and transaction", async () => {
       const { base, state } = await startApp(backend);
       const key = newKey();
       const first = await post(base, '/v1/pay', key, PAY);
@@ -433,7 +469,7 @@ describe.each(BACKENDS)('with the $name cache', (backend) => {
       expect(durable.json().transaction.instructionId).toBe(first.json().instruction.id);
       expect(durable.json().instruction).toEqual(first.json().instruction);
       expect([state.instructionsCreated, state.executions]).toEqual([1, 1]);
-      // Another body after the loss: the pay record refuses it before anything is resolved.
+      // Another body after the loss: payout's durable key refuses it, nothing resolved again.
       await backend.flush();
       const conflict = await post(base, '/v1/pay', key, { ...PAY, payer_name: 'Bruno' });
       expect([conflict.status, conflict.json()._tag]).toEqual([400, 'IdempotencyConflict']);
@@ -538,31 +574,11 @@ describe('Redis only', () => {
   });
 });
 
-describe('pay records housekeeping', () => {
-  it('reapExpired deletes only expired records, a batch at a time; a reaped key can be claimed anew', async () => {
-    const shortLived = createPayRecordStore(pool, { ttlMs: 1 });
-    const longLived = createPayRecordStore(pool, { ttlMs: 60_000 });
-    const tenant = `ten_reap_${randomSuffix()}`;
-    const record = (n: number) => ({
-      requestFingerprint: `fp-${n}`,
-      instructionId: `${INS.slice(0, -1)}${n}`,
-    });
-    for (let n = 0; n < 3; n++) await shortLived.claim(tenant, `old-${n}`, record(n));
-    await longLived.claim(tenant, 'live', record(9));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-
-    const counts = async () =>
-      (
-        await pool.query<{ key: string }>(
-          'SELECT idempotency_key AS key FROM pay_idempotency_keys WHERE tenant_id = $1 ORDER BY 1',
-          [tenant],
-        )
-      ).rows.map((row) => row.key);
-    expect(await counts()).toEqual(['live', 'old-0', 'old-1', 'old-2']);
-    // Other tests' records may be expired too, so only this tenant's rows are asserted.
-    while ((await longLived.reapExpired(2)) > 0) {}
-    expect(await counts()).toEqual(['live']);
-    await expect(longLived.find(tenant, 'live')).resolves.toEqual(record(9));
-    await expect(longLived.claim(tenant, 'old-0', record(5))).resolves.toEqual(record(5));
+describe('gateway schema', () => {
+  it('keeps no pay records: migration 0003 drops the table payout now owns the mapping of', async () => {
+    const { rows } = await pool.query<{ name: string | null }>(
+      "SELECT to_regclass('pay_idempotency_keys')::text AS name",
+    );
+    expect(rows[0]?.name).toBeNull();
   });
 });

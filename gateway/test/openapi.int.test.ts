@@ -9,7 +9,6 @@ import { buildPublicApp } from '../src/http/app';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
 import { type RunningGateway, startGateway } from '../src/index';
 import { signPartnerCallback } from '../src/payments/partner-signature';
-import { createPayRecordStore } from '../src/payments/pay-store';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService } from '../src/tenants/service';
 import {
@@ -115,6 +114,41 @@ const STUB_TXN_BOOM = 'txn_01JD0000000000000000000003';
 
 // Instruction ids the stub ExecuteInstruction answers; any other is 404.
 const STUB_INS = 'ins_01JD0000000000000000000000'; // the stub CreateInstruction's too
+
+type StubMoney = { currency: string; amountMinor: bigint };
+type StubResolveRequest = {
+  tenantId: string;
+  decoded: { amount?: StubMoney };
+  amount?: StubMoney;
+  walletCurrency: string;
+};
+
+/** payout's resolve as its contract states it: the QR's amount or an equal one, USD quoted. */
+function stubResolve(req: StubResolveRequest) {
+  const qrAmount = req.decoded.amount;
+  if (req.amount && qrAmount && req.amount.amountMinor !== qrAmount.amountMinor)
+    throw serviceError('AmountMismatch', 'another amount', { code: Code.InvalidArgument, field: 'amount' });
+  const amount = req.amount ?? qrAmount;
+  const quote =
+    req.walletCurrency === 'USD'
+      ? {
+          id: 'quo_01JD0000000000000000000000',
+          tenantId: req.tenantId,
+          rate: '5.4228',
+          source: { currency: 'USD', amountMinor: 228n },
+          target: amount,
+          fee: { currency: 'USD', amountMinor: 0n },
+          expiresAt: { seconds: BigInt(Math.floor(Date.now() / 1000) + 60), nanos: 0 },
+        }
+      : undefined;
+  return {
+    id: STUB_INS,
+    decoded: req.decoded,
+    amount,
+    payAmount: quote ? quote.source : amount,
+    ...(quote ? { quote } : {}),
+  };
+}
 const STUB_INS_SLOW = 'ins_01JD0000000000000000000001';
 const STUB_INS_EXECUTED = 'ins_01JD0000000000000000000002';
 const STUB_INS_EXPIRED = 'ins_01JD0000000000000000000003';
@@ -276,19 +310,6 @@ beforeAll(async () => {
         };
       }) as never,
     },
-    fx: {
-      createQuote: (async (req: { tenantId: string; sourceCurrency: string; target: unknown }) => ({
-        quote: {
-          id: 'quo_01JD0000000000000000000000',
-          tenantId: req.tenantId,
-          rate: '5.4228',
-          source: { currency: req.sourceCurrency, amountMinor: 228n },
-          target: req.target,
-          fee: { currency: req.sourceCurrency, amountMinor: 0n },
-          expiresAt: { seconds: BigInt(Math.floor(Date.now() / 1000) + 60), nanos: 0 },
-        },
-      })) as never,
-    },
     currencies: { isQuotable: async (code: string) => ['BRL', 'USD'].includes(code) },
     payout: {
       getTransaction: (async (req: { transactionId: string }) => {
@@ -386,25 +407,27 @@ beforeAll(async () => {
             throw serviceError('NotFoundError', 'instruction not found', { code: Code.NotFound });
         }
       }) as never,
-      applyPartnerCallback: (async (req: { transactionId: string }) => {
-        if (req.transactionId === STUB_TXN) return { transaction: stubTransaction(STUB_INS) };
-        if (req.transactionId === STUB_TXN_DOWN) throw new ConnectError('unavailable', Code.Unavailable);
-        if (req.transactionId === STUB_TXN_BOOM) throw new Error('unexpected');
+      // payout reads the verified bytes the gateway forwards (docs/partner-protocol.md).
+      applyPartnerCallback: (async (req: { payload: Uint8Array }) => {
+        const resource = JSON.parse(Buffer.from(req.payload).toString('utf8')) as {
+          idempotency_key?: string;
+        };
+        if (resource.idempotency_key === undefined)
+          throw serviceError('ValidationError', 'not a payout resource', {
+            code: Code.InvalidArgument,
+            field: 'payload',
+          });
+        if (resource.idempotency_key === STUB_TXN) return { transaction: stubTransaction(STUB_INS) };
+        if (resource.idempotency_key === STUB_TXN_DOWN)
+          throw new ConnectError('unavailable', Code.Unavailable);
+        if (resource.idempotency_key === STUB_TXN_BOOM) throw new Error('unexpected');
         throw serviceError('NotFoundError', 'transaction not found', { code: Code.NotFound });
       }) as never,
-      createInstruction: (async (req: {
-        decoded: unknown;
-        amount: unknown;
-        quote?: { source: unknown; fee: unknown };
-      }) => ({
-        instruction: {
-          id: 'ins_01JD0000000000000000000000',
-          decoded: req.decoded,
-          amount: req.amount,
-          payAmount: req.quote ? req.quote.source : req.amount,
-          quote: req.quote,
-        },
-      })) as never,
+      createInstruction: (async (req: StubResolveRequest) => ({ instruction: stubResolve(req) })) as never,
+      pay: (async (req: StubResolveRequest) => {
+        const instruction = stubResolve(req);
+        return { instruction, transaction: stubTransaction(instruction.id), replayed: false };
+      }) as never,
     },
     payments: {
       idempotency: createRedisIdempotencyCache({
@@ -414,10 +437,8 @@ beforeAll(async () => {
         ttlMs: 60_000,
         logger: silentLogger(),
       }),
-      payRecords: createPayRecordStore(pool, { ttlMs: 60_000 }),
       executeWaitMs: 0,
       executeCallTimeoutMs: 2_000,
-      allowPrivateCallbackTargets: false,
       partnerCallbackSecret: PARTNER_SECRET,
     },
     webhook: {

@@ -8,12 +8,14 @@ const shape = {
   publicUrl: url('PARTNER_SIM_PUBLIC_URL', { optional: true }),
   // PEM private key (EC P-256 → ES256, RSA → PS256); unset: a fresh P-256 key per start.
   signingKeyPem: str('PARTNER_SIM_SIGNING_KEY', { optional: true, secret: true }),
-  // Payouts (README "Partner protocol"). The bearer key callers must send, and the secret that
+  // Payouts (docs/partner-protocol.md). The bearer key callers must send, and the secret that
   // signs callbacks: both well-known defaults, since the simulator guards no real money.
   apiKey: str('PARTNER_SIM_API_KEY', { default: 'sim_key', secret: true }),
   callbackSecret: str('PARTNER_SIM_CALLBACK_SECRET', { default: 'sim_callback_secret', secret: true }),
   settleMs: int('PARTNER_SIM_SETTLE_MS', { default: 150, min: 0, max: 600_000 }),
   slowSettleMs: int('PARTNER_SIM_SLOW_SETTLE_MS', { default: 20_000, min: 0, max: 3_600_000 }),
+  // Append-only journal of payouts (README "Persistence"); unset: in memory, a restart forgets them.
+  stateFile: str('PARTNER_SIM_STATE_FILE', { optional: true }),
   // POST/DELETE /_sim/faults exist only when true; GET /_sim/stats always does.
   faultsEnabled: bool('PARTNER_SIM_FAULTS', { default: false }),
   latencyMs: int('PARTNER_SIM_LATENCY_MS', { default: 0, min: 0, max: 60_000 }),

@@ -60,7 +60,12 @@ describe('startPartnerSim', () => {
           rail: 'pix',
           amount: { currency: 'BRL', amount_minor: amountMinor },
           creditor: { name: 'Loja', account: '+5561998765432', account_type: 'pix_phone' },
-          debtor: { name: 'QR Payout', account: '1', tax_id: '11222333000181' },
+          debtor: {
+            name: 'QR Payout',
+            account: '1',
+            residency: 'non_resident',
+            document: { type: 'passport', number: 'X1234567', issuing_country: 'US' },
+          },
           references,
         }),
       });

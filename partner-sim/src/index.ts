@@ -78,7 +78,13 @@ export async function startPartnerSim(
       onCompleted: (payout) => concludePaidCharge(charges, baseUrl, payout),
     }),
   });
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // Closing runs the payout desk's close, which releases the journal file (PARTNER_SIM_STATE_FILE).
+    await app.close();
+    throw err;
+  }
   const port = (app.server.address() as AddressInfo).port;
   baseUrl ||= localUrl(config.host, port);
   try {

@@ -153,7 +153,13 @@ export function pixPayout(amountMinor: string, callbackUrl: string, over: Record
     rail: 'pix',
     amount: { currency: 'BRL', amount_minor: amountMinor },
     creditor: { name: 'Padaria Sao Joao', account: 'loja@example.com', account_type: 'pix_email' },
-    debtor: { name: 'QR Payout Ltda', account: '0001-1234567', tax_id: '11222333000181' },
+    debtor: {
+      name: 'Jane Roe',
+      account: '0001-1234567',
+      residency: 'non_resident',
+      // A passport of a country none of the rails is in: a non-resident on every rail.
+      document: { type: 'passport', number: 'C01X00T47', issuing_country: 'US' },
+    },
     references: { txid: 'f0e1d2c3b4a5968778695a4b3c2d1e0f' },
     callback_url: `${callbackUrl}/v1/partner/callbacks/pix`,
     ...over,

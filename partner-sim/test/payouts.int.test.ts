@@ -63,6 +63,7 @@ describe('partner-sim payouts over HTTP', () => {
         reference: expect.stringMatching(REFERENCE_PATTERNS.pix),
         created_at: expect.any(String),
         settled_at: null,
+        debtor: pixPayout('12345', receiver.url).debtor,
       });
 
       const [callback] = await eventually(() => {
@@ -175,7 +176,10 @@ describe('partner-sim payouts over HTTP', () => {
       );
       expect(byKey.status).toBe(200);
       expect(byKey.body.id).toBe(created.id);
-      expect((await poll(created.id)).idempotency_key).toBe(key);
+      const found = await poll(created.id);
+      expect(found.idempotency_key).toBe(key);
+      // The originator is recorded as submitted and shown, so a test can see what we were told.
+      expect(found.debtor).toEqual(pixPayout('1000', receiver.url).debtor);
 
       const missing = await call(sim, 'GET', `/v1/payouts?idempotency_key=${newKey()}`);
       expect(missing.status).toBe(404);
@@ -267,6 +271,17 @@ describe('partner-sim payouts over HTTP', () => {
         pixPayout('100', receiver.url, { rail: 'swift' }),
         pixPayout('100', receiver.url, { callbackUrl: 'http://typo' }),
         { ...pixPayout('100', receiver.url), debtor: { name: 'QR Payout Ltda', account: '1' } },
+        // An old-style debtor (tax_id, no document) and an originator that contradicts the rail.
+        { ...pixPayout('100', receiver.url), debtor: { name: 'A', account: '1', tax_id: '11222333000181' } },
+        {
+          ...pixPayout('100', receiver.url),
+          debtor: {
+            name: 'A',
+            account: '1',
+            residency: 'resident',
+            document: { type: 'tax_id', number: '20162475860', issuing_country: 'AR' },
+          },
+        },
       ];
       for (const body of cases) {
         const answer = await submit(sim, newKey(), body);

@@ -106,6 +106,8 @@ export async function startSandbox(
     const partnerSim = await startPartnerSim({
       ...shared,
       PARTNER_SIM_CALLBACK_SECRET: partnerCallbackSecret,
+      // Payouts survive a restart, as at a real partner (partner-sim README "Persistence").
+      PARTNER_SIM_STATE_FILE: path.join(dataDir, 'partner-sim', 'payouts.jsonl'),
       HOST: '127.0.0.1',
       PORT: String(portFrom(env, 'PARTNER_SIM_PORT', 0) || (await freePort('127.0.0.1'))),
     });

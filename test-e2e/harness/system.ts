@@ -81,6 +81,11 @@ export interface System {
    * GRPC_PORT in `extraEnv` puts it on that port (e.g. one a gateway already points at).
    */
   startService(name: ServiceName, extraEnv?: NodeJS.ProcessEnv): Promise<ServiceHandle>;
+  /**
+   * Another partner simulator on the first one's port and state file (kill the old one first): it
+   * knows every payout the first accepted.
+   */
+  restartPartnerSim(): Promise<ManagedProcess>;
   /** Another gateway on the same database; `extraEnv` overrides anything (e.g. DECODER_URL). */
   startGateway(extraEnv?: NodeJS.ProcessEnv): Promise<GatewayHandle>;
   /** Stops every process (SIGTERM, SIGKILL after 15 s) and drops the database; safe to call twice. */
@@ -212,9 +217,13 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     };
   };
 
-  // The partner simulator first: the decoder fetches dynamic Pix payloads from it.
+  // The partner simulator first: the decoder fetches dynamic Pix payloads from it. Its payouts are
+  // journaled in the run's directory, so one restarted on the same port keeps them.
+  const partnerSimStateFile = path.join(logDir, 'partner-sim-payouts.jsonl');
+  let partnerSimPort: number | undefined;
   const launchPartnerSim = async () => {
-    const port = await freePort();
+    partnerSimPort ??= await freePort();
+    const port = partnerSimPort;
     const proc = spawnTsProcess({
       name: `partner-sim-${++spawned}`,
       script: PARTNER_SIM_SCRIPT,
@@ -223,6 +232,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         ...telemetryEnv('partner-sim', opts.otlpTracesUrl),
         PORT: String(port),
         PARTNER_SIM_CALLBACK_SECRET: partnerCallbackSecret,
+        PARTNER_SIM_STATE_FILE: partnerSimStateFile,
         ...opts.partnerSimEnv,
       },
       logDir,
@@ -233,6 +243,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     return {
       url,
       host,
+      process: proc,
       ready: () => waitUntilReady(proc, 'GET /healthz 200', httpOk(`${url}/healthz`), readyTimeoutMs),
     };
   };
@@ -299,6 +310,11 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         const launched = await launchService(name, extraEnv);
         await launched.ready();
         return { url: launched.url, process: launched.process };
+      },
+      async restartPartnerSim() {
+        const launched = await launchPartnerSim();
+        await launched.ready();
+        return launched.process;
       },
       async startGateway(extraEnv) {
         const launched = await launchGateway(serviceUrls, extraEnv);

@@ -6,11 +6,17 @@ import {
   type AdminService,
   type ApiKey,
   ApiKeySchema,
+  type StuckTransaction,
+  StuckTransactionSchema,
   type Tenant,
   TenantSchema,
 } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import {
+  type StuckTransaction as PayoutStuckTransaction,
+  TransactionStatus,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { ApiKey as ApiKeyRow, Tenant as TenantRow, TenantService } from '../tenants/service';
-import type { WebhookAdminClient } from './server';
+import type { PayoutAdminClient, WebhookAdminClient } from './server';
 
 function toTenantMessage(t: TenantRow): Tenant {
   return create(TenantSchema, {
@@ -30,6 +36,26 @@ function toApiKeyMessage(k: ApiKeyRow): ApiKey {
   });
 }
 
+const STATUS_NAME: Partial<Record<TransactionStatus, string>> = {
+  [TransactionStatus.PENDING]: 'pending',
+  [TransactionStatus.PROCESSING]: 'processing',
+};
+
+function toStuckTransactionMessage(t: PayoutStuckTransaction): StuckTransaction {
+  return create(StuckTransactionSchema, {
+    id: t.id,
+    tenantId: t.tenantId,
+    status: STATUS_NAME[t.status] ?? 'unknown',
+    rail: t.rail,
+    createdAt: t.createdAt,
+    ageMs: t.ageMs,
+    horizonMs: t.horizonMs,
+    partnerPayoutId: t.partnerPayoutId,
+    lastPolledAt: t.lastPolledAt,
+    stuckSince: t.stuckSince,
+  });
+}
+
 function required(field: string, value: string): string {
   if (!value)
     throw serviceError('ValidationError', `${field} is required`, { code: Code.InvalidArgument, field });
@@ -44,8 +70,9 @@ function required(field: string, value: string): string {
 export function createAdminHandlers(deps: {
   tenants: TenantService;
   webhook: WebhookAdminClient;
+  payout: PayoutAdminClient;
 }): ServiceImpl<typeof AdminService> {
-  const { tenants, webhook } = deps;
+  const { tenants, webhook, payout } = deps;
   return {
     async createTenant(req, ctx) {
       const created = await tenants.createTenant(
@@ -138,6 +165,16 @@ export function createAdminHandlers(deps: {
         { signal: ctx.signal },
       );
       return { deliveries: res.deliveries, pageInfo: res.pageInfo };
+    },
+
+    // Every tenant's unless one is named (it must exist); payout owns the horizons and the rule.
+    async listStuckTransactions(req, ctx) {
+      if (req.tenantId) await tenants.getTenant(req.tenantId);
+      const res = await payout.listStuckTransactions(
+        { tenantId: req.tenantId, limit: req.limit },
+        { signal: ctx.signal },
+      );
+      return { transactions: res.transactions.map(toStuckTransactionMessage) };
     },
 
     // The operator's scope is every tenant (all_tenants): deliveries are looked up by id alone.

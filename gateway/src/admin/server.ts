@@ -3,6 +3,7 @@ import { type Client, Code, ConnectError, type Interceptor } from '@connectrpc/c
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { Logger } from '@qr-payout/platform';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { TenantService } from '../tenants/service';
 import { createAdminHandlers } from './handlers';
@@ -21,9 +22,13 @@ export type WebhookAdminClient = Pick<
   | 'pingEndpoint'
 >;
 
+/** The part of the payout service's gRPC client the admin API forwards to. */
+export type PayoutAdminClient = Pick<Client<typeof PayoutService>, 'listStuckTransactions'>;
+
 export interface AdminServerDeps {
   tenants: TenantService;
   webhook: WebhookAdminClient;
+  payout: PayoutAdminClient;
   /** PAYOUT_ADMIN_TOKEN: the operator's bearer token. Required: the admin API never runs open. */
   adminToken: string;
   logger: Logger;

@@ -49,11 +49,6 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
         );
       },
     },
-    fx: {
-      createQuote: async () => {
-        throw new Error('not reached');
-      },
-    },
     currencies: { isQuotable: async (code) => code === 'USD' },
     payout: {
       createInstruction: async () => {
@@ -74,20 +69,14 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
       applyPartnerCallback: async () => {
         throw new Error('not reached');
       },
+      pay: async () => {
+        throw new Error('not reached');
+      },
     },
     payments: {
       idempotency: NO_IDEMPOTENCY_CACHE,
-      payRecords: {
-        find: async () => {
-          throw new Error('not reached');
-        },
-        claim: async () => {
-          throw new Error('not reached');
-        },
-      },
       executeWaitMs: 0,
       executeCallTimeoutMs: 1_000,
-      allowPrivateCallbackTargets: false,
       partnerCallbackSecret: undefined,
     },
     webhook: {

@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import { apiError } from '../errors/api-error';
 import type { IdempotencyCache } from '../idempotency/cache';
 import { buildOpenApiDocument } from '../openapi/document';
-import type { PayRecordStore } from '../payments/pay-store';
 import type { RateLimiter } from '../ratelimit/limiter';
 import type { SchemeCatalogue } from '../schemes/catalogue';
 import { type AuthTenants, createAuthHook } from './auth';
@@ -34,7 +33,6 @@ export interface PublicAppDeps {
   limiter: RateLimiter;
   schemes: SchemeCatalogue;
   decoder: ResolveRouteDeps['decoder'];
-  fx: ResolveRouteDeps['fx'];
   currencies: ResolveRouteDeps['currencies'];
   payout: ResolveRouteDeps['payout'] &
     TransactionsRouteDeps['payout'] &
@@ -54,12 +52,10 @@ export interface PublicAppDeps {
 
 export interface PaymentsDeps {
   idempotency: IdempotencyCache;
-  payRecords: Pick<PayRecordStore, 'find' | 'claim'>;
   /** EXECUTE_WAIT_MS: how long payout waits for a terminal state (design §3). */
   executeWaitMs: number;
   /** Deadline of the execute call on top of the wait (GRPC_TIMEOUT_MS). */
   executeCallTimeoutMs: number;
-  allowPrivateCallbackTargets: boolean;
   /** PARTNER_CALLBACK_SECRET; undefined: partner callbacks answer 503. */
   partnerCallbackSecret: string | undefined;
 }
@@ -142,7 +138,6 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   registerSchemesRoute(app, { schemes: deps.schemes, authenticate });
   registerResolveRoute(app, {
     decoder: deps.decoder,
-    fx: deps.fx,
     currencies: deps.currencies,
     payout: deps.payout,
     authenticate,
@@ -155,15 +150,13 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
       waitMs: deps.payments.executeWaitMs,
       callTimeoutMs: deps.payments.executeCallTimeoutMs,
     },
-    allowPrivateCallbackTargets: deps.payments.allowPrivateCallbackTargets,
     publicDocsUrl,
   };
   registerExecuteRoute(app, paymentRoutes);
   registerPayRoute(app, {
     ...paymentRoutes,
-    resolve: { decoder: deps.decoder, fx: deps.fx, currencies: deps.currencies, payout: deps.payout },
+    resolve: { decoder: deps.decoder, currencies: deps.currencies },
     payout: deps.payout,
-    payRecords: deps.payments.payRecords,
   });
   registerPartnerCallbackRoute(app, {
     payout: deps.payout,

@@ -44,6 +44,7 @@ export const SCHEME_SCHEMA = {
     'currency',
     'rail',
     'required_payer_fields',
+    'payer_identity',
     'qr_types',
     'description',
     'min_amount',
@@ -66,6 +67,57 @@ export const SCHEME_SCHEMA = {
         properties: { field: { type: 'string' }, description: { type: 'string' } },
         additionalProperties: false,
       },
+    },
+    payer_identity: {
+      type: 'object',
+      description:
+        "What execute and pay accept as the payer's identity (docs/payer-identity.md): the same for every " +
+        'scheme but for who counts as a resident.',
+      required: ['fields', 'resident_country', 'documents', 'passport_format'],
+      properties: {
+        fields: {
+          type: 'array',
+          description: 'Every payer field, required ones first.',
+          items: {
+            type: 'object',
+            required: ['field', 'required', 'description'],
+            properties: {
+              field: { type: 'string' },
+              required: { type: 'boolean' },
+              description: { type: 'string' },
+            },
+            additionalProperties: false,
+          },
+        },
+        resident_country: {
+          type: 'string',
+          description:
+            'A payer whose payer_country is this country is sent to the partner as a resident; any other payer, ' +
+            'or one who declares no country, as a non-resident.',
+        },
+        documents: {
+          type: 'array',
+          description:
+            'The documents whose format (and check digits, where they have them) is checked, by issuing country ' +
+            'and payer_id_type. Another country, or a type not listed for a country, is accepted unchecked.',
+          items: {
+            type: 'object',
+            required: ['country', 'id_type', 'name', 'format'],
+            properties: {
+              country: { type: 'string', description: 'ISO 3166-1 alpha-2 of the issuing country.' },
+              id_type: { type: 'string', enum: ['tax_id', 'national_id'] },
+              name: { type: 'string', description: 'The document’s own name (CPF/CNPJ, CUIT/CUIL, ...).' },
+              format: { type: 'string' },
+            },
+            additionalProperties: false,
+          },
+        },
+        passport_format: {
+          type: 'string',
+          description: 'The format a passport number of any country must have.',
+        },
+      },
+      additionalProperties: false,
     },
     qr_types: { type: 'array', items: { type: 'string', enum: ['static', 'dynamic'] } },
     description: { type: 'string' },
@@ -382,8 +434,8 @@ export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = withRequestId('endpoints', {
   items: WEBHOOK_ENDPOINT_SCHEMA,
 } as const);
 
-// Payer identity (spec §4.2): presence and lengths here; formats per country (CPF, CUIT, ...) are
-// checked by payout, which knows the instruction's country.
+// Payer identity (spec §4.2): presence and lengths of name and account here; the payer's document
+// (payer_tax_id, payer_country, payer_id_type) is checked by payout (docs/payer-identity.md).
 const PAYER_PROPERTIES = {
   payer_name: {
     type: 'string',
@@ -397,12 +449,26 @@ const PAYER_PROPERTIES = {
     maxLength: 64,
     description: 'Account of the payer at the sending wallet or bank. Never logged in clear.',
   },
+  // Types only: what an id may be depends on payer_country and payer_id_type, which payout alone
+  // checks (docs/payer-identity.md), so no length or pattern is restated here.
   payer_tax_id: {
     type: 'string',
-    minLength: 1,
-    maxLength: 32,
     description:
-      "Tax id of the payer in the format of the instruction's country (GET /v1/schemes required_payer_fields). Never logged in clear.",
+      "The payer's own identifier in their own country: tax id, national id or passport number (1 to 64 " +
+      'characters). Checked against the documents of payer_country when given (GET /v1/schemes ' +
+      'payer_identity); otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear.',
+  },
+  payer_country: {
+    type: 'string',
+    description:
+      'Optional: ISO 3166-1 alpha-2 code (upper case) of the country that issued payer_tax_id. The payer is ' +
+      "a resident of the merchant's country when this is that country.",
+  },
+  payer_id_type: {
+    type: 'string',
+    description:
+      'Optional: what payer_tax_id is, `tax_id`, `national_id` or `passport`; requires payer_country. ' +
+      "Without it, the type is inferred from the first of the country's documents the id matches.",
   },
 } as const;
 

@@ -290,7 +290,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
           operationId: 'listSchemes',
           summary: 'List the accepted QR schemes',
           description:
-            'The schemes the decoder recognizes (spec §4.5), with country, currency, rail, the payer fields execute needs ' +
+            'The schemes the decoder recognizes (spec §4.5), with country, currency, rail, the payer fields execute needs, ' +
+            'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
             'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; outside them resolve and pay are 422 `AmountOutOfRange`). ' +
             'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
           responses: {
@@ -336,7 +337,10 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
             '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
             '`transaction_id` (the transaction that executed it); an expired FX quote ' +
-            'is 409 `QuoteExpired` (resolve again). Payer formats per country are in GET /v1/schemes. ' +
+            'is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with ' +
+            '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
+            'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
+            'as an undeclared foreign identifier (docs/payer-identity.md). ' +
             IDEMPOTENCY_DESCRIPTION,
           parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: { required: true, content: jsonContent(ref('schemas', 'ExecuteRequest')) },

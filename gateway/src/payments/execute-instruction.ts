@@ -1,5 +1,4 @@
 import type { Client } from '@connectrpc/connect';
-import { checkTargetUrl } from '@qr-payout/platform';
 import type { PayoutService, Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { apiError } from '../errors/api-error';
 import { isInstructionId } from '../http/ids';
@@ -20,6 +19,9 @@ export interface PayerInput {
   name: string;
   account: string;
   taxId: string;
+  /** payer_country and payer_id_type as sent; absent when not sent (payout tells the two apart). */
+  country?: string | undefined;
+  idType?: string | undefined;
 }
 
 export interface ExecuteInput {
@@ -49,7 +51,7 @@ export async function executeInstruction(
     {
       tenantId: input.tenantId,
       instructionId: input.instructionId,
-      payer: { name: input.payer.name, account: input.payer.account, taxId: input.payer.taxId },
+      payer: { ...input.payer },
       callbackUrl: input.callbackUrl ?? '',
       idempotencyKey: input.idempotencyKey,
       requestFingerprint: input.requestFingerprint,
@@ -59,18 +61,4 @@ export async function executeInstruction(
   );
   if (!transaction) throw new Error('payout returned no transaction');
   return { transaction, replayed };
-}
-
-/**
- * The ad-hoc webhook target of execute and pay (design §3): the same rules as registered
- * endpoints (platform checkTargetUrl, design §5). Returns the normalized URL.
- */
-export function checkCallbackUrl(
-  raw: string | undefined,
-  opts: { allowPrivateTargets: boolean },
-): string | undefined {
-  if (raw === undefined) return undefined;
-  const checked = checkTargetUrl(raw, opts);
-  if (!checked.ok) throw apiError('ValidationError', checked.problem.replace(/^url\b/, 'callback_url'));
-  return checked.url;
 }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// Partner callbacks are signed like our own webhooks (partner-sim/README.md "Partner protocol"):
+// Partner callbacks are signed like our own webhooks (docs/partner-protocol.md):
 // `Partner-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. The
 // timestamp is signed too, so a captured callback cannot be replayed once it is out of tolerance.
 

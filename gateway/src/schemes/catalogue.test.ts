@@ -1,7 +1,21 @@
 import { create } from '@bufbuild/protobuf';
 import { silentLogger } from '@qr-payout/platform';
 import { ListSchemesResponseSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { ListRailLimitsResponseSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import {
+  ListPayerIdentityRulesResponseSchema,
+  ListRailLimitsResponseSchema,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
+
+// What payout's ListPayerIdentityRules answers, in small.
+const PAYER_RULES = create(ListPayerIdentityRulesResponseSchema, {
+  fields: [
+    { field: 'payer_tax_id', required: true, description: 'The payer’s own identifier' },
+    { field: 'payer_country', required: false, description: 'Issuing country' },
+  ],
+  documents: [{ country: 'AR', idType: 'tax_id', name: 'CUIT/CUIL', format: '11 digits' }],
+  passportFormat: '5 to 20 letters and digits',
+});
+
 import { createSchemeCatalogue, type RailLimitsSource, type SchemeSource, toPublicScheme } from './catalogue';
 
 function source() {
@@ -19,7 +33,6 @@ function source() {
             currency: 'BRL',
             rail: 'pix',
             qrTypes: ['static'],
-            requiredPayerFields: [{ field: 'payer_tax_id', description: 'CPF' }],
           },
         ],
       });
@@ -36,6 +49,8 @@ function source() {
           },
         ],
       })) as unknown as RailLimitsSource['listRailLimits'],
+    listPayerIdentityRules: (async () =>
+      PAYER_RULES) as unknown as RailLimitsSource['listPayerIdentityRules'],
   };
   return { decoder, payout, state };
 }
@@ -59,7 +74,16 @@ describe('scheme catalogue cache', () => {
         country: 'BR',
         currency: 'BRL',
         rail: 'pix',
-        required_payer_fields: [{ field: 'payer_tax_id', description: 'CPF' }],
+        required_payer_fields: [{ field: 'payer_tax_id', description: 'The payer’s own identifier' }],
+        payer_identity: {
+          fields: [
+            { field: 'payer_tax_id', required: true, description: 'The payer’s own identifier' },
+            { field: 'payer_country', required: false, description: 'Issuing country' },
+          ],
+          resident_country: 'BR',
+          documents: [{ country: 'AR', id_type: 'tax_id', name: 'CUIT/CUIL', format: '11 digits' }],
+          passport_format: '5 to 20 letters and digits',
+        },
         qr_types: ['static'],
         description: '',
         min_amount: 0.01,
@@ -120,16 +144,15 @@ describe('scheme catalogue cache', () => {
       country: 'BR',
       currency: 'BRL',
       rail: 'x',
-      requiredPayerFields: [],
       qrTypes: [],
       description: '',
     } as never;
-    expect(toPublicScheme(scheme)).toMatchObject({ min_amount: null, max_amount: null });
+    expect(toPublicScheme(scheme, PAYER_RULES)).toMatchObject({ min_amount: null, max_amount: null });
     const usd = {
       rail: 'x',
       minAmount: { currency: 'USD', amountMinor: 1n },
       maxAmount: { currency: 'USD', amountMinor: 2n },
     } as never;
-    expect(toPublicScheme(scheme, usd)).toMatchObject({ min_amount: null, max_amount: null });
+    expect(toPublicScheme(scheme, PAYER_RULES, usd)).toMatchObject({ min_amount: null, max_amount: null });
   });
 });

@@ -2,7 +2,11 @@ import type { Client } from '@connectrpc/connect';
 import { fromMinorUnits } from '@qr-payout/platform/money';
 import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import type { DecoderService, Scheme } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import type { PayoutService, RailLimits } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import type {
+  ListPayerIdentityRulesResponse,
+  PayoutService,
+  RailLimits,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { Logger } from 'pino';
 import { createRefreshingValue } from '../cache/refreshing-value';
 
@@ -13,7 +17,10 @@ export interface PublicScheme {
   country: string;
   currency: string;
   rail: string;
+  /** The required payer fields (spec field), from payout's payer rules. */
   required_payer_fields: { field: string; description: string }[];
+  /** What execute and pay accept as the payer's identity (docs/payer-identity.md), from payout. */
+  payer_identity: PublicPayerIdentity;
   qr_types: string[];
   description: string;
   /** Smallest amount the rail accepts (payout's RAIL_LIMITS_*); null for a rail payout has no limits for. */
@@ -22,27 +29,64 @@ export interface PublicScheme {
   max_amount: number | null;
 }
 
+export interface PublicPayerIdentity {
+  fields: { field: string; required: boolean; description: string }[];
+  /** A payer whose payer_country is this one is a resident; any other, or none, is not. */
+  resident_country: string;
+  /** The documents checked, by issuing country; other countries and types are accepted unchecked. */
+  documents: { country: string; id_type: string; name: string; format: string }[];
+  passport_format: string;
+}
+
 export interface SchemeCatalogue {
   /** The schemes as a JSON array text, ready to embed in a response. */
   getJson(): Promise<string>;
 }
 
 export type SchemeSource = Pick<Client<typeof DecoderService>, 'listSchemes'>;
-export type RailLimitsSource = Pick<Client<typeof PayoutService>, 'listRailLimits'>;
+export type RailLimitsSource = Pick<
+  Client<typeof PayoutService>,
+  'listRailLimits' | 'listPayerIdentityRules'
+>;
 
 function amountIn(money: Money | undefined, currency: string): number | null {
   return money && money.currency === currency ? fromMinorUnits(money.amountMinor, currency) : null;
 }
 
-/** A decoder scheme with the limits payout enforces on its rail (matched by rail and currency). */
-export function toPublicScheme(s: Scheme, limits?: RailLimits): PublicScheme {
+/**
+ * A decoder scheme with what payout enforces on its rail: the amount limits (matched by rail and
+ * currency) and the payer rules, the same for every scheme but for who counts as a resident.
+ */
+export function toPublicScheme(
+  s: Scheme,
+  payer: ListPayerIdentityRulesResponse,
+  limits?: RailLimits,
+): PublicScheme {
+  const fields = payer.fields.map((f) => ({
+    field: f.field,
+    required: f.required,
+    description: f.description,
+  }));
   return {
     id: s.id,
     name: s.name,
     country: s.country,
     currency: s.currency,
     rail: s.rail,
-    required_payer_fields: s.requiredPayerFields.map((f) => ({ field: f.field, description: f.description })),
+    required_payer_fields: fields
+      .filter((f) => f.required)
+      .map(({ field, description }) => ({ field, description })),
+    payer_identity: {
+      fields,
+      resident_country: s.country,
+      documents: payer.documents.map((d) => ({
+        country: d.country,
+        id_type: d.idType,
+        name: d.name,
+        format: d.format,
+      })),
+      passport_format: payer.passportFormat,
+    },
     qr_types: [...s.qrTypes],
     description: s.description,
     min_amount: amountIn(limits?.minAmount, s.currency),
@@ -51,7 +95,7 @@ export function toPublicScheme(s: Scheme, limits?: RailLimits): PublicScheme {
 }
 
 /**
- * The decoder's scheme list with payout's rail limits, cached in the gateway
+ * The decoder's scheme list with payout's rail limits and payer rules, cached in the gateway
  * (cache/refreshing-value.ts): both are static per release and configuration, serialized once per
  * fetch so requests embed the text as is.
  */
@@ -68,12 +112,13 @@ export function createSchemeCatalogue(deps: {
     ...cacheOpts,
     what: 'scheme catalogue',
     fetch: async () => {
-      const [{ schemes }, { limits }] = await Promise.all([
+      const [{ schemes }, { limits }, payer] = await Promise.all([
         decoder.listSchemes({}),
         payout.listRailLimits({}),
+        payout.listPayerIdentityRules({}),
       ]);
       const byRail = new Map(limits.map((l) => [l.rail, l]));
-      return JSON.stringify(schemes.map((s) => toPublicScheme(s, byRail.get(s.rail))));
+      return JSON.stringify(schemes.map((s) => toPublicScheme(s, payer, byRail.get(s.rail))));
     },
   });
   return { getJson: () => schemesJson.get() };

@@ -1,6 +1,7 @@
 import type { Logger } from '@qr-payout/platform';
 import type { PartnerSimConfig } from '../config';
 import { createFaults, type Faults } from './faults';
+import { openPayoutJournal } from './journal';
 import { createPayoutService, type PayoutService, type PayoutServiceOptions } from './service';
 import { createSimStats, type SimStats } from './stats';
 
@@ -26,6 +27,7 @@ export type PayoutDeskConfig = Pick<
   | 'callbackAttempts'
   | 'callbackRetryMs'
   | 'callbackTimeoutMs'
+  | 'stateFile'
 >;
 
 export function createPayoutDesk(
@@ -51,6 +53,7 @@ export function createPayoutDesk(
     callbackRetryBaseMs: config.callbackRetryMs,
     callbackTimeoutMs: config.callbackTimeoutMs,
     ...(opts.onCompleted ? { onCompleted: opts.onCompleted } : {}),
+    ...(config.stateFile ? { journal: openPayoutJournal(config.stateFile) } : {}),
   });
   return {
     service,

@@ -1,6 +1,7 @@
 import type { Logger } from '@qr-payout/platform';
 import { createCallbackSender } from './callbacks';
 import type { Faults } from './faults';
+import type { PayoutJournal } from './journal';
 import { outcomeFor } from './outcome';
 import type { PayoutResource, SubmitPayoutBody } from './protocol';
 import { newRailReference } from './references';
@@ -23,6 +24,8 @@ export type PayoutServiceOptions = {
   callbackRetryBaseMs: number;
   callbackTimeoutMs: number;
   maxPayouts?: number;
+  /** Keeps payouts across restarts (PARTNER_SIM_STATE_FILE); without it they live in memory. */
+  journal?: PayoutJournal;
   /**
    * Called once a payout settles `ACSC`, after its state is stored: the receiving side of the rail
    * learns it was paid (the simulator's own dynamic Pix charge becomes CONCLUIDA).
@@ -46,7 +49,7 @@ export type PayoutService = {
 };
 
 export function createPayoutService(opts: PayoutServiceOptions): PayoutService {
-  const store = createPayoutStore({ maxPayouts: opts.maxPayouts });
+  const store = createPayoutStore({ maxPayouts: opts.maxPayouts, journal: opts.journal });
   const callbacks = createCallbackSender({
     secret: opts.callbackSecret,
     attempts: opts.callbackAttempts,
@@ -85,6 +88,15 @@ export function createPayoutService(opts: PayoutServiceOptions): PayoutService {
     },
   });
 
+  // Payouts accepted before a restart settle when they would have: at once when that time passed
+  // while the simulator was down (their callback then goes out, as it would have).
+  for (const payout of store.all()) {
+    if (payout.status !== 'ACSP' && payout.status !== 'PDNG') continue;
+    const outcome = outcomeFor(payout.amount.amount_minor);
+    if (outcome.kind !== 'settles_later') continue;
+    scheduler.schedule(payout.id, outcome, opts.now().getTime() - payout.createdAt.getTime());
+  }
+
   function create(idempotencyKey: string, body: SubmitPayoutBody, fingerprint: string): Payout {
     const outcome = outcomeFor(body.amount.amount_minor);
     const at = opts.now();
@@ -96,6 +108,7 @@ export function createPayoutService(opts: PayoutServiceOptions): PayoutService {
       rail: body.rail,
       amount: { currency: body.amount.currency, amount_minor: body.amount.amount_minor },
       callbackUrl: body.callback_url,
+      debtor: { ...body.debtor, document: { ...body.debtor.document } },
       references: { ...body.references },
       status: rejected ? 'RJCT' : 'ACSP',
       reasonCode: rejected ? outcome.reasonCode : null,
@@ -136,6 +149,7 @@ export function createPayoutService(opts: PayoutServiceOptions): PayoutService {
     async close() {
       scheduler.close();
       await callbacks.close();
+      opts.journal?.close();
     },
   };
 }

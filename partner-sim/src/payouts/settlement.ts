@@ -6,7 +6,11 @@ import type { Outcome } from './outcome';
 export type LaterOutcome = Extract<Outcome, { kind: 'settles_later' }>;
 
 export type SettlementScheduler = {
-  schedule(payoutId: string, outcome: LaterOutcome): void;
+  /**
+   * `elapsedMs`: how long ago the payout was accepted (a restarted simulator resumes it); a payout
+   * whose delay has passed meanwhile settles at once.
+   */
+  schedule(payoutId: string, outcome: LaterOutcome, elapsedMs?: number): void;
   /** Payouts still waiting for their timer. */
   pending(): number;
   /** Cancels every timer: a closed simulator settles nothing more. */
@@ -21,9 +25,10 @@ export function createSettlementScheduler(opts: {
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
   return {
-    schedule(payoutId, outcome) {
+    schedule(payoutId, outcome, elapsedMs = 0) {
       if (closed) return;
-      const delay = outcome.delay === 'slow' ? opts.slowSettleMs : opts.settleMs;
+      const full = outcome.delay === 'slow' ? opts.slowSettleMs : opts.settleMs;
+      const delay = Math.max(0, full - Math.max(0, elapsedMs));
       const timer = setTimeout(() => {
         timers.delete(timer);
         opts.settle(payoutId, outcome);

@@ -5,7 +5,12 @@ const BODY: SubmitPayoutBody = {
   rail: 'pix',
   amount: { currency: 'BRL', amount_minor: '1234' },
   creditor: { name: 'Loja', account: 'loja@example.com', account_type: 'pix_email' },
-  debtor: { name: 'QR Payout', account: '1', tax_id: '11222333000181' },
+  debtor: {
+    name: 'QR Payout',
+    account: '1',
+    residency: 'resident',
+    document: { type: 'tax_id', number: '11222333000181', issuing_country: 'BR' },
+  },
   references: { txid: 'abc', end_to_end: 'x' },
 };
 
@@ -17,6 +22,7 @@ function payout(key: string): Payout {
     rail: 'pix',
     amount: BODY.amount,
     callbackUrl: undefined,
+    debtor: BODY.debtor,
     references: { ...BODY.references },
     status: 'ACSP',
     reasonCode: null,
@@ -30,7 +36,12 @@ describe('fingerprintOf', () => {
   it('ignores member order at any depth', () => {
     const reordered = {
       references: { end_to_end: 'x', txid: 'abc' },
-      debtor: { tax_id: '11222333000181', account: '1', name: 'QR Payout' },
+      debtor: {
+        document: { issuing_country: 'BR', number: '11222333000181', type: 'tax_id' },
+        residency: 'resident',
+        account: '1',
+        name: 'QR Payout',
+      },
       creditor: BODY.creditor,
       amount: { amount_minor: '1234', currency: 'BRL' },
       rail: 'pix',
@@ -87,6 +98,7 @@ describe('toResource', () => {
       reference: null,
       created_at: '2026-11-23T12:00:00.000Z',
       settled_at: null,
+      debtor: BODY.debtor,
     });
   });
 });

@@ -1,9 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Originator } from '@qr-payout/platform/partner-protocol';
+import type { PayoutJournal } from './journal';
 import type { Money, PayoutResource, PayoutStatus, Rail, ReasonCode, SubmitPayoutBody } from './protocol';
 import { REASON_TEXT } from './protocol';
 
-// Payouts held by the simulated partner. In memory and bounded like the Pix charges: one process
-// serves one test run or sandbox, and a restart starting empty is fine.
+// Payouts held by the simulated partner, bounded like the Pix charges (oldest forgotten first). In
+// memory, and with a journal (journal.ts, PARTNER_SIM_STATE_FILE) also on disk, so a restarted
+// simulator still knows every payout it accepted, as a real partner does.
 
 export type Payout = {
   readonly id: string;
@@ -13,6 +16,8 @@ export type Payout = {
   readonly rail: Rail;
   readonly amount: Money;
   readonly callbackUrl: string | undefined;
+  /** The originator as submitted (residency, document). */
+  readonly debtor: Originator;
   /** The submission's references (Pix txid and location, ...), as sent. */
   readonly references: Readonly<Record<string, string>>;
   readonly status: PayoutStatus;
@@ -28,6 +33,8 @@ export type PayoutStore = {
   byIdempotencyKey(key: string): Payout | undefined;
   /** Replaces the stored payout of `id`; undefined when it is unknown (or was forgotten). */
   update(id: string, change: Pick<Payout, 'status' | 'reasonCode' | 'settledAt'>): Payout | undefined;
+  /** Every payout held, oldest first (a restart resumes their settlements). */
+  all(): Payout[];
 };
 
 export const DEFAULT_MAX_PAYOUTS = 10_000;
@@ -64,14 +71,24 @@ export function toResource(payout: Payout): PayoutResource {
     reference: payout.reference,
     created_at: payout.createdAt.toISOString(),
     settled_at: payout.settledAt === null ? null : payout.settledAt.toISOString(),
+    debtor: payout.debtor,
   };
 }
 
-export function createPayoutStore(opts: { maxPayouts?: number } = {}): PayoutStore {
+export function createPayoutStore(opts: { maxPayouts?: number; journal?: PayoutJournal } = {}): PayoutStore {
   const maxPayouts = opts.maxPayouts ?? DEFAULT_MAX_PAYOUTS;
+  const journal = opts.journal;
   // Insertion order is age: Map iteration starts with the oldest payout.
   const byId = new Map<string, Payout>();
   const idByKey = new Map<string, string>();
+
+  // Written before the caller answers anyone about the change. Twice the bound of lines (each
+  // payout writes about two) and the file is rewritten with the live payouts only.
+  function persist(payout: Payout): void {
+    if (!journal) return;
+    journal.record(payout);
+    if (journal.lines() > 2 * maxPayouts) journal.compact(byId.values());
+  }
 
   function evictOldest(): void {
     while (byId.size > maxPayouts) {
@@ -82,11 +99,18 @@ export function createPayoutStore(opts: { maxPayouts?: number } = {}): PayoutSto
     }
   }
 
+  for (const payout of journal?.load() ?? []) {
+    byId.set(payout.id, payout);
+    idByKey.set(payout.idempotencyKey, payout.id);
+  }
+  evictOldest();
+
   return {
     insert(payout) {
       byId.set(payout.id, payout);
       idByKey.set(payout.idempotencyKey, payout.id);
       evictOldest();
+      persist(payout);
     },
     byId: (id) => byId.get(id),
     byIdempotencyKey(key) {
@@ -98,7 +122,9 @@ export function createPayoutStore(opts: { maxPayouts?: number } = {}): PayoutSto
       if (!payout) return undefined;
       const changed: Payout = { ...payout, ...change };
       byId.set(id, changed);
+      persist(changed);
       return changed;
     },
+    all: () => [...byId.values()],
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
 // Errors of the partner payout protocol: RFC 9457 problem details with a stable `code` member
-// callers switch on (README "Partner protocol", errors).
+// callers switch on (docs/partner-protocol.md, "Errors").
 
 export type PayoutProblemCode =
   | 'invalid_request'

@@ -1,14 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@qr-payout/platform';
+import { ORIGINATOR_DOCUMENT_TYPES, RESIDENCIES } from '@qr-payout/platform/partner-protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Faults } from '../payouts/faults';
+import { originatorProblem } from '../payouts/originator';
 import { RAIL_CURRENCY, RAILS, type SubmitPayoutBody } from '../payouts/protocol';
 import type { PayoutService } from '../payouts/service';
 import type { SimStats } from '../payouts/stats';
 import { sendPayoutProblem } from './payout-problem';
 
-// The partner payout protocol over HTTP (README "Partner protocol"): submit a payout under an
+// The partner payout protocol over HTTP (docs/partner-protocol.md): submit a payout under an
 // Idempotency-Key, read it by id or by key. Bearer-key auth, fault injection and request counting
 // apply to these routes only (a plugin scope, so the Pix routes keep their own error bodies).
 
@@ -57,11 +59,21 @@ const submitSchema = {
       debtor: {
         type: 'object',
         additionalProperties: false,
-        required: ['name', 'account', 'tax_id'],
+        required: ['name', 'account', 'residency', 'document'],
         properties: {
           name: TEXT_ID,
           account: { type: 'string', minLength: 1, maxLength: 256 },
-          tax_id: { type: 'string', minLength: 1, maxLength: 32 },
+          residency: { type: 'string', enum: [...RESIDENCIES] },
+          document: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'number', 'issuing_country'],
+            properties: {
+              type: { type: 'string', enum: [...ORIGINATOR_DOCUMENT_TYPES] },
+              number: { type: 'string', minLength: 1, maxLength: 64 },
+              issuing_country: { type: ['string', 'null'], pattern: '^[A-Z]{2}$' },
+            },
+          },
         },
       },
       references: {
@@ -143,6 +155,8 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: PayoutRouteDeps
             `${body.rail} settles ${RAIL_CURRENCY[body.rail]}, not ${body.amount.currency}`,
           );
         }
+        const inconsistent = originatorProblem(body.rail, body.debtor);
+        if (inconsistent !== undefined) return sendPayoutProblem(reply, 400, 'invalid_request', inconsistent);
 
         const fault = deps.faults.nextSubmitFault();
         if (fault?.kind === 'error_before_accept') return internalError(reply);

@@ -1,5 +1,6 @@
 import { bool, type Env, grpcServiceSettings, int, list, loadConfig, str, url } from '@qr-payout/platform';
 import { railLimits } from './limits/rail-limits';
+import { settlementHorizons } from './stuck/horizons';
 
 /** The payout service's typed, frozen config; fails fast naming every bad variable. */
 export function loadPayoutConfig(env: Env) {
@@ -21,11 +22,16 @@ export function loadPayoutConfig(env: Env) {
       // Longer than a publish may take (kafkajs retries included): a batch whose relay died is
       // published again by another one after this long.
       outboxLeaseMs: int('OUTBOX_LEASE_MS', { default: 60_000, min: 100 }),
-      // fx confirms the instruction's quote at execute (consumer = the transaction id).
+      // execute's and pay's callback_url follows the rules of registered endpoints (platform
+      // checkTargetUrl); true (sandbox, tests) also allows http and private hosts, as the webhook
+      // service does under the same variable.
+      allowPrivateCallbackTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', { default: false }),
+      // fx quotes a pay's wallet currency and confirms the instruction's quote at execute
+      // (consumer = the transaction id).
       fxUrl: url('FX_URL', { default: 'http://127.0.0.1:50052' }),
       // design §3: execute waits this long for a terminal state when the request says nothing.
       executeWaitMs: int('EXECUTE_WAIT_MS', { default: 8_000, min: 0, max: 60_000 }),
-      // The partner protocol (partner-sim README "Partner protocol"); one base URL, or one per rail.
+      // The partner protocol (docs/partner-protocol.md); one base URL, or one per rail.
       partnerBaseUrl: url('PARTNER_BASE_URL', { default: 'http://127.0.0.1:4010' }),
       partnerPixUrl: url('PARTNER_PIX_URL', { optional: true }),
       partnerTransferencias30Url: url('PARTNER_TRANSFERENCIAS_3_0_URL', { optional: true }),
@@ -50,6 +56,11 @@ export function loadPayoutConfig(env: Env) {
       // Per-rail minimum and maximum amounts (RAIL_LIMITS_PIX=0.01..1000000.00, ...): sandbox
       // defaults; an operator sets each rail's per partner contract.
       railLimits: railLimits(),
+      // Per-rail settlement horizon (SETTLEMENT_HORIZON_PIX_MS=300000, ...; README "Transaction
+      // state machine"): past it a live transaction is settled, failed or reported stuck.
+      settlementHorizons: settlementHorizons(),
+      // The payout.transactions.stuck gauge counts with one query at most this often.
+      stuckGaugeRefreshMs: int('STUCK_GAUGE_REFRESH_MS', { default: 30_000, min: 100 }),
     },
     env,
   );

@@ -17,11 +17,14 @@ import { createSettlement, type Settlement } from './execution/settlement';
 import { createSettlementSignals } from './execution/settlement-signals';
 import { createExecutionStore, type ExecutionStore } from './execution/store';
 import { createSubmitter, type Submitter } from './execution/submission';
+import { createInstructionResolver } from './instructions/resolve';
 import { createInstructionService, type InstructionService } from './instructions/service';
 import { createInstructionStore } from './instructions/store';
 import { exponentialBackoff } from './polling/worker';
 import { createPartnerClient, type PartnerClient } from './rails/partner-client';
 import type { RailName } from './rails/partner-protocol';
+import { createStuckService, type StuckService } from './stuck/service';
+import { createStuckStore, type StuckStore } from './stuck/store';
 import { createTransactionService, type TransactionService } from './transactions/service';
 import { createTransactionStore } from './transactions/store';
 
@@ -36,13 +39,16 @@ export type PayoutDeps = {
   readonly bus: EventBus;
   readonly instructions: InstructionService;
   readonly transactions: TransactionService;
-  /** ExecuteInstruction and ApplyPartnerCallback (design §3). */
+  /** ExecuteInstruction, Pay and ApplyPartnerCallback (design §3). */
   readonly execution: ExecutionService;
   /** The money path's SQL, its submitter and settlement, shared with the polling worker. */
   readonly executionStore: ExecutionStore;
   readonly submitter: Submitter;
   readonly settlement: Settlement;
   readonly partner: PartnerClient;
+  /** Transactions past their settlement horizon: ListStuckTransactions and the stuck gauge. */
+  readonly stuck: StuckService;
+  readonly stuckStore: StuckStore;
   /** Delay before the next look at a transaction after n attempts (POLL_BACKOFF_*). */
   backoffMs(attempt: number): number;
   /** Applies the pending migrations of the configured schema. */
@@ -94,16 +100,17 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
     callbackBaseUrl: config.partnerCallbackBaseUrl,
     backoffMs,
   });
+  // One owner of what a QR resolves to, for CreateInstruction and Pay alike.
+  const resolver = createInstructionResolver({ railLimits: config.railLimits, fx });
+  const instructionStore = createInstructionStore(pool);
+  const stuckStore = createStuckStore(pool);
   let closing: Promise<void> | undefined;
   return {
     config,
     logger,
     pool,
     bus,
-    instructions: createInstructionService({
-      store: createInstructionStore(pool),
-      railLimits: config.railLimits,
-    }),
+    instructions: createInstructionService({ store: instructionStore, resolver }),
     transactions: createTransactionService({ store: createTransactionStore(pool) }),
     execution: createExecutionService({
       store: executionStore,
@@ -114,11 +121,16 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
       defaultWaitMs: config.executeWaitMs,
       leaseMs: config.pollLeaseMs,
       callbackBaseUrl: config.partnerCallbackBaseUrl,
+      resolver,
+      instructions: instructionStore,
+      allowPrivateCallbackTargets: config.allowPrivateCallbackTargets,
     }),
     executionStore,
     submitter,
     settlement,
     partner,
+    stuck: createStuckService({ store: stuckStore, horizons: config.settlementHorizons }),
+    stuckStore,
     backoffMs,
     migrate: async () => {
       await migrate(pool, { schema: config.dbSchema, dir: MIGRATIONS_DIR, logger });

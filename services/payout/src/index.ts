@@ -4,6 +4,7 @@ import { createDeps, type PayoutDepsOverrides } from './deps';
 import { runOutboxRelay } from './outbox/start';
 import { runPollingWorker } from './polling/worker';
 import { buildServer } from './server';
+import { registerStuckGauge } from './stuck/metric';
 
 export { loadPayoutConfig } from './config';
 export type { PayoutDepsOverrides } from './deps';
@@ -29,6 +30,13 @@ export async function startPayout(
     // After migrations (the relay reads outbox_events). Stopped in reverse order after the drain:
     // the polling worker first, then the relay, which outlives both because both write events.
     startWorkers: () => [
+      // The payout.transactions.stuck gauge, read by whichever metrics exporter is configured.
+      registerStuckGauge({
+        store: deps.stuckStore,
+        horizons: config.settlementHorizons,
+        logger: deps.logger,
+        refreshMs: config.stuckGaugeRefreshMs,
+      }),
       ...(config.outboxRelayEnabled
         ? [
             runOutboxRelay({
@@ -56,6 +64,8 @@ export async function startPayout(
               leaseMs: config.pollLeaseMs,
               backoffMs: deps.backoffMs,
               keyReapIntervalMs: config.idempotencyKeyReapMs,
+              horizons: config.settlementHorizons,
+              backoffMaxMs: config.pollBackoffMaxMs,
             }),
           ]
         : []),

@@ -2,6 +2,7 @@ import { createGrpcServer, type GrpcServer } from '@qr-payout/platform';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayoutDeps } from './deps';
 import { railLimitsMessages } from './limits/rail-limits';
+import { payerIdentityRulesMessage } from './payers/identity-rules';
 
 /** The payout gRPC server (PayoutService + grpc.health.v1.Health); the caller listens. */
 export function buildServer(deps: PayoutDeps): GrpcServer {
@@ -26,10 +27,15 @@ export function buildServer(deps: PayoutDeps): GrpcServer {
         // The call's signal only ends the wait: a payout already on its way is never abandoned
         // because the caller went away.
         executeInstruction: (req, ctx) => deps.execution.executeInstruction(req, ctx.signal),
+        pay: (req, ctx) => deps.execution.pay(req, ctx.signal),
         applyPartnerCallback: async (req) => ({
           transaction: await deps.execution.applyPartnerCallback(req),
         }),
         listRailLimits: () => ({ limits: railLimitsMessages(deps.config.railLimits) }),
+        listPayerIdentityRules: () => payerIdentityRulesMessage(),
+        listStuckTransactions: async (req) => ({
+          transactions: await deps.stuck.listStuckTransactions(req),
+        }),
       });
     },
   });

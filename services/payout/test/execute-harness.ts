@@ -5,7 +5,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { create, fromBinary, type MessageInitShape } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
 import { type RunningFx, startFx } from '@qr-payout/fx';
 import {
@@ -109,16 +108,8 @@ async function startCallbackRelay(
         const payout = JSON.parse(rawBody) as PayoutResource;
         callbacks.set(payout.idempotency_key, [...(callbacks.get(payout.idempotency_key) ?? []), payout]);
         try {
-          await client.applyPartnerCallback({
-            rail,
-            transactionId: payout.idempotency_key,
-            partnerPayoutId: payout.id,
-            partnerStatus: payout.status,
-            reasonCode: payout.reason_code ?? '',
-            reason: payout.reason ?? '',
-            reference: payout.reference ?? '',
-            ...(payout.settled_at ? { settledAt: timestampFromDate(new Date(payout.settled_at)) } : {}),
-          });
+          // As the gateway's route: the verified bytes as they came, payout reads them.
+          await client.applyPartnerCallback({ rail, payload: Buffer.from(rawBody, 'utf8') });
           res.writeHead(200).end();
         } catch {
           res.writeHead(500).end();
@@ -130,7 +121,8 @@ async function startCallbackRelay(
   return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-export async function startWorld(): Promise<World> {
+/** `payoutEnv`: added to payout's env (e.g. a short SETTLEMENT_HORIZON_PIX_MS). */
+export async function startWorld(payoutEnv: NodeJS.ProcessEnv = {}): Promise<World> {
   if (!DATABASE_URL)
     throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
   const schema = `payout_test_${randomBytes(6).toString('hex')}`;
@@ -182,6 +174,7 @@ export async function startWorld(): Promise<World> {
       POLL_BACKOFF_MAX_MS: '3000',
       POLL_LEASE_MS: '3000',
       IDEMPOTENCY_KEY_REAP_MS: '200',
+      ...payoutEnv,
     },
     { bus: createMemoryBus() },
   );
@@ -224,6 +217,36 @@ export async function newInstruction(world: World, tenantId: string, amountMinor
     amount: { currency: 'BRL', amountMinor },
   });
   return instruction!.id;
+}
+
+/**
+ * A partner callback as the gateway forwards it: the rail and the payout resource's bytes
+ * (docs/partner-protocol.md "Payout resource"), here made from the fields a test cares about.
+ */
+export function partnerCallback(
+  rail: string,
+  fields: {
+    transactionId: string;
+    status: string;
+    partnerPayoutId?: string;
+    reasonCode?: string;
+    reference?: string;
+    resourceRail?: string;
+  },
+): { rail: string; payload: Uint8Array } {
+  const resource = {
+    id: fields.partnerPayoutId ?? 'pp_test',
+    idempotency_key: fields.transactionId,
+    rail: fields.resourceRail ?? rail,
+    amount: { currency: 'BRL', amount_minor: '1' },
+    status: fields.status,
+    reason_code: fields.reasonCode ?? null,
+    reason: null,
+    reference: fields.reference ?? null,
+    created_at: new Date().toISOString(),
+    settled_at: fields.status === 'ACSC' ? new Date().toISOString() : null,
+  };
+  return { rail, payload: Buffer.from(JSON.stringify(resource), 'utf8') };
 }
 
 export function fingerprintOf(value: unknown): string {

@@ -5,7 +5,14 @@
 import { newId } from '@qr-payout/platform';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import fc from 'fast-check';
-import { newInstruction, outboxEvents, startWorld, tenant, type World } from './execute-harness';
+import {
+  newInstruction,
+  outboxEvents,
+  partnerCallback,
+  startWorld,
+  tenant,
+  type World,
+} from './execute-harness';
 
 type Status = 'PDNG' | 'ACSP' | 'ACSC' | 'RJCT';
 
@@ -40,14 +47,15 @@ describe('payout transaction state machine (property)', () => {
   }
 
   function callback(transactionId: string, status: Status) {
-    return world.client.applyPartnerCallback({
-      rail: 'pix',
-      transactionId,
-      partnerPayoutId: 'pp_property',
-      partnerStatus: status,
-      ...(status === 'RJCT' ? { reasonCode: 'AC03' } : {}),
-      ...(status === 'ACSC' ? { reference: 'E99999999202611231400abcDEF12345' } : {}),
-    });
+    return world.client.applyPartnerCallback(
+      partnerCallback('pix', {
+        transactionId,
+        partnerPayoutId: 'pp_property',
+        status,
+        ...(status === 'RJCT' ? { reasonCode: 'AC03' } : {}),
+        ...(status === 'ACSC' ? { reference: 'E99999999202611231400abcDEF12345' } : {}),
+      }),
+    );
   }
 
   it('in sequence: the first terminal status wins, once', async () => {

@@ -12,6 +12,7 @@ import {
   newInstruction,
   outboxEvents,
   outboxEventTransactions,
+  partnerCallback,
   pixQr,
   simStats,
   startWorld,
@@ -250,7 +251,7 @@ describe('payout execute', () => {
     const bad = await failure(
       world.client.executeInstruction(
         executeRequest(tenantId, instructionId, {
-          payer: { name: 'Ana', account: '1', taxId: '123.456.789-00' },
+          payer: { name: 'Ana', account: '1', taxId: '123.456.789-00', country: 'BR' },
         }),
       ),
     );
@@ -334,11 +335,9 @@ describe('payout execute', () => {
   describe('ApplyPartnerCallback', () => {
     it('NotFound for an unknown transaction', async () => {
       const err = await failure(
-        world.client.applyPartnerCallback({
-          rail: 'pix',
-          transactionId: newId('txn'),
-          partnerStatus: 'ACSC',
-        }),
+        world.client.applyPartnerCallback(
+          partnerCallback('pix', { transactionId: newId('txn'), status: 'ACSC' }),
+        ),
       );
       expect(err.code).toBe(Code.NotFound);
     });
@@ -348,12 +347,19 @@ describe('payout execute', () => {
       const instructionId = await newInstruction(world, tenantId, 2200n);
       const { transaction } = await world.client.executeInstruction(executeRequest(tenantId, instructionId));
       expect(transaction?.status).toBe(TransactionStatus.COMPLETED);
-      const again = await world.client.applyPartnerCallback({
-        rail: 'pix',
-        transactionId: transaction!.id,
-        partnerStatus: 'RJCT',
-        reasonCode: 'AC03',
-      });
+      // The partner repeats its callback with another status: its own payout id, as stored.
+      const { rows } = await world.admin.query<{ partner_payout_id: string }>(
+        `SELECT partner_payout_id FROM "${world.schema}".transactions WHERE id = $1`,
+        [transaction!.id],
+      );
+      const again = await world.client.applyPartnerCallback(
+        partnerCallback('pix', {
+          transactionId: transaction!.id,
+          partnerPayoutId: rows[0]!.partner_payout_id,
+          status: 'RJCT',
+          reasonCode: 'AC03',
+        }),
+      );
       // The stored row, unchanged; the callback answer (read by nobody but the gateway, which only
       // acknowledges) does not add the instruction's facts the public reads show.
       expect(again.transaction).toEqual({
@@ -365,28 +371,35 @@ describe('payout execute', () => {
       expect(await outboxEvents(world, transaction!.id)).toEqual(['transaction.completed']);
     });
 
-    it('refuses a callback for another rail or an unknown status', async () => {
+    it('refuses a callback for another rail, an unknown status, or a body that is not a payout', async () => {
       const tenantId = tenant();
       const instructionId = await newInstruction(world, tenantId, 454n);
       const { transaction } = await world.client.executeInstruction(
         executeRequest(tenantId, instructionId, { waitMs: 1 }),
       );
       const wrongRail = await failure(
-        world.client.applyPartnerCallback({
-          rail: 'bre-b',
-          transactionId: transaction!.id,
-          partnerStatus: 'ACSC',
-        }),
+        world.client.applyPartnerCallback(
+          partnerCallback('bre-b', { transactionId: transaction!.id, status: 'ACSC' }),
+        ),
       );
       expect(readErrorDetail(wrongRail)).toMatchObject({ tag: 'ValidationError', field: 'rail' });
-      const badStatus = await failure(
-        world.client.applyPartnerCallback({
-          rail: 'pix',
-          transactionId: transaction!.id,
-          partnerStatus: 'DONE',
-        }),
+      // The body names another rail than the path it came to.
+      const mismatch = await failure(
+        world.client.applyPartnerCallback(
+          partnerCallback('pix', { transactionId: transaction!.id, status: 'ACSC', resourceRail: 'bre-b' }),
+        ),
       );
-      expect(readErrorDetail(badStatus)).toMatchObject({ tag: 'ValidationError', field: 'partner_status' });
+      expect(readErrorDetail(mismatch)).toMatchObject({ tag: 'ValidationError', field: 'rail' });
+      const badStatus = await failure(
+        world.client.applyPartnerCallback(
+          partnerCallback('pix', { transactionId: transaction!.id, status: 'DONE' }),
+        ),
+      );
+      expect(readErrorDetail(badStatus)).toMatchObject({ tag: 'ValidationError', field: 'payload' });
+      const notJson = await failure(
+        world.client.applyPartnerCallback({ rail: 'pix', payload: Buffer.from('{"id":') }),
+      );
+      expect(readErrorDetail(notJson)).toMatchObject({ tag: 'ValidationError', field: 'payload' });
     });
   });
 

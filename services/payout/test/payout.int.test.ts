@@ -176,8 +176,8 @@ describe('payout service', () => {
       tag: 'IdempotencyKeyMissing',
       code: Code.InvalidArgument,
     });
-    const callback = await failure(client.applyPartnerCallback({ rail: 'pix', transactionId: 'txn_x' }));
-    expect(callback.code).toBe(Code.NotFound);
+    const callback = await failure(client.applyPartnerCallback({ rail: 'pix', payload: Buffer.from('{}') }));
+    expect(readErrorDetail(callback)).toMatchObject({ tag: 'ValidationError', field: 'payload' });
   });
 
   it('starts with its own Kafka bus, which connects only on first publish', async () => {

@@ -42,7 +42,19 @@ export function newId(prefix: string): string {
   return `${prefix}_${ulid()}`;
 }
 
-/** Whether `id` is a well-formed id with the given prefix. */
+/** A ULID as a regular expression source: 26 Crockford base32 characters. */
+export const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+const ULID_ONLY = new RegExp(`^${ULID_PATTERN}$`);
+
+/**
+ * Whether `id` is a well-formed id with the given prefix: the one check of an id's format, for
+ * the services and the gateway's routes and JSON Schemas alike.
+ */
 export function isId(id: string, prefix: string): boolean {
-  return id.startsWith(`${prefix}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(id.slice(prefix.length + 1));
+  return id.startsWith(`${prefix}_`) && ULID_ONLY.test(id.slice(prefix.length + 1));
+}
+
+/** The JSON Schema / regular expression pattern of an id with the given prefix. */
+export function idPattern(prefix: string): string {
+  return `^${prefix}_${ULID_PATTERN}$`;
 }

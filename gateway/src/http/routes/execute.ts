@@ -5,9 +5,9 @@ import { requestFingerprint } from '../../idempotency/fingerprint';
 import { idempotencyKeyOf, requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
 import { type OperationResult, runIdempotent } from '../../idempotency/run';
 import {
-  checkCallbackUrl,
   type ExecuteInstructionDeps,
   executeInstruction,
+  type PayerInput,
 } from '../../payments/execute-instruction';
 import { EXECUTE_REQUEST_SCHEMA } from '../schemas';
 
@@ -16,8 +16,6 @@ export interface PaymentRouteDeps {
   authenticate: onRequestAsyncHookHandler;
   idempotency: IdempotencyCache;
   execute: ExecuteInstructionDeps;
-  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private callback_url hosts (sandbox, tests). */
-  allowPrivateCallbackTargets: boolean;
   publicDocsUrl: string;
 }
 
@@ -27,17 +25,30 @@ interface ExecuteBody extends PayerBody {
 
 export const EXECUTE_OPERATION = 'POST /v1/execute';
 
-/** The payer fields of execute and pay (spec §4.2, §4.3). */
-interface PayerBody {
+/** The payer fields of execute and pay (spec §4.2, §4.3; docs/payer-identity.md). */
+export interface PayerBody {
   payer_name: string;
   payer_account: string;
   payer_tax_id: string;
+  payer_country?: string;
+  payer_id_type?: string;
   callback_url?: string;
 }
 
+/** The request's payer as payout reads it, passed through: payout alone decides what is valid. */
+export function payerOf(body: PayerBody): PayerInput {
+  return {
+    name: body.payer_name,
+    account: body.payer_account,
+    taxId: body.payer_tax_id,
+    country: body.payer_country,
+    idType: body.payer_id_type,
+  };
+}
+
 /**
- * What every payment request starts with: its tenant, its Idempotency-Key (already required), its
- * callback_url checked, and the fingerprint of its body for the idempotency rules (spec §8); and
+ * What every payment request starts with: its tenant, its Idempotency-Key (already required) and
+ * the fingerprint of its body for the idempotency rules (spec §8); and
  * the two steps execute and pay share: payout's execute for the request's payer, and the answer
  * run and sent under the key.
  */
@@ -49,9 +60,6 @@ export function paymentRequest(
   const body = request.body;
   const tenantId = request.auth?.tenantId ?? '';
   const key = idempotencyKeyOf(request);
-  const callbackUrl = checkCallbackUrl(body.callback_url, {
-    allowPrivateTargets: deps.allowPrivateCallbackTargets,
-  });
   const fingerprint = requestFingerprint(operation, body);
   return {
     tenantId,
@@ -62,8 +70,9 @@ export function paymentRequest(
       executeInstruction(deps.execute, {
         tenantId,
         instructionId,
-        payer: { name: body.payer_name, account: body.payer_account, taxId: body.payer_tax_id },
-        callbackUrl,
+        payer: payerOf(body),
+        // payout checks it (the one callback_url rule, services/payout/README.md "Execute").
+        callbackUrl: body.callback_url,
         idempotencyKey: key,
         requestFingerprint: fingerprint,
       }),

@@ -1,18 +1,18 @@
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { apiError } from '../../errors/api-error';
 import { PARTNER_SIGNATURE_HEADER, verifyPartnerSignature } from '../../payments/partner-signature';
-import { PARTNER_CALLBACK_SCHEMA } from '../schemas';
 
-// Callbacks of the rails' partners (design §1, §4): the partner POSTs its payout resource when the
-// payout reaches a terminal state. Public port (partners call from outside), no x-api-key and no
-// per-key rate limit: the signature is the authentication. The 2xx is sent only after payout has
-// applied the callback, so a partner retries every callback we could not apply.
+// Callbacks of the rails' partners (design §1, §4; docs/partner-callbacks.md): the partner POSTs
+// its payout resource (docs/partner-protocol.md). Public port (partners call from outside), no
+// x-api-key and no per-key rate limit: the signature is the authentication. The gateway verifies
+// it and forwards the signed bytes as they came; payout parses them and interprets the status.
+// The 2xx is sent only after payout has applied the callback, so a partner retries every callback
+// we could not apply.
 
-/** The rails whose partners call back (partner-sim/README.md "Partner protocol"). */
+/** The rails whose partners call back (docs/partner-protocol.md). */
 export const PARTNER_RAILS = [
   'pix',
   'transferencias-3.0',
@@ -32,22 +32,11 @@ export interface PartnerCallbackRouteDeps {
   now?: () => number;
 }
 
-interface PartnerPayoutResource {
-  id: string;
-  idempotency_key: string;
-  rail?: string;
-  status: 'PDNG' | 'ACSP' | 'ACSC' | 'RJCT';
-  reason_code?: string | null;
-  reason?: string | null;
-  reference?: string | null;
-  settled_at?: string | null;
-}
-
 export function registerPartnerCallbackRoute(app: FastifyInstance, deps: PartnerCallbackRouteDeps): void {
   const now = deps.now ?? Date.now;
 
   // The signature covers the exact bytes, so this route keeps the raw body: its own JSON parser
-  // (encapsulated in this plugin) hands over the bytes, and the body is parsed only once verified.
+  // (encapsulated in this plugin) hands over the bytes, which payout parses once verified.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
@@ -56,7 +45,7 @@ export function registerPartnerCallbackRoute(app: FastifyInstance, deps: Partner
       (_request, body, done) => done(null, body),
     );
 
-    async function verifyThenParse(request: FastifyRequest<{ Params: { rail: string } }>): Promise<void> {
+    async function verifySignature(request: FastifyRequest<{ Params: { rail: string } }>): Promise<void> {
       if (!PARTNER_RAILS.includes(request.params.rail)) {
         throw apiError('NotFoundError', 'No partner callbacks for this rail.');
       }
@@ -65,11 +54,10 @@ export function registerPartnerCallbackRoute(app: FastifyInstance, deps: Partner
           headers: { 'retry-after': '60' },
         });
       }
-      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const check = verifyPartnerSignature({
         secret: deps.secret,
         header: request.headers[PARTNER_SIGNATURE_HEADER],
-        rawBody,
+        rawBody: rawBodyOf(request),
         nowSeconds: Math.floor(now() / 1000),
       });
       if (!check.ok) {
@@ -82,40 +70,21 @@ export function registerPartnerCallbackRoute(app: FastifyInstance, deps: Partner
           `Partner-Signature ${check.reason === 'missing' ? 'missing' : 'invalid'}.`,
         );
       }
-      try {
-        request.body = JSON.parse(rawBody.toString('utf8'));
-      } catch {
-        throw apiError('ValidationError', 'The request body is not valid JSON.');
-      }
     }
 
-    scope.post<{ Params: { rail: string }; Body: PartnerPayoutResource }>(
+    scope.post<{ Params: { rail: string } }>(
       '/v1/partner/callbacks/:rail',
-      { preValidation: verifyThenParse, schema: { body: PARTNER_CALLBACK_SCHEMA } },
+      { preValidation: verifySignature },
       async (request) => {
-        const { rail } = request.params;
-        const payout = request.body;
-        if (payout.rail !== undefined && payout.rail !== rail) {
-          throw apiError(
-            'ValidationError',
-            `rail ${payout.rail} does not match the callback path (${rail}).`,
-          );
-        }
-        // Only terminal statuses change anything; an intermediate one is acknowledged as is.
-        if (payout.status === 'ACSC' || payout.status === 'RJCT') {
-          await deps.payout.applyPartnerCallback({
-            rail,
-            transactionId: payout.idempotency_key,
-            partnerPayoutId: payout.id,
-            partnerStatus: payout.status,
-            reasonCode: payout.reason_code ?? '',
-            reason: payout.reason ?? '',
-            reference: payout.reference ?? '',
-            ...(payout.settled_at ? { settledAt: timestampFromDate(new Date(payout.settled_at)) } : {}),
-          });
-        }
+        // Every status goes to payout, which alone reads the resource and decides what it means
+        // (a transient status records the partner's id; a terminal one settles).
+        await deps.payout.applyPartnerCallback({ rail: request.params.rail, payload: rawBodyOf(request) });
         return { received: true, request_id: request.id };
       },
     );
   });
+}
+
+function rawBodyOf(request: FastifyRequest): Buffer {
+  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }

@@ -1,19 +1,16 @@
 import type { Client } from '@connectrpc/connect';
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
-import type { Instruction, PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
-import { apiError } from '../../errors/api-error';
 import { requireIdempotencyKey } from '../../idempotency/http';
-import type { PayRecordStore } from '../../payments/pay-store';
-import { type ResolveInstructionDeps, resolveInstruction } from '../../payments/resolve-instruction';
+import { decodeRequest, type ResolveInstructionDeps } from '../../payments/resolve-instruction';
 import { toPublicInstruction } from '../presenters/instruction';
 import { PAY_REQUEST_SCHEMA } from '../schemas';
-import { type PaymentRouteDeps, paymentRequest } from './execute';
+import { type PaymentRouteDeps, payerOf, paymentRequest } from './execute';
 
 export interface PayRouteDeps extends PaymentRouteDeps {
-  resolve: ResolveInstructionDeps;
-  payout: Pick<Client<typeof PayoutService>, 'getInstruction'>;
-  payRecords: Pick<PayRecordStore, 'find' | 'claim'>;
+  resolve: Pick<ResolveInstructionDeps, 'decoder' | 'currencies'>;
+  payout: Pick<Client<typeof PayoutService>, 'pay'>;
 }
 
 interface PayBody {
@@ -23,16 +20,18 @@ interface PayBody {
   payer_name: string;
   payer_account: string;
   payer_tax_id: string;
+  payer_country?: string;
+  payer_id_type?: string;
   callback_url?: string;
 }
 
 export const PAY_OPERATION = 'POST /v1/pay';
 
 /**
- * POST /v1/pay (spec §4.3): resolve and execute in one call. The Idempotency-Key covers both
- * steps: the first pay records which instruction its key resolved to (payments/pay-store.ts), so
- * a retry whose Redis record is gone executes that instruction again (payout answers it as a
- * replay) instead of resolving a second one.
+ * POST /v1/pay (spec §4.3): resolve and execute in one call. The gateway decodes the QR; payout's
+ * Pay resolves and executes it under the one Idempotency-Key in its own database, so a retry whose
+ * Redis record is gone replays the same instruction and transaction, and concurrent pays with one
+ * key make one of each (services/payout/README.md "Pay").
  */
 export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void {
   app.post<{ Body: PayBody }>(
@@ -46,39 +45,31 @@ export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void
       const body = request.body;
       const payment = paymentRequest(request, deps, PAY_OPERATION);
       const { tenantId, key, fingerprint } = payment;
-
-      async function instructionOfKey(): Promise<Instruction> {
-        const recorded = await deps.payRecords.find(tenantId, key);
-        if (recorded) return recordedInstruction(recorded.requestFingerprint, recorded.instructionId);
-        const made = await resolveInstruction(deps.resolve, {
+      return payment.answer(reply, async () => {
+        const qr = await decodeRequest(deps.resolve, {
           tenantId,
           qrString: body.qr_string,
           walletCurrency: body.wallet_currency,
           amount: body.amount,
         });
-        // Two pays with one key can both get here only when the Redis lock was not available;
-        // the first claim wins and both execute its instruction (ours stays unexecuted).
-        const holder = await deps.payRecords.claim(tenantId, key, {
-          requestFingerprint: fingerprint,
-          instructionId: made.id,
-        });
-        if (holder.instructionId === made.id) return made;
-        return recordedInstruction(holder.requestFingerprint, holder.instructionId);
-      }
-
-      async function recordedInstruction(
-        recordedFingerprint: string,
-        instructionId: string,
-      ): Promise<Instruction> {
-        if (recordedFingerprint !== fingerprint) throw apiError('IdempotencyConflict');
-        const { instruction } = await deps.payout.getInstruction({ tenantId, instructionId });
-        if (!instruction) throw new Error('payout returned no instruction');
-        return instruction;
-      }
-
-      return payment.answer(reply, async () => {
-        const instruction = await instructionOfKey();
-        const { transaction, replayed } = await payment.execute(instruction.id);
+        const waitMs = deps.execute.waitMs;
+        // No abort signal: a client that hangs up must not cancel a payout half way; the answer
+        // still fills the idempotency cache for its retry.
+        const { instruction, transaction, replayed } = await deps.payout.pay(
+          {
+            tenantId,
+            decoded: qr.decoded,
+            ...(qr.amount ? { amount: qr.amount } : {}),
+            walletCurrency: qr.walletCurrency,
+            payer: payerOf(body),
+            callbackUrl: body.callback_url ?? '',
+            idempotencyKey: key,
+            requestFingerprint: fingerprint,
+            waitMs,
+          },
+          { timeoutMs: waitMs + deps.execute.callTimeoutMs },
+        );
+        if (!instruction || !transaction) throw new Error('payout returned no instruction or transaction');
         return {
           body: {
             transaction: toPublicTransaction(transaction),

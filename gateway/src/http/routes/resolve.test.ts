@@ -2,7 +2,12 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
 import { type DecodedQr, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { type CreateQuoteRequest, QuoteSchema } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import {
+  type CreateQuoteRequest,
+  CreateQuoteRequestSchema,
+  type Quote,
+  QuoteSchema,
+} from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import {
   type CreateInstructionRequest,
   InstructionSchema,
@@ -13,7 +18,9 @@ import { createMemoryRateLimiter } from '../../ratelimit/memory';
 import { buildPublicApp, type PublicAppDeps } from '../app';
 import type { ResolveRouteDeps } from './resolve';
 
-// POST /v1/resolve through the real app (auth, validation, error registry) with fake clients.
+// POST /v1/resolve through the real app (auth, validation, error registry) with fake clients. The
+// fake payout stands in for payout's resolve (services/payout/src/instructions/resolve.ts): the
+// amount rules and the quote are payout's, the gateway decodes and converts the JSON amount.
 
 const KEY = 'qrp_AbCdEfGh_0123456789abcdefghijklmnopqrstuv';
 const EXPIRES = new Date('2026-01-02T03:05:05.678Z');
@@ -31,8 +38,11 @@ function pixQr(amountMinor?: bigint): DecodedQr {
   });
 }
 
-// Only what POST /v1/resolve uses; the app's other routes are not called here.
-type ResolveDeps = Pick<ResolveRouteDeps, 'decoder' | 'fx' | 'currencies' | 'payout'>;
+// Only what POST /v1/resolve uses; the app's other routes are not called here. `fx` is the fx
+// client of the fake payout.
+type ResolveDeps = Pick<ResolveRouteDeps, 'decoder' | 'currencies' | 'payout'> & {
+  fx: { createQuote(req: CreateQuoteRequest): Promise<{ quote?: Quote }> };
+};
 
 function fakes(decoded: DecodedQr) {
   const calls = {
@@ -66,19 +76,38 @@ function fakes(decoded: DecodedQr) {
     },
     payout: {
       createInstruction: (async (req: CreateInstructionRequest) => {
+        const qrAmount = req.decoded?.amount;
+        if (!req.amount && !qrAmount)
+          throw serviceError('AmountRequired', 'no amount', { code: Code.InvalidArgument, field: 'amount' });
+        if (req.amount && qrAmount && req.amount.amountMinor !== qrAmount.amountMinor)
+          throw serviceError('AmountMismatch', 'another amount', {
+            code: Code.InvalidArgument,
+            field: 'amount',
+          });
+        const amount = req.amount ?? qrAmount;
+        const quote =
+          req.walletCurrency !== '' && req.walletCurrency !== req.decoded?.currency
+            ? (
+                await deps.fx.createQuote(
+                  create(CreateQuoteRequestSchema, {
+                    tenantId: req.tenantId,
+                    sourceCurrency: req.walletCurrency,
+                    ...(amount ? { target: amount } : {}),
+                  }),
+                )
+              ).quote
+            : undefined;
         calls.instructions.push(req);
-        const source = req.quote?.source;
-        const fee = req.quote?.fee?.amountMinor ?? 0n;
+        const source = quote?.source;
+        const fee = quote?.fee?.amountMinor ?? 0n;
         return {
           instruction: create(InstructionSchema, {
             id: 'ins_01JD0000000000000000000001',
             tenantId: req.tenantId,
             decoded: req.decoded,
-            amount: req.amount,
-            payAmount: source
-              ? { currency: source.currency, amountMinor: source.amountMinor + fee }
-              : req.amount,
-            ...(req.quote ? { quote: req.quote } : {}),
+            amount,
+            payAmount: source ? { currency: source.currency, amountMinor: source.amountMinor + fee } : amount,
+            ...(quote ? { quote } : {}),
           }),
         };
       }) as never,
@@ -138,10 +167,9 @@ describe('POST /v1/resolve', () => {
       confidence: 0.97,
     });
     expect(calls.quotes).toHaveLength(0);
-    expect(calls.instructions[0]).toMatchObject({
-      tenantId: 'ten_a',
-      amount: { currency: 'BRL', amountMinor: 1234n },
-    });
+    // No amount sent: payout takes the QR's; no wallet currency: nothing to quote.
+    expect(calls.instructions[0]).toMatchObject({ tenantId: 'ten_a', walletCurrency: '' });
+    expect(calls.instructions[0]?.amount).toBeUndefined();
     expect(calls.instructions[0]?.quote).toBeUndefined();
   });
 
@@ -156,7 +184,7 @@ describe('POST /v1/resolve', () => {
         target: expect.objectContaining({ currency: 'BRL', amountMinor: 1234n }),
       }),
     ]);
-    expect(calls.instructions[0]?.quote?.id).toBe('quo_01JD0000000000000000000001');
+    expect(calls.instructions[0]?.walletCurrency).toBe('USD');
     expect(res.body.instruction).toMatchObject({ amount: 12.34, currency: 'BRL', wallet_currency: 'USD' });
     expect(res.body.instruction.wallet_amount).toBe(2.31);
     expect(res.body.instruction.quote).toEqual({
@@ -199,7 +227,7 @@ describe('POST /v1/resolve', () => {
   it.each([
     ['AmountRequired', pixQr(), {}],
     ['AmountMismatch', pixQr(1234n), { amount: 12.35 }],
-  ])('422 %s, nothing quoted or stored', async (tag, decoded, extra) => {
+  ])('422 %s from payout, nothing quoted or stored', async (tag, decoded, extra) => {
     const { deps, calls } = fakes(decoded);
     const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'USD', ...extra });
     expect(res.status).toBe(422);
@@ -239,35 +267,21 @@ describe('POST /v1/resolve', () => {
     expect(calls.instructions).toHaveLength(0);
   });
 
-  it('maps fx failures through the registry: coded tag kept, an outage is 503', async () => {
+  it("maps payout's failures through the registry: coded tag kept (fx's too), an outage is 503", async () => {
     const { deps } = fakes(pixQr(1234n));
-    const coded = await resolve(
-      {
-        ...deps,
-        fx: {
-          createQuote: async () => {
-            throw serviceError('ValidationError', 'source_currency is not quoted', {
-              code: Code.InvalidArgument,
-              field: 'source_currency',
-            });
-          },
-        },
-      },
-      { qr_string: 'qr', wallet_currency: 'USD' },
-    );
+    deps.fx.createQuote = async () => {
+      throw serviceError('ValidationError', 'source_currency is not quoted', {
+        code: Code.InvalidArgument,
+        field: 'source_currency',
+      });
+    };
+    const coded = await resolve(deps, { qr_string: 'qr', wallet_currency: 'USD' });
     expect(coded.status).toBe(400);
     expect(coded.body._tag).toBe('ValidationError');
-    const down = await resolve(
-      {
-        ...deps,
-        fx: {
-          createQuote: async () => {
-            throw new ConnectError('connect ECONNREFUSED', Code.Unavailable);
-          },
-        },
-      },
-      { qr_string: 'qr', wallet_currency: 'USD' },
-    );
+    deps.fx.createQuote = async () => {
+      throw new ConnectError('connect ECONNREFUSED', Code.Unavailable);
+    };
+    const down = await resolve(deps, { qr_string: 'qr', wallet_currency: 'USD' });
     expect(down.status).toBe(503);
     expect(down.body._tag).toBe('ServiceUnavailable');
   });

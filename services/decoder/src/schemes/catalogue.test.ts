@@ -9,9 +9,6 @@ const SPEC_PAYOUT_CURRENCY: Record<string, string> = {
   PE: 'PEN',
 };
 
-// Spec §4.2: execute requires these payer fields.
-const EXECUTE_PAYER_FIELDS = ['payer_name', 'payer_account', 'payer_tax_id'];
-
 describe('scheme catalogue', () => {
   it('has unique ids of the form <COUNTRY>.<NAME>', () => {
     const ids = SCHEME_CATALOGUE.map((scheme) => scheme.id);
@@ -24,16 +21,6 @@ describe('scheme catalogue', () => {
     (id, scheme) => {
       expect(id.slice(0, 2)).toBe(scheme.country);
       expect(SPEC_PAYOUT_CURRENCY[scheme.country]).toBe(scheme.currency);
-    },
-  );
-
-  it.each(SCHEME_CATALOGUE.map((scheme) => [scheme.id, scheme] as const))(
-    '%s: requires every execute payer field, each with a description',
-    (_id, scheme) => {
-      expect(scheme.requiredPayerFields.map((f) => f.field).sort()).toEqual([...EXECUTE_PAYER_FIELDS].sort());
-      for (const requirement of scheme.requiredPayerFields) {
-        expect(requirement.description.trim().length).toBeGreaterThan(10);
-      }
     },
   );
 

@@ -16,7 +16,6 @@ describe('createSchemeService', () => {
       currency: 'BRL',
       rail: 'pix',
       qrTypes: ['dynamic'],
-      requiredPayerFields: [{ field: 'payer_tax_id', description: 'CPF of the payer' }],
       description: 'A scheme for this test.',
     };
     const [scheme] = createSchemeService({ catalogue: [entry] }).listSchemes();
@@ -28,7 +27,6 @@ describe('createSchemeService', () => {
       rail: 'pix',
       qrTypes: ['dynamic'],
       description: 'A scheme for this test.',
-      requiredPayerFields: [{ field: 'payer_tax_id', description: 'CPF of the payer' }],
     });
   });
 
@@ -36,9 +34,9 @@ describe('createSchemeService', () => {
     const service = createSchemeService({ catalogue: SCHEME_CATALOGUE });
     const first = service.listSchemes();
     first[0]!.id = 'XX.CHANGED';
-    first[0]!.requiredPayerFields.pop();
+    first[0]!.qrTypes.pop();
     const second = service.listSchemes();
     expect(second[0]!.id).toBe(SCHEME_CATALOGUE[0]!.id);
-    expect(second[0]!.requiredPayerFields).toHaveLength(3);
+    expect(second[0]!.qrTypes).toEqual(SCHEME_CATALOGUE[0]!.qrTypes);
   });
 });

@@ -23,6 +23,5 @@ function toSchemeMessage(entry: SchemeEntry): Scheme {
     rail: entry.rail,
     qrTypes: [...entry.qrTypes],
     description: entry.description,
-    requiredPayerFields: entry.requiredPayerFields.map(({ field, description }) => ({ field, description })),
   });
 }

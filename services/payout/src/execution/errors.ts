@@ -40,7 +40,8 @@ export function instructionAlreadyExecuted(instructionId: string, transactionId 
 
 /**
  * issue 10 §3: a single-use charge (dynamic Pix) already has a live payment, from another
- * instruction of the same QR. `ownTransactionId`: that payment's id, given only when it is the
+ * instruction of the same QR. `instructionId`: the caller's instruction, '' for a pay (whose
+ * instruction was never stored). `ownTransactionId`: that payment's id, given only when it is the
  * caller's tenant's; another tenant's id is never shown.
  */
 export function chargeAlreadyPaid(instructionId: string, ownTransactionId?: string): ConnectError {
@@ -52,7 +53,7 @@ export function chargeAlreadyPaid(instructionId: string, ownTransactionId?: stri
       code: Code.AlreadyExists,
       field: 'instruction_id',
       metadata: {
-        instruction_id: instructionId,
+        ...(instructionId !== '' ? { instruction_id: instructionId } : {}),
         ...(ownTransactionId === undefined ? {} : { transaction_id: ownTransactionId }),
       },
     },

@@ -1,4 +1,4 @@
-// ExecuteInstruction and ApplyPartnerCallback (spec §4.2, §8; design §3, §4).
+// ExecuteInstruction, Pay and ApplyPartnerCallback (spec §4.2, §4.3, §8; design §3, §4).
 //
 // Execute is Brandur Leach's atomic phases on our schema: (1) the pending transaction and its
 // idempotency key commit together, the unique constraints deciding races; (2) the quote is
@@ -6,19 +6,31 @@
 // (3) the answer moves the transaction on. A crash between phases leaves a pending row that the
 // polling worker resumes after its lease. Nothing is frozen: a retry with the same key re-runs a
 // submission that never reached the partner, or answers the transaction as it stands.
+//
+// Pay is the same phases with resolve in front, under the one key: the instruction is written in
+// phase (1)'s statement, so a pay that loses its key writes nothing (README "Resolve and Pay").
 
-import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { isId, type Logger, newId } from '@qr-payout/platform';
+import { checkTargetUrl, isId, type Logger, newId } from '@qr-payout/platform';
+import { checkIdempotencyKey, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '@qr-payout/platform/idempotency-key';
 import type {
   ApplyPartnerCallbackRequest,
   ExecuteInstructionRequest,
+  Instruction,
+  PayRequest,
   Transaction,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { type ChargeSource, chargeKeyOf } from '../instructions/charge-key';
 import { instructionNotFound } from '../instructions/errors';
+import { toInstructionMessage } from '../instructions/instruction-message';
+import {
+  type InstructionResolver,
+  type ResolvedInstruction,
+  resolvedInstructionMessage,
+} from '../instructions/resolve';
+import type { InstructionStore } from '../instructions/store';
 import { type ValidPayer, validatePayer } from '../payers/validate-payer';
 import { railAdapterFor } from '../rails/adapters';
-import { PARTNER_STATUSES, type PartnerStatus, type PayoutResource } from '../rails/partner-protocol';
+import { type PayoutResource, parsePayoutResource } from '../rails/partner-protocol';
 import { RailMappingError } from '../rails/rail-adapter';
 import { tenantRequired, transactionNotFound } from '../transactions/errors';
 import { toTransactionMessage } from '../transactions/transaction-message';
@@ -33,7 +45,13 @@ import {
 } from './errors';
 import type { Settlement } from './settlement';
 import type { SettlementSignals } from './settlement-signals';
-import type { ExecutableInstruction, ExecutionStore, LiveTransactionRow, SubmissionRow } from './store';
+import type {
+  ExecutableInstruction,
+  ExecutionStore,
+  LiveTransactionRow,
+  StoredIdempotencyKey,
+  SubmissionRow,
+} from './store';
 import { partnerCallbackUrl, type SubmissionResult, type Submitter, submissionInput } from './submission';
 
 export interface ExecutionService {
@@ -41,6 +59,11 @@ export interface ExecutionService {
     req: ExecuteInstructionRequest,
     signal?: AbortSignal,
   ): Promise<{ transaction: Transaction; replayed: boolean }>;
+  /** Resolve and execute under one key (POST /v1/pay): the instruction, its transaction, replayed. */
+  pay(
+    req: PayRequest,
+    signal?: AbortSignal,
+  ): Promise<{ instruction: Instruction; transaction: Transaction; replayed: boolean }>;
   applyPartnerCallback(req: ApplyPartnerCallbackRequest): Promise<Transaction>;
 }
 
@@ -58,14 +81,17 @@ export type ExecutionServiceDeps = {
   callbackBaseUrl: string;
   /** spec §8: 24 hours. */
   idempotencyKeyTtlMs?: number;
+  /** What a QR resolves to (amount, rail limits, quote), shared with CreateInstruction. */
+  resolver: InstructionResolver;
+  /** Pay's replays answer the instruction as stored. */
+  instructions: Pick<InstructionStore, 'findInstruction'>;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private callback_url hosts (sandbox, tests). */
+  allowPrivateCallbackTargets: boolean;
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_WAIT_MS = 60_000;
-// Printable ASCII without spaces, at most 255 characters (Stripe's and the IETF draft's advice).
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const FINGERPRINT = /^[0-9A-Za-z+/=_-]{1,128}$/;
-const MAX_CALLBACK_URL = 2048;
 
 /** An instruction as a first execute finds it: executed already, or checked and ready to write. */
 type Executable =
@@ -81,25 +107,66 @@ function isTerminal(row: LiveTransactionRow): boolean {
   return row.status === 'completed' || row.status === 'failed';
 }
 
-function checkCallbackUrl(value: string): string | null {
+/**
+ * The ad-hoc webhook target of execute and pay (design §3), by the rules of registered endpoints
+ * (platform checkTargetUrl, design §5; docs/api-conventions.md "Execute, pay and idempotency"):
+ * the one check of callback_url. Returns the normalized URL, null when none was given.
+ */
+function checkCallbackUrl(value: string, allowPrivateTargets: boolean): string | null {
   if (value === '') return null;
-  let url: URL;
+  const checked = checkTargetUrl(value, { allowPrivateTargets });
+  if (!checked.ok) throw invalidRequest('callback_url', checked.problem.replace(/^url\b/, 'callback_url'));
+  return checked.url;
+}
+
+/**
+ * The partner's payout resource a callback body carries; ValidationError naming `payload` when it
+ * is not JSON or not a payout resource (the gateway answers 400, the partner sees its error).
+ */
+function parseCallbackPayload(payload: Uint8Array): PayoutResource {
+  let body: unknown;
   try {
-    url = new URL(value);
+    body = JSON.parse(Buffer.from(payload).toString('utf8'));
   } catch {
-    throw invalidRequest('callback_url', 'callback_url must be an absolute URL');
+    throw invalidRequest('payload', 'The request body is not valid JSON.');
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || value.length > MAX_CALLBACK_URL) {
+  const resource = parsePayoutResource(body);
+  if (!resource) {
+    throw invalidRequest('payload', 'The request body is not a payout resource (docs/partner-protocol.md).');
+  }
+  return resource;
+}
+
+/** What execute and pay check of their key, fingerprint and wait before anything else. */
+function checkKeyedRequest(req: {
+  tenantId: string;
+  idempotencyKey: string;
+  requestFingerprint: string;
+  waitMs: number;
+}): void {
+  if (req.tenantId === '') throw tenantRequired();
+  const verdict = checkIdempotencyKey(req.idempotencyKey);
+  if (verdict === 'missing') throw idempotencyKeyMissing();
+  if (verdict === 'invalid') throw invalidRequest('idempotency_key', INVALID_IDEMPOTENCY_KEY_MESSAGE);
+  if (!FINGERPRINT.test(req.requestFingerprint)) {
     throw invalidRequest(
-      'callback_url',
-      `callback_url must be an http(s) URL of at most ${MAX_CALLBACK_URL} characters`,
+      'request_fingerprint',
+      'request_fingerprint must be 1 to 128 hex or base64 characters',
     );
   }
-  return value;
+  if (req.waitMs < 0) throw invalidRequest('wait_ms', 'wait_ms must not be negative');
 }
 
 export function createExecutionService(deps: ExecutionServiceDeps): ExecutionService {
   const keyTtlMs = deps.idempotencyKeyTtlMs ?? DAY_MS;
+
+  /**
+   * The wait counts from the call's start, so the whole call stays within wait_ms plus one
+   * submission, and the caller's deadline (wait_ms plus a margin) holds.
+   */
+  function waitDeadline(waitMs: number): number {
+    return Date.now() + (waitMs === 0 ? deps.defaultWaitMs : Math.min(waitMs, MAX_WAIT_MS));
+  }
 
   /**
    * Waits until the transaction is terminal or `deadline` (epoch ms) and answers it as it stands;
@@ -141,18 +208,18 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
   }
 
   async function replay(
-    req: ExecuteInstructionRequest,
-    stored: { request_fingerprint: string; transaction_id: string },
+    fingerprint: string,
+    stored: StoredIdempotencyKey,
     waitUntil: number,
     signal?: AbortSignal,
   ): Promise<{ row: LiveTransactionRow | undefined }> {
-    if (stored.request_fingerprint !== req.requestFingerprint) throw idempotencyConflict();
+    if (stored.request_fingerprint !== fingerprint) throw idempotencyConflict();
     // The first attempt may have stopped before the partner (crash, fx down, unknown answer):
     // whoever holds the free lease re-runs it; the partner's idempotency makes that safe.
     let known: LiveTransactionRow | undefined;
     if (await deps.store.leasePendingTransaction(stored.transaction_id, deps.leaseMs)) {
       const result = await deps.submitter.submitTransaction(stored.transaction_id, 0);
-      const refusal = refusalOf(result, req.instructionId);
+      const refusal = refusalOf(result, stored.instruction_id);
       if (refusal) throw refusal;
       known = rowSubmitted(result);
     }
@@ -170,7 +237,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     signal?: AbortSignal,
   ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
     const winner = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
-    if (winner) return { ...(await replay(req, winner, waitUntil, signal)), replayed: true };
+    if (winner)
+      return { ...(await replay(req.requestFingerprint, winner, waitUntil, signal)), replayed: true };
     // The refusal names the existing transaction: known when the instruction was read executed,
     // read once when another request's insert beat ours (a rare path).
     const existing =
@@ -200,7 +268,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       executable = await checkExecutable(req, transactionId);
     } catch (err) {
       const stored = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
-      if (stored) return { ...(await replay(req, stored, waitUntil, signal)), replayed: true };
+      if (stored)
+        return { ...(await replay(req.requestFingerprint, stored, waitUntil, signal)), replayed: true };
       throw err;
     }
     return {
@@ -245,6 +314,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       payer_name: payer.name,
       payer_account: payer.account,
       payer_tax_id: payer.taxId,
+      payer_country: payer.country,
+      payer_id_type: payer.idType,
       decoded: instruction.decoded,
       quote_id: instruction.quote_id,
     };
@@ -268,12 +339,29 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     if (!instruction) throw instructionNotFound();
     // Executed already: a replay or a refusal, decided by the key; the payer is not checked.
     if (instruction.transaction_id !== null) return { executed: true, instruction };
-    const payer = validatePayer(req.payer, instruction.country);
-    const callbackUrl = checkCallbackUrl(req.callbackUrl);
+    const { payer, callbackUrl } = checkPayment(req, instruction, transactionId, 'instruction_id');
+    return { executed: false, instruction, payer, callbackUrl };
+  }
+
+  /**
+   * The payer and callback_url of a first execute or pay, checked with the partner request of
+   * `transactionId` they would make: refused now what the partner request could not carry, rather
+   * than failed after the commit. `field`: what a rail that cannot carry it is blamed on.
+   */
+  function checkPayment(
+    req: Pick<ExecuteInstructionRequest, 'payer' | 'callbackUrl'>,
+    instruction: Pick<
+      ExecutableInstruction,
+      'country' | 'rail' | 'amount_currency' | 'amount_minor' | 'decoded'
+    >,
+    transactionId: string,
+    field: string,
+  ): { payer: ValidPayer; callbackUrl: string | null } {
+    const payer = validatePayer(req.payer);
+    const callbackUrl = checkCallbackUrl(req.callbackUrl, deps.allowPrivateCallbackTargets);
     const adapter = railAdapterFor(instruction.rail);
-    if (!adapter) throw invalidRequest('instruction_id', `rail ${instruction.rail} is not served`);
+    if (!adapter) throw invalidRequest(field, `rail ${instruction.rail} is not served`);
     try {
-      // Refuse now what the partner request could not carry, rather than fail after the commit.
       adapter.toPartnerRequest(
         submissionInput(
           {
@@ -287,33 +375,136 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
         ),
       );
     } catch (err) {
-      if (err instanceof RailMappingError) throw invalidRequest('instruction_id', err.message);
+      if (err instanceof RailMappingError) throw invalidRequest(field, err.message);
       throw err;
     }
-    return { executed: false, instruction, payer, callbackUrl };
+    return { payer, callbackUrl };
+  }
+
+  /** What one pay round left: the transaction, and the instruction when this round made it. */
+  type PayRound = {
+    row: LiveTransactionRow | undefined;
+    replayed: boolean;
+    made?: { resolved: ResolvedInstruction; createdAt: Date };
+  };
+
+  /**
+   * Pay (POST /v1/pay): a key already taken is a replay of the pay that took it (its instruction
+   * and transaction, nothing resolved again); otherwise the QR is resolved, and the instruction,
+   * its pending transaction and the key are written in one statement, so a losing racer writes
+   * nothing, then submitted as execute submits.
+   */
+  async function payOnce(req: PayRequest, waitUntil: number, signal?: AbortSignal): Promise<PayRound> {
+    const replayOf = async (stored: StoredIdempotencyKey): Promise<PayRound> => ({
+      ...(await replay(req.requestFingerprint, stored, waitUntil, signal)),
+      replayed: true,
+    });
+    const taken = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
+    if (taken) return replayOf(taken);
+    const resolved = await deps.resolver.resolve(
+      {
+        tenantId: req.tenantId,
+        decoded: req.decoded,
+        amount: req.amount,
+        walletCurrency: req.walletCurrency,
+      },
+      signal,
+    );
+    const ins = resolved.row;
+    const transactionId = newId('txn');
+    const { payer, callbackUrl } = checkPayment(
+      req,
+      {
+        country: ins.country,
+        rail: ins.rail,
+        amount_currency: ins.amountCurrency,
+        amount_minor: ins.amountMinor.toString(),
+        decoded: ins.decodedJson,
+      },
+      transactionId,
+      'decoded',
+    );
+    const txn = { id: transactionId, chargeKey: ins.chargeKey, payer, callbackUrl };
+    const key = { key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: keyTtlMs };
+    let inserted = await deps.store.insertPaidInstruction(ins, txn, key, deps.leaseMs);
+    if (inserted.kind === 'charge_taken' && ins.chargeKey !== null) {
+      // The charge's payment may be a concurrent pay with our key: then it is ours to replay.
+      const winner = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
+      if (winner) return replayOf(winner);
+      const holder = await deps.store.findChargeHolder(ins.chargeKey);
+      // The payment that held the charge failed since our INSERT: one more INSERT decides.
+      if (!holder) inserted = await deps.store.insertPaidInstruction(ins, txn, key, deps.leaseMs);
+      else {
+        throw chargeAlreadyPaid('', holder.tenant_id === req.tenantId ? holder.id : undefined);
+      }
+    }
+    if (inserted.kind === 'charge_taken') throw chargeAlreadyPaid('');
+    if (inserted.kind === 'duplicate') {
+      const winner = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
+      // The key's pay won the race and is replayed; a winner gone already (withdrawn) → retry.
+      if (winner) return replayOf(winner);
+      return { row: undefined, replayed: false };
+    }
+    const submission: SubmissionRow = {
+      ...inserted.row,
+      payer_name: payer.name,
+      payer_account: payer.account,
+      payer_tax_id: payer.taxId,
+      payer_country: payer.country,
+      payer_id_type: payer.idType,
+      decoded: ins.decodedJson,
+      quote_id: ins.quoteId,
+    };
+    const result = await deps.submitter.submitTransaction(transactionId, 0, submission);
+    const refusal = refusalOf(result, ins.id);
+    if (refusal) throw refusal;
+    return {
+      row: await waitForTerminal(transactionId, waitUntil, signal, rowSubmitted(result)),
+      replayed: false,
+      made: { resolved, createdAt: inserted.row.created_at },
+    };
   }
 
   return {
+    async pay(req, signal) {
+      checkKeyedRequest(req);
+      const waitUntil = waitDeadline(req.waitMs);
+      // As execute: a transaction withdrawn while we waited on it is run once more.
+      for (let round = 0; round < 2; round += 1) {
+        const { row, replayed, made } = await payOnce(req, waitUntil, signal);
+        if (!row) continue;
+        if (made) {
+          // The instruction this call wrote: its message and facts are known, nothing to read.
+          const { resolved, createdAt } = made;
+          const facts = {
+            country: resolved.row.country,
+            creditor: (resolved.row.decodedJson as { creditor?: unknown }).creditor ?? null,
+            quote_id: resolved.quote?.id ?? null,
+            quote_rate: resolved.quote?.rate ?? null,
+          };
+          return {
+            instruction: resolvedInstructionMessage(resolved, createdAt, row.id),
+            transaction: toTransactionMessage(row, facts),
+            replayed,
+          };
+        }
+        const [stored, facts] = await Promise.all([
+          deps.instructions.findInstruction(row.tenant_id, row.instruction_id),
+          deps.store.findExecutableInstruction(row.tenant_id, row.instruction_id),
+        ]);
+        if (!stored) throw instructionNotFound();
+        return {
+          instruction: toInstructionMessage(stored),
+          transaction: toTransactionMessage(row, facts),
+          replayed,
+        };
+      }
+      throw dependencyUnavailable('the payout state');
+    },
+
     async executeInstruction(req, signal) {
-      if (req.tenantId === '') throw tenantRequired();
-      if (req.idempotencyKey === '') throw idempotencyKeyMissing();
-      if (!IDEMPOTENCY_KEY.test(req.idempotencyKey)) {
-        throw invalidRequest(
-          'idempotency_key',
-          'idempotency_key must be 1 to 255 printable ASCII characters',
-        );
-      }
-      if (!FINGERPRINT.test(req.requestFingerprint)) {
-        throw invalidRequest(
-          'request_fingerprint',
-          'request_fingerprint must be 1 to 128 hex or base64 characters',
-        );
-      }
-      if (req.waitMs < 0) throw invalidRequest('wait_ms', 'wait_ms must not be negative');
-      // The wait counts from the call's start, so the whole call stays within wait_ms plus one
-      // submission, and the caller's deadline (wait_ms plus a margin) holds.
-      const waitUntil =
-        Date.now() + (req.waitMs === 0 ? deps.defaultWaitMs : Math.min(req.waitMs, MAX_WAIT_MS));
+      checkKeyedRequest(req);
+      const waitUntil = waitDeadline(req.waitMs);
       // A transaction withdrawn while we waited on it (its quote expired under another attempt)
       // never existed: run once more, which answers for this request alone.
       for (let round = 0; round < 2; round += 1) {
@@ -331,43 +522,24 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     },
 
     async applyPartnerCallback(req) {
-      if (!isId(req.transactionId, 'txn')) throw transactionNotFound();
-      if (!(PARTNER_STATUSES as readonly string[]).includes(req.partnerStatus)) {
-        throw invalidRequest(
-          'partner_status',
-          `partner_status must be one of ${PARTNER_STATUSES.join(', ')}`,
-        );
+      // The gateway verified the signature and forwards the bytes it covered; what they say is
+      // read here alone (docs/partner-protocol.md "Payout resource").
+      const resource = parseCallbackPayload(req.payload);
+      if (resource.rail !== req.rail) {
+        throw invalidRequest('rail', `rail ${resource.rail} does not match the callback path (${req.rail})`);
       }
-      const row = await deps.store.findTransaction(req.transactionId);
+      if (!isId(resource.idempotency_key, 'txn')) throw transactionNotFound();
+      const row = await deps.store.findTransaction(resource.idempotency_key);
       if (!row) throw transactionNotFound();
       if (req.rail !== row.rail) throw invalidRequest('rail', 'the callback came for another rail');
-      if (
-        row.partner_payout_id !== null &&
-        req.partnerPayoutId !== '' &&
-        req.partnerPayoutId !== row.partner_payout_id
-      ) {
+      if (row.partner_payout_id !== null && resource.id !== row.partner_payout_id) {
         throw invalidRequest('partner_payout_id', 'the callback names another partner payout');
       }
       // A callback repeated after settlement (partners retry) changes nothing.
       if (isTerminal(row)) return toTransactionMessage(row);
       const adapter = railAdapterFor(row.rail);
       if (!adapter) throw invalidRequest('rail', `rail ${row.rail} is not served`);
-      const partnerPayoutId = req.partnerPayoutId || row.partner_payout_id || '';
-      const resource: PayoutResource = {
-        id: partnerPayoutId,
-        idempotency_key: row.id,
-        rail: row.rail,
-        amount: { currency: row.amount_currency, amount_minor: row.amount_minor },
-        status: req.partnerStatus as PartnerStatus,
-        reason_code: req.reasonCode || null,
-        reason: req.reason || null,
-        reference: req.reference || null,
-        created_at: row.created_at.toISOString(),
-        settled_at: req.settledAt ? timestampDate(req.settledAt).toISOString() : null,
-      };
       const outcome = adapter.toOutcome(resource);
-      // An in-flight callback without any partner id has nothing to record.
-      if (outcome.kind === 'in_flight' && partnerPayoutId === '') return toTransactionMessage(row);
       // The row as the settlement left it; read again only when another path got there first.
       const after =
         (await deps.settlement.applyPartnerOutcome(row.id, outcome, 0, row)) ??

@@ -1,7 +1,9 @@
 // All SQL of the money path (design §3): durable idempotency, the pending → processing →
 // completed|failed state machine with its outbox event, and the polling worker's claims.
 import type pg from 'pg';
+import type { NewInstruction } from '../instructions/store';
 import { OUTBOX_CHANNEL_PREFIX, OUTBOX_EVENT_COLUMNS, transactionEventValues } from '../outbox/store';
+import type { PayerIdType } from '../payers/documents';
 import type { ValidPayer } from '../payers/validate-payer';
 import {
   INSTRUCTION_FACT_COLUMNS,
@@ -31,7 +33,12 @@ export type ExecutableInstruction = InstructionFacts & {
   transaction_id: string | null;
 };
 
-export type StoredIdempotencyKey = { request_fingerprint: string; transaction_id: string };
+/** A key's durable record: the transaction it executed, and through it the instruction. */
+export type StoredIdempotencyKey = {
+  request_fingerprint: string;
+  transaction_id: string;
+  instruction_id: string;
+};
 
 /** A transaction row with what the money path needs beyond the public fields. */
 export type LiveTransactionRow = TransactionRow & { partner_payout_id: string | null };
@@ -41,6 +48,9 @@ export type SubmissionRow = LiveTransactionRow & {
   payer_name: string;
   payer_account: string;
   payer_tax_id: string;
+  /** The document's issuing country and type; null when not declared (payers/identity.ts). */
+  payer_country: string | null;
+  payer_id_type: PayerIdType | null;
   /** payout.decoder.v1.DecodedQr in protobuf JSON. */
   decoded: unknown;
   quote_id: string | null;
@@ -73,6 +83,10 @@ export type ClaimedTransaction = {
   rail: string;
   partner_payout_id: string | null;
   poll_attempts: number;
+  /** Milliseconds since created_at by the database's clock (the settlement horizon counts it). */
+  age_ms: number;
+  /** Set once the worker reported it stuck (migration 0005). */
+  stuck_since: Date | null;
 };
 
 /** The live transaction that holds a charge (migration 0002: one per charge unless failed). */
@@ -112,6 +126,20 @@ export interface ExecutionStore {
   ): Promise<
     { kind: 'inserted'; row: LiveTransactionRow } | { kind: 'duplicate' } | { kind: 'charge_taken' }
   >;
+  /**
+   * Pay's write (POST /v1/pay): the resolved instruction, its pending transaction and the key in
+   * ONE statement, so a request that loses its key to a concurrent one (`duplicate`) or finds the
+   * charge taken (`charge_taken`) leaves no instruction behind. `createdAt`: the instruction's
+   * (and the transaction's) creation time.
+   */
+  insertPaidInstruction(
+    instruction: NewInstruction,
+    txn: Omit<NewTransaction, 'instruction'>,
+    key: { key: string; fingerprint: string; ttlMs: number },
+    leaseMs: number,
+  ): Promise<
+    { kind: 'inserted'; row: LiveTransactionRow } | { kind: 'duplicate' } | { kind: 'charge_taken' }
+  >;
   /** The live (pending, processing or completed) transaction paying the charge, of any tenant. */
   findChargeHolder(chargeKey: string): Promise<ChargeHolder | undefined>;
   findTransaction(transactionId: string): Promise<LiveTransactionRow | undefined>;
@@ -145,6 +173,12 @@ export interface ExecutionStore {
     outcome: TerminalOutcome,
     known?: TransactionRow,
   ): Promise<LiveTransactionRow | undefined>;
+  /**
+   * Past its settlement horizon and not settled by the partner's answer: records `stuck_since` (kept
+   * when already set), releases the lease and looks again after `pollInMs`. False when the row was
+   * terminal meanwhile.
+   */
+  markStuck(transactionId: string, pollInMs: number): Promise<boolean>;
   /** Claims due transient transactions with FOR UPDATE SKIP LOCKED and a lease (design §4). */
   claimDueTransactions(limit: number, leaseMs: number): Promise<ClaimedTransaction[]>;
   /** Deletes up to `limit` keys past their 24 hours (spec §8); resolves with how many. */
@@ -176,8 +210,9 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
 
     async findIdempotencyKey(tenantId, key) {
       const { rows } = await pool.query<StoredIdempotencyKey>(
-        `SELECT request_fingerprint, transaction_id FROM idempotency_keys
-          WHERE tenant_id = $1 AND key = $2 AND expires_at > now()`,
+        `SELECT k.request_fingerprint, k.transaction_id, t.instruction_id
+           FROM idempotency_keys k JOIN transactions t ON t.id = k.transaction_id
+          WHERE k.tenant_id = $1 AND k.key = $2 AND k.expires_at > now()`,
         [tenantId, key],
       );
       return rows[0];
@@ -205,9 +240,10 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
            INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
              amount_currency, amount_minor, pay_currency, pay_amount_minor,
              payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at,
-             charge_key)
+             charge_key, payer_country, payer_id_type)
            SELECT $1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13,
-             now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond', $18
+             now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond', $18,
+             $19, $20
              FROM taken_key
            RETURNING ${LIVE_COLUMNS}`,
           [
@@ -229,6 +265,8 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
             key.fingerprint,
             key.ttlMs,
             txn.chargeKey,
+            txn.payer.country,
+            txn.payer.idType,
           ],
         );
         const row = rows[0];
@@ -236,6 +274,72 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       } catch (err) {
         // A live key leaves the transaction unwritten (no violation); the instruction's UNIQUE
         // transaction is a duplicate; the charge's partial index is another payment of the charge.
+        const violated = uniqueViolationOf(err);
+        if (violated === LIVE_CHARGE_INDEX) return { kind: 'charge_taken' };
+        if (violated !== undefined) return { kind: 'duplicate' };
+        throw err;
+      }
+    },
+
+    async insertPaidInstruction(ins, txn, key, leaseMs) {
+      try {
+        // As insertPendingTransaction, with the instruction between the key and the transaction:
+        // each INSERT reads the row of the one before, so a live key writes nothing at all.
+        const { rows } = await pool.query<LiveTransactionRow>(
+          `WITH taken_key AS (
+             INSERT INTO idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
+             VALUES ($2, $14, $15, $1, now() + $16 * interval '1 millisecond')
+             ON CONFLICT (tenant_id, key) DO UPDATE
+               SET request_fingerprint = EXCLUDED.request_fingerprint,
+                   transaction_id = EXCLUDED.transaction_id,
+                   created_at = now(), expires_at = EXCLUDED.expires_at
+               WHERE idempotency_keys.expires_at <= now()
+             RETURNING transaction_id
+           ), new_instruction AS (
+             INSERT INTO instructions (id, tenant_id, scheme_id, country, rail, decoded,
+               amount_currency, amount_minor, pay_currency, pay_amount_minor, quote_id, quote, charge_key)
+             SELECT $3, $2, $4, $18, $5, $19, $6, $7, $8, $9, $20, $21, $17 FROM taken_key
+             RETURNING id
+           )
+           INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
+             amount_currency, amount_minor, pay_currency, pay_amount_minor,
+             payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at,
+             charge_key, payer_country, payer_id_type)
+           SELECT $1, $2, new_instruction.id, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $22,
+             now() + $13 * interval '1 millisecond', now() + $13 * interval '1 millisecond', $17,
+             $23, $24
+             FROM new_instruction
+           RETURNING ${LIVE_COLUMNS}`,
+          [
+            txn.id,
+            ins.tenantId,
+            ins.id,
+            ins.schemeId,
+            ins.rail,
+            ins.amountCurrency,
+            ins.amountMinor.toString(),
+            ins.payCurrency,
+            ins.payAmountMinor.toString(),
+            txn.payer.name,
+            txn.payer.account,
+            txn.payer.taxId,
+            leaseMs,
+            key.key,
+            key.fingerprint,
+            key.ttlMs,
+            txn.chargeKey,
+            ins.country,
+            JSON.stringify(ins.decodedJson),
+            ins.quoteId,
+            ins.quoteJson === null ? null : JSON.stringify(ins.quoteJson),
+            txn.callbackUrl,
+            txn.payer.country,
+            txn.payer.idType,
+          ],
+        );
+        const row = rows[0];
+        return row ? { kind: 'inserted', row } : { kind: 'duplicate' };
+      } catch (err) {
         const violated = uniqueViolationOf(err);
         if (violated === LIVE_CHARGE_INDEX) return { kind: 'charge_taken' };
         if (violated !== undefined) return { kind: 'duplicate' };
@@ -260,7 +364,8 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
         .map((c) => `t.${c.trim()}`)
         .join(', ');
       const { rows } = await pool.query<SubmissionRow>(
-        `SELECT ${columns}, t.payer_name, t.payer_account, t.payer_tax_id, i.decoded, i.quote_id
+        `SELECT ${columns}, t.payer_name, t.payer_account, t.payer_tax_id, t.payer_country,
+                t.payer_id_type, i.decoded, i.quote_id
            FROM transactions t JOIN instructions i ON i.id = t.instruction_id
           WHERE t.id = $1`,
         [transactionId],
@@ -387,12 +492,25 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
             FOR UPDATE SKIP LOCKED
          )
          UPDATE transactions t
-            SET lease_until = now() + $2 * interval '1 millisecond', poll_attempts = t.poll_attempts + 1
+            SET lease_until = now() + $2 * interval '1 millisecond', poll_attempts = t.poll_attempts + 1,
+                last_polled_at = now()
            FROM due WHERE t.id = due.id
-         RETURNING t.id, t.status, t.rail, t.partner_payout_id, t.poll_attempts`,
+         RETURNING t.id, t.status, t.rail, t.partner_payout_id, t.poll_attempts, t.stuck_since,
+                   (extract(epoch FROM now() - t.created_at) * 1000)::float8 AS age_ms`,
         [limit, leaseMs],
       );
       return rows;
+    },
+
+    async markStuck(transactionId, pollInMs) {
+      const { rowCount } = await pool.query(
+        `UPDATE transactions
+            SET stuck_since = COALESCE(stuck_since, now()), lease_until = NULL,
+                next_poll_at = now() + $2 * interval '1 millisecond'
+          WHERE id = $1 AND status IN ('pending', 'processing')`,
+        [transactionId, pollInMs],
+      );
+      return rowCount === 1;
     },
 
     async deleteExpiredIdempotencyKeys(limit) {

@@ -67,7 +67,7 @@ export type SubmissionParts = {
   amountMinor: string;
   /** payout.decoder.v1.DecodedQr in protobuf JSON, as instructions store it. */
   decodedJson: unknown;
-  payer: { name: string; account: string; taxId: string };
+  payer: SubmissionInput['payer'];
 };
 
 /** The adapter input of a transaction. */
@@ -140,7 +140,13 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
         amountCurrency: row.amount_currency,
         amountMinor: row.amount_minor,
         decodedJson: row.decoded,
-        payer: { name: row.payer_name, account: row.payer_account, taxId: row.payer_tax_id },
+        payer: {
+          name: row.payer_name,
+          account: row.payer_account,
+          taxId: row.payer_tax_id,
+          country: row.payer_country,
+          idType: row.payer_id_type,
+        },
       };
       body = adapter.toPartnerRequest(
         submissionInput(parts, partnerCallbackUrl(deps.callbackBaseUrl, adapter.rail)),

@@ -21,3 +21,11 @@ export function amountMismatch(): ConnectError {
     field: 'amount',
   });
 }
+
+// design §3: a QR without an amount is paid the request's amount, which must then be given.
+export function amountRequired(): ConnectError {
+  return serviceError('AmountRequired', 'This QR code carries no amount: send the amount to pay.', {
+    code: Code.InvalidArgument,
+    field: 'amount',
+  });
+}

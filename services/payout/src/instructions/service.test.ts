@@ -8,6 +8,7 @@ import {
   CreateInstructionRequestSchema,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { railLimits } from '../limits/rail-limits';
+import { createInstructionResolver } from './resolve';
 import { createInstructionService } from './service';
 import type { InstructionRow, InstructionStore, NewInstruction } from './store';
 
@@ -105,7 +106,10 @@ async function rejection(promise: Promise<unknown>) {
 describe('createInstruction', () => {
   it('stores the instruction and returns it; pay amount equals the amount without FX', async () => {
     const store = memoryStore();
-    const service = createInstructionService({ railLimits: LIMITS, store });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store,
+    });
     const ins = await service.createInstruction(request());
     expect(ins.id).toMatch(/^ins_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(ins).toMatchObject({
@@ -122,7 +126,10 @@ describe('createInstruction', () => {
   });
 
   it('with a quote, the payer pays the quote source amount plus its fee', async () => {
-    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store: memoryStore(),
+    });
     const ins = await service.createInstruction(request({ quote: quote() }));
     expect(ins.payAmount).toMatchObject({ currency: 'USD', amountMinor: 228n });
     expect(ins.quote).toMatchObject({ id: 'quo_01JD0000000000000000000001', rate: '5.4228' });
@@ -134,14 +141,20 @@ describe('createInstruction', () => {
 
   it('reads back exactly what it stored, through the JSON columns', async () => {
     const store = memoryStore();
-    const service = createInstructionService({ railLimits: LIMITS, store });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store,
+    });
     const created = await service.createInstruction(request({ quote: quote() }));
     const read = await service.getInstruction('ten_a', created.id);
     expect(read).toEqual(created);
   });
 
   it('takes the amount from the request for a QR without one', async () => {
-    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store: memoryStore(),
+    });
     const ins = await service.createInstruction(
       request({ decoded: decoded({ amount: undefined }), amount: { currency: 'BRL', amountMinor: 500n } }),
     );
@@ -149,14 +162,20 @@ describe('createInstruction', () => {
   });
 
   it('refuses an amount that differs from the QR amount with AmountMismatch', async () => {
-    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store: memoryStore(),
+    });
     expect(
       await rejection(service.createInstruction(request({ amount: { currency: 'BRL', amountMinor: 99n } }))),
     ).toMatchObject({ tag: 'AmountMismatch', code: Code.InvalidArgument, field: 'amount' });
   });
 
   it('refuses an amount above the rail maximum with AmountOutOfRange naming the limit', async () => {
-    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store: memoryStore(),
+    });
     const req = (amountMinor: bigint) =>
       request({ decoded: decoded({ amount: undefined }), amount: { currency: 'BRL', amountMinor } });
     expect(await rejection(service.createInstruction(req(100_000_001n)))).toMatchObject({
@@ -170,11 +189,51 @@ describe('createInstruction', () => {
     expect((await service.createInstruction(req(1n))).amount?.amountMinor).toBe(1n);
   });
 
+  it('takes the QR amount when none is sent, and refuses a QR without one with AmountRequired', async () => {
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store: memoryStore(),
+    });
+    const ins = await service.createInstruction(request({ amount: undefined }));
+    expect(ins.amount).toMatchObject({ currency: 'BRL', amountMinor: 1234n });
+    const err = await service
+      .createInstruction(request({ amount: undefined, decoded: decoded({ amount: undefined }) }))
+      .catch((e: unknown) => e);
+    expect(readErrorDetail(err)).toMatchObject({ tag: 'AmountRequired', field: 'amount' });
+  });
+
+  it("quotes a wallet currency other than the QR's with fx, for the tenant and the amount owed", async () => {
+    const asked: unknown[] = [];
+    const fx = {
+      createQuote: (async (req: { tenantId: string; sourceCurrency: string }) => {
+        asked.push(req);
+        return { quote: quote() };
+      }) as never,
+    };
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS, fx }),
+      store: memoryStore(),
+    });
+    const ins = await service.createInstruction(request({ walletCurrency: 'USD' }));
+    expect(asked).toEqual([
+      expect.objectContaining({
+        tenantId: 'ten_a',
+        sourceCurrency: 'USD',
+        target: expect.objectContaining({ amountMinor: 1234n }),
+      }),
+    ]);
+    expect(ins.payAmount).toMatchObject({ currency: 'USD', amountMinor: 228n });
+    // The QR's own currency needs no quote.
+    await service.createInstruction(request({ walletCurrency: 'BRL' }));
+    expect(asked).toHaveLength(1);
+  });
+
   it.each<[string, Init<typeof CreateInstructionRequestSchema, CreateInstructionRequest>, string]>([
     ['no decoded QR', { decoded: undefined }, 'decoded'],
     ['a decoded QR without a rail', { decoded: decoded({ rail: '' }) }, 'decoded'],
     ['a malformed country', { decoded: decoded({ country: 'bra' }) }, 'decoded'],
-    ['no amount', { amount: undefined }, 'amount'],
+    ['a malformed wallet currency', { walletCurrency: 'usd' }, 'wallet_currency'],
+    ['a wallet currency and a quote', { walletCurrency: 'USD', quote: quote() }, 'quote'],
     ['an amount in another currency', { amount: { currency: 'USD', amountMinor: 1234n } }, 'amount'],
     [
       'a zero amount',
@@ -200,7 +259,10 @@ describe('createInstruction', () => {
     ],
   ])('refuses %s with ValidationError', async (_what, overrides, field) => {
     const store = memoryStore();
-    const service = createInstructionService({ railLimits: LIMITS, store });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store,
+    });
     expect(await rejection(service.createInstruction(request(overrides)))).toMatchObject({
       tag: 'ValidationError',
       code: Code.InvalidArgument,
@@ -210,7 +272,10 @@ describe('createInstruction', () => {
   });
 
   it('refuses a call without a tenant', async () => {
-    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store: memoryStore(),
+    });
     expect(await rejection(service.createInstruction(request({ tenantId: '' })))).toMatchObject({
       tag: 'ValidationError',
       field: 'tenant_id',
@@ -223,7 +288,10 @@ describe('getInstruction', () => {
     ['an unknown id', 'ten_a', 'ins_01JD0000000000000000000009'],
     ["another tenant's id", 'ten_b', undefined],
   ])('answers NotFoundError for %s', async (_what, tenantId, id) => {
-    const service = createInstructionService({ railLimits: LIMITS, store: memoryStore() });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store: memoryStore(),
+    });
     const created = await service.createInstruction(request());
     expect(await rejection(service.getInstruction(tenantId, id ?? created.id))).toMatchObject({
       tag: 'NotFoundError',
@@ -234,7 +302,10 @@ describe('getInstruction', () => {
 
   it('answers NotFoundError for an empty or oversized id without asking the store', async () => {
     const store = memoryStore();
-    const service = createInstructionService({ railLimits: LIMITS, store });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store,
+    });
     for (const id of ['', `ins_${'A'.repeat(80)}`]) {
       expect((await rejection(service.getInstruction('ten_a', id)))?.tag).toBe('NotFoundError');
     }
@@ -243,7 +314,10 @@ describe('getInstruction', () => {
 
   it('carries the id of the transaction that executed it', async () => {
     const store = memoryStore();
-    const service = createInstructionService({ railLimits: LIMITS, store });
+    const service = createInstructionService({
+      resolver: createInstructionResolver({ railLimits: LIMITS }),
+      store,
+    });
     const created = await service.createInstruction(request());
     store.rows[0]!.transaction_id = 'txn_01JD0000000000000000000001';
     expect((await service.getInstruction('ten_a', created.id)).transactionId).toBe(

@@ -1,14 +1,28 @@
-// spec §4.2: execute requires the payer identity. Each field is checked for presence, length and
-// (tax id) the documented format of the rail's country; the error names the request field.
+// spec §4.2: execute requires the payer identity. Name and account are checked for presence,
+// length and control characters; payer_tax_id is the payer's own identifier in their own country,
+// checked by that country's rules when payer_country (and payer_id_type) say which
+// (docs/payer-identity.md). The error names the request field.
 import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
 import type { Payer } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { checkPayerTaxId } from './tax-ids';
+import type { PayerIdType } from './documents';
+import { resolvePayerDocument } from './identity';
 
-export type ValidPayer = { readonly name: string; readonly account: string; readonly taxId: string };
+/** A checked payer; taxId, country and idType are its document (identity.ts PayerDocument). */
+export type ValidPayer = {
+  readonly name: string;
+  readonly account: string;
+  /** Normalized by its document's rule, or as written (trimmed) when none applies. */
+  readonly taxId: string;
+  /** Issuing country; null when not declared. */
+  readonly country: string | null;
+  /** null when not declared nor inferred. */
+  readonly idType: PayerIdType | null;
+};
 
 const MAX_NAME = 140;
 const MAX_ACCOUNT = 64;
-const MAX_TAX_ID = 32;
+// Long enough for any national document or passport number, short enough for partner files.
+const MAX_TAX_ID = 64;
 // C0/C1 control characters have no place in a name or an account, and break partner files.
 const CONTROL = /\p{Cc}/u;
 
@@ -24,12 +38,13 @@ function text(field: string, value: string, max: number): string {
   return trimmed;
 }
 
-/** The payer, trimmed and with a normalized tax id; ValidationError naming the bad field. */
-export function validatePayer(payer: Payer | undefined, country: string): ValidPayer {
+/** The payer, trimmed and with its document resolved; ValidationError naming the bad field. */
+export function validatePayer(payer: Payer | undefined): ValidPayer {
   const name = text('payer_name', payer?.name ?? '', MAX_NAME);
   const account = text('payer_account', payer?.account ?? '', MAX_ACCOUNT);
-  const rawTaxId = text('payer_tax_id', payer?.taxId ?? '', MAX_TAX_ID);
-  const taxId = checkPayerTaxId(country, rawTaxId);
-  if (!taxId.ok) throw invalidPayer('payer_tax_id', `payer_tax_id ${taxId.problem}`);
-  return { name, account, taxId: taxId.normalized };
+  const id = text('payer_tax_id', payer?.taxId ?? '', MAX_TAX_ID);
+  const resolved = resolvePayerDocument({ id, country: payer?.country, idType: payer?.idType });
+  if (!resolved.ok) throw invalidPayer(resolved.field, resolved.message);
+  const { number, country, idType } = resolved.document;
+  return { name, account, taxId: number, country, idType };
 }

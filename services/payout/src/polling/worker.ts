@@ -11,6 +11,14 @@ import type { ClaimedTransaction, ExecutionStore } from '../execution/store';
 import type { Submitter } from '../execution/submission';
 import { railAdapterFor } from '../rails/adapters';
 import type { PartnerClient } from '../rails/partner-client';
+import { horizonOf, type SettlementHorizons } from '../stuck/horizons';
+import {
+  decideAtHorizon,
+  type HorizonDecision,
+  isPastHorizon,
+  NOT_RECEIVED_CODE,
+  NOT_RECEIVED_REASON,
+} from './horizon-check';
 
 export type PollingWorkerOptions = {
   store: ExecutionStore;
@@ -24,6 +32,10 @@ export type PollingWorkerOptions = {
   backoffMs(attempt: number): number;
   /** How often expired idempotency keys are deleted (spec §8: keys live 24 hours). */
   keyReapIntervalMs: number;
+  /** Per rail: past it, a live transaction gets a final answer or is reported stuck. */
+  horizons: SettlementHorizons;
+  /** POLL_BACKOFF_MAX_MS: how often a stuck transaction is still asked about. */
+  backoffMaxMs: number;
 };
 
 const KEY_REAP_BATCH = 1_000;
@@ -70,6 +82,72 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
     await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.poll_attempts));
   }
 
+  // Past the horizon (README "Transaction state machine"): never a new submission, only a lookup;
+  // the partner's terminal answer settles it, "never received" fails it, anything else reports it.
+  async function checkAtHorizon(txn: ClaimedTransaction): Promise<void> {
+    const adapter = railAdapterFor(txn.rail);
+    let decision: HorizonDecision;
+    if (!adapter) {
+      decision = { kind: 'stuck', reason: 'rail_not_served' };
+    } else {
+      // A pending row is asked by key (our transaction id): 404 there is "never received".
+      const answer =
+        txn.status === 'processing' && txn.partner_payout_id
+          ? await opts.partner.getPayout(adapter.rail, txn.partner_payout_id)
+          : await opts.partner.findPayoutByIdempotencyKey(adapter.rail, txn.id);
+      decision = decideAtHorizon(
+        txn.status,
+        answer.kind === 'found'
+          ? { kind: 'found', outcome: adapter.toOutcome(answer.resource) }
+          : { kind: answer.kind },
+      );
+    }
+    const context = {
+      transaction_id: txn.id,
+      rail: txn.rail,
+      status: txn.status,
+      age_ms: Math.round(txn.age_ms),
+      horizon_ms: horizonOf(opts.horizons, txn.rail),
+    };
+    switch (decision.kind) {
+      case 'settle':
+        await opts.settlement.applyPartnerOutcome(txn.id, decision.outcome, opts.backoffMaxMs);
+        return;
+      case 'fail_not_received': {
+        // Terminal, so nothing submits it again: the submitter only sends pending rows, and the
+        // terminal-state trigger refuses any later change.
+        const failed = await opts.settlement.applyPartnerOutcome(
+          txn.id,
+          {
+            kind: 'failed',
+            partnerPayoutId: '',
+            code: NOT_RECEIVED_CODE,
+            reason: NOT_RECEIVED_REASON,
+            partnerStatus: '',
+          },
+          0,
+        );
+        if (failed)
+          log.warn(
+            { ...context, code: NOT_RECEIVED_CODE },
+            'partner never received the payout; failed at the settlement horizon',
+          );
+        return;
+      }
+      case 'stuck':
+        if (decision.inFlight)
+          await opts.settlement.applyPartnerOutcome(txn.id, decision.inFlight, opts.backoffMaxMs);
+        await opts.store.markStuck(txn.id, opts.backoffMaxMs);
+        // Once per transaction: later rounds find stuck_since set.
+        if (txn.stuck_since === null)
+          log.warn(
+            { ...context, reason: decision.reason },
+            'transaction stuck past its settlement horizon; an operator must reconcile it',
+          );
+        return;
+    }
+  }
+
   // Its partner calls, queries and any outbox event it writes (the event's traceparent) hang
   // under this span, so a settlement found by polling shows in traces like one from a request.
   function handle(txn: ClaimedTransaction): Promise<void> {
@@ -83,7 +161,9 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
       { root: true, kind: SpanKind.INTERNAL, attributes },
       async (span) => {
         try {
-          if (txn.status === 'pending') {
+          if (isPastHorizon(txn.age_ms, horizonOf(opts.horizons, txn.rail))) {
+            await checkAtHorizon(txn);
+          } else if (txn.status === 'pending') {
             const result = await opts.submitter.submitTransaction(txn.id, txn.poll_attempts);
             if (result.kind === 'abandoned') {
               log.info({ transaction_id: txn.id, reason: result.reason }, 'pending transaction withdrawn');

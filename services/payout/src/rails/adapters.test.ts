@@ -8,7 +8,13 @@ const input = (overrides: Partial<SubmissionInput> = {}): SubmissionInput => ({
   amount: { currency: 'BRL', amountMinor: 9_007_199_254_740_993n },
   creditor: { name: 'Padaria', account: 'loja@example.com', accountType: AccountType.EMAIL, taxId: '' },
   references: { txid: 'PEDIDO42', storeLabel: 'LOJA 1', 'not a key': 'x' },
-  payer: { name: 'Ana Souza', account: '0001-12345-6', taxId: '12345678909' },
+  payer: {
+    name: 'Ana Souza',
+    account: '0001-12345-6',
+    taxId: '12345678909',
+    country: 'BR',
+    idType: 'tax_id',
+  },
   callbackUrl: 'https://api.example.com/v1/partner/callbacks/pix',
   ...overrides,
 });
@@ -41,10 +47,42 @@ describe('rail adapters', () => {
       rail: 'pix',
       amount: { currency: 'BRL', amount_minor: '9007199254740993' },
       creditor: { name: 'Padaria', account: 'loja@example.com', account_type: 'pix_email' },
-      debtor: { name: 'Ana Souza', account: '0001-12345-6', tax_id: '12345678909' },
+      debtor: {
+        name: 'Ana Souza',
+        account: '0001-12345-6',
+        residency: 'resident',
+        document: { type: 'tax_id', number: '12345678909', issuing_country: 'BR' },
+      },
       references: { txid: 'PEDIDO42', store_label: 'LOJA 1' },
       callback_url: 'https://api.example.com/v1/partner/callbacks/pix',
     });
+  });
+
+  it('sends a payer whose document another country issued, or who declared none, as non-resident', () => {
+    const payer = { name: 'Juan Pérez', account: 'AR-1', taxId: '20162475860' };
+    const foreign = pixAdapter.toPartnerRequest(
+      input({ payer: { ...payer, country: 'AR', idType: 'tax_id' } }),
+    );
+    expect(foreign.debtor).toMatchObject({
+      residency: 'non_resident',
+      document: { type: 'tax_id', number: '20162475860', issuing_country: 'AR' },
+    });
+    const undeclared = pixAdapter.toPartnerRequest(
+      input({ payer: { ...payer, country: null, idType: null } }),
+    );
+    expect(undeclared.debtor).toMatchObject({
+      residency: 'non_resident',
+      document: { type: 'undeclared', number: '20162475860', issuing_country: null },
+    });
+    // Residency is the rail's country: the same Argentine payer is a resident on Transferencias.
+    const home = railAdapterFor('transferencias-3.0')?.toPartnerRequest(
+      input({
+        amount: { currency: 'ARS', amountMinor: 100n },
+        creditor: { name: 'Kiosco', account: '0'.repeat(22), accountType: AccountType.CBU_CVU, taxId: '' },
+        payer: { ...payer, country: 'AR', idType: 'tax_id' },
+      }),
+    );
+    expect(home?.debtor.residency).toBe('resident');
   });
 
   it('names account types per rail and passes a creditor tax id on', () => {

@@ -42,7 +42,12 @@ const BODY = {
   rail: 'pix' as const,
   amount: { currency: 'BRL', amount_minor: '1250' },
   creditor: { name: 'x', account: 'y', account_type: 'pix_email' },
-  debtor: { name: 'a', account: 'b', tax_id: 'c' },
+  debtor: {
+    name: 'a',
+    account: 'b',
+    residency: 'non_resident' as const,
+    document: { type: 'undeclared' as const, number: 'c', issuing_country: null },
+  },
   references: {},
   callback_url: 'http://cb.test/v1/partner/callbacks/pix',
 };

@@ -1,7 +1,14 @@
 // One adapter per rail behind one interface (design §4): it maps an instruction and its payer to
 // the partner's request, and the partner's ISO 20022 statuses to our transaction outcomes.
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import type { PayoutResource, RailName, SubmitPayoutBody } from './partner-protocol';
+import type { PayerIdType } from '../payers/documents';
+import {
+  type Originator,
+  type PayoutResource,
+  RAIL_COUNTRY,
+  type RailName,
+  type SubmitPayoutBody,
+} from './partner-protocol';
 
 /** What a submission is made of: the stored transaction, its instruction's creditor, the payer. */
 export type SubmissionInput = {
@@ -10,7 +17,14 @@ export type SubmissionInput = {
   creditor: { name: string; account: string; accountType: AccountType; taxId: string };
   /** The decoded QR's references (Pix txid, terminal id, ...). */
   references: Readonly<Record<string, string>>;
-  payer: { name: string; account: string; taxId: string };
+  /** The checked payer (payers/validate-payer.ts): taxId is the number of their document. */
+  payer: {
+    name: string;
+    account: string;
+    taxId: string;
+    country: string | null;
+    idType: PayerIdType | null;
+  };
   callbackUrl: string;
 };
 
@@ -81,8 +95,23 @@ function forwardedReferences(refs: Readonly<Record<string, string>>): Record<str
 }
 
 /**
+ * The payer as the rail's originator (docs/payer-identity.md "Partner"): resident only when their
+ * document was issued by the rail's country; an undeclared document is a foreign identifier, so
+ * the payer is not presented as a resident with a local tax id they never claimed.
+ */
+export function originatorOf(payer: SubmissionInput['payer'], railCountry: string): Originator {
+  return {
+    name: payer.name,
+    account: payer.account,
+    residency: payer.country === railCountry ? 'resident' : 'non_resident',
+    document: { type: payer.idType ?? 'undeclared', number: payer.taxId, issuing_country: payer.country },
+  };
+}
+
+/**
  * The adapter of a rail from its spec: the protocol is one for every rail, so what differs is the
- * currency and the account types it routes on. The payer's tax id arrives normalized (payers/).
+ * currency and the account types it routes on (its country is RAIL_COUNTRY's). The payer's document
+ * arrives checked (payers/).
  */
 export function defineRailAdapter(spec: RailSpec): RailAdapter {
   return {
@@ -107,11 +136,7 @@ export function defineRailAdapter(spec: RailSpec): RailAdapter {
           account_type: accountType,
           ...(input.creditor.taxId !== '' ? { tax_id: input.creditor.taxId } : {}),
         },
-        debtor: {
-          name: input.payer.name,
-          account: input.payer.account,
-          tax_id: input.payer.taxId,
-        },
+        debtor: originatorOf(input.payer, RAIL_COUNTRY[spec.rail]),
         references: forwardedReferences(input.references),
         callback_url: input.callbackUrl,
       };

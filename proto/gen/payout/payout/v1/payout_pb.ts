@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payout/payout/v1/payout.proto.
  */
 export const file_payout_payout_v1_payout: GenFile = /*@__PURE__*/
-  fileDesc("Ch1wYXlvdXQvcGF5b3V0L3YxL3BheW91dC5wcm90bxIQcGF5b3V0LnBheW91dC52MSKsAgoLSW5zdHJ1Y3Rpb24SCgoCaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEi0KB2RlY29kZWQYAyABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAQgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgFIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEisKCnBheV9hbW91bnQYBiABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5Ei4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDnRyYW5zYWN0aW9uX2lkGAggASgJQggKBl9xdW90ZSJWChFUcmFuc2FjdGlvblJlc3VsdBIRCglyZWZlcmVuY2UYASABKAkSLgoKc2V0dGxlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSAoQVHJhbnNhY3Rpb25FcnJvchIOCgZyZWFzb24YASABKAkSDAoEY29kZRgCIAEoCRIWCg5wYXJ0bmVyX3N0YXR1cxgDIAEoCSI2CgVQYXllchIMCgRuYW1lGAEgASgJEg8KB2FjY291bnQYAiABKAkSDgoGdGF4X2lkGAMgASgJIusECgtUcmFuc2FjdGlvbhIKCgJpZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAyABKAkSMwoGc3RhdHVzGAQgASgOMiMucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvblN0YXR1cxIMCgRyYWlsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKBnJlc3VsdBgIIAEoCzIjLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25SZXN1bHRIAIgBARI2CgVlcnJvchgJIAEoCzIiLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25FcnJvckgBiAEBEicKBmFtb3VudBgKIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSKwoKcGF5X2Ftb3VudBgLIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSFAoMY2FsbGJhY2tfdXJsGAwgASgJEhEKCXNjaGVtZV9pZBgNIAEoCRIPCgdjb3VudHJ5GA4gASgJEi0KCGNyZWRpdG9yGA8gASgLMhsucGF5b3V0LmRlY29kZXIudjEuQ3JlZGl0b3ISMgoFcXVvdGUYECABKAsyHi5wYXlvdXQucGF5b3V0LnYxLkFwcGxpZWRRdW90ZUgCiAEBQgkKB19yZXN1bHRCCAoGX2Vycm9yQggKBl9xdW90ZSIoCgxBcHBsaWVkUXVvdGUSCgoCaWQYASABKAkSDAoEcmF0ZRgCIAEoCSK4AQoYQ3JlYXRlSW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRItCgdkZWNvZGVkGAIgASgLMhwucGF5b3V0LmRlY29kZXIudjEuRGVjb2RlZFFyEicKBmFtb3VudBgDIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSJwoFcXVvdGUYBCABKAsyEy5wYXlvdXQuZngudjEuUXVvdGVIAIgBAUIICgZfcXVvdGUiTwoZQ3JlYXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRIyCgtpbnN0cnVjdGlvbhgBIAEoCzIdLnBheW91dC5wYXlvdXQudjEuSW5zdHJ1Y3Rpb24iQgoVR2V0SW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgCIAEoCSJMChZHZXRJbnN0cnVjdGlvblJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbiLLAQoZRXhlY3V0ZUluc3RydWN0aW9uUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAiABKAkSJgoFcGF5ZXIYAyABKAsyFy5wYXlvdXQucGF5b3V0LnYxLlBheWVyEhQKDGNhbGxiYWNrX3VybBgEIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgGIAEoCRIPCgd3YWl0X21zGAcgASgFImIKGkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCJCChVHZXRUcmFuc2FjdGlvblJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEhYKDnRyYW5zYWN0aW9uX2lkGAIgASgJIkwKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USMgoLdHJhbnNhY3Rpb24YASABKAsyHS5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uIu8BChdMaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSMwoGc3RhdHVzGAIgASgOMiMucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvblN0YXR1cxIvCgtjcmVhdGVkX2d0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9sdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoEcGFnZRgFIAEoCzIdLnBheW91dC5jb21tb24udjEuUGFnZVJlcXVlc3QifgoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjMKDHRyYW5zYWN0aW9ucxgBIAMoCzIdLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb24SLQoJcGFnZV9pbmZvGAIgASgLMhoucGF5b3V0LmNvbW1vbi52MS5QYWdlSW5mbyLeAQobQXBwbHlQYXJ0bmVyQ2FsbGJhY2tSZXF1ZXN0EgwKBHJhaWwYASABKAkSFgoOdHJhbnNhY3Rpb25faWQYAiABKAkSGQoRcGFydG5lcl9wYXlvdXRfaWQYAyABKAkSFgoOcGFydG5lcl9zdGF0dXMYBCABKAkSEwoLcmVhc29uX2NvZGUYBSABKAkSDgoGcmVhc29uGAYgASgJEhEKCXJlZmVyZW5jZRgHIAEoCRIuCgpzZXR0bGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSChxBcHBseVBhcnRuZXJDYWxsYmFja1Jlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbiJ0CgpSYWlsTGltaXRzEgwKBHJhaWwYASABKAkSKwoKbWluX2Ftb3VudBgCIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSKwoKbWF4X2Ftb3VudBgDIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkiFwoVTGlzdFJhaWxMaW1pdHNSZXF1ZXN0IkYKFkxpc3RSYWlsTGltaXRzUmVzcG9uc2USLAoGbGltaXRzGAEgAygLMhwucGF5b3V0LnBheW91dC52MS5SYWlsTGltaXRzKrsBChFUcmFuc2FjdGlvblN0YXR1cxIiCh5UUkFOU0FDVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIeChpUUkFOU0FDVElPTl9TVEFUVVNfUEVORElORxABEiEKHVRSQU5TQUNUSU9OX1NUQVRVU19QUk9DRVNTSU5HEAISIAocVFJBTlNBQ1RJT05fU1RBVFVTX0NPTVBMRVRFRBADEh0KGVRSQU5TQUNUSU9OX1NUQVRVU19GQUlMRUQQBDL/BQoNUGF5b3V0U2VydmljZRJsChFDcmVhdGVJbnN0cnVjdGlvbhIqLnBheW91dC5wYXlvdXQudjEuQ3JlYXRlSW5zdHJ1Y3Rpb25SZXF1ZXN0GisucGF5b3V0LnBheW91dC52MS5DcmVhdGVJbnN0cnVjdGlvblJlc3BvbnNlEmMKDkdldEluc3RydWN0aW9uEicucGF5b3V0LnBheW91dC52MS5HZXRJbnN0cnVjdGlvblJlcXVlc3QaKC5wYXlvdXQucGF5b3V0LnYxLkdldEluc3RydWN0aW9uUmVzcG9uc2USbwoSRXhlY3V0ZUluc3RydWN0aW9uEisucGF5b3V0LnBheW91dC52MS5FeGVjdXRlSW5zdHJ1Y3Rpb25SZXF1ZXN0GiwucGF5b3V0LnBheW91dC52MS5FeGVjdXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRJjCg5HZXRUcmFuc2FjdGlvbhInLnBheW91dC5wYXlvdXQudjEuR2V0VHJhbnNhY3Rpb25SZXF1ZXN0GigucGF5b3V0LnBheW91dC52MS5HZXRUcmFuc2FjdGlvblJlc3BvbnNlEmkKEExpc3RUcmFuc2FjdGlvbnMSKS5wYXlvdXQucGF5b3V0LnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0GioucGF5b3V0LnBheW91dC52MS5MaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USdQoUQXBwbHlQYXJ0bmVyQ2FsbGJhY2sSLS5wYXlvdXQucGF5b3V0LnYxLkFwcGx5UGFydG5lckNhbGxiYWNrUmVxdWVzdBouLnBheW91dC5wYXlvdXQudjEuQXBwbHlQYXJ0bmVyQ2FsbGJhY2tSZXNwb25zZRJjCg5MaXN0UmFpbExpbWl0cxInLnBheW91dC5wYXlvdXQudjEuTGlzdFJhaWxMaW1pdHNSZXF1ZXN0GigucGF5b3V0LnBheW91dC52MS5MaXN0UmFpbExpbWl0c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_payout_common_v1_common, file_payout_decoder_v1_decoder, file_payout_fx_v1_fx]);
+  fileDesc("Ch1wYXlvdXQvcGF5b3V0L3YxL3BheW91dC5wcm90bxIQcGF5b3V0LnBheW91dC52MSKsAgoLSW5zdHJ1Y3Rpb24SCgoCaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEi0KB2RlY29kZWQYAyABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAQgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgFIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEisKCnBheV9hbW91bnQYBiABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5Ei4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDnRyYW5zYWN0aW9uX2lkGAggASgJQggKBl9xdW90ZSJWChFUcmFuc2FjdGlvblJlc3VsdBIRCglyZWZlcmVuY2UYASABKAkSLgoKc2V0dGxlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSAoQVHJhbnNhY3Rpb25FcnJvchIOCgZyZWFzb24YASABKAkSDAoEY29kZRgCIAEoCRIWCg5wYXJ0bmVyX3N0YXR1cxgDIAEoCSJ6CgVQYXllchIMCgRuYW1lGAEgASgJEg8KB2FjY291bnQYAiABKAkSDgoGdGF4X2lkGAMgASgJEhQKB2NvdW50cnkYBCABKAlIAIgBARIUCgdpZF90eXBlGAUgASgJSAGIAQFCCgoIX2NvdW50cnlCCgoIX2lkX3R5cGUi6wQKC1RyYW5zYWN0aW9uEgoKAmlkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgDIAEoCRIzCgZzdGF0dXMYBCABKA4yIy5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uU3RhdHVzEgwKBHJhaWwYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoGcmVzdWx0GAggASgLMiMucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvblJlc3VsdEgAiAEBEjYKBWVycm9yGAkgASgLMiIucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbkVycm9ySAGIAQESJwoGYW1vdW50GAogASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRIrCgpwYXlfYW1vdW50GAsgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRIUCgxjYWxsYmFja191cmwYDCABKAkSEQoJc2NoZW1lX2lkGA0gASgJEg8KB2NvdW50cnkYDiABKAkSLQoIY3JlZGl0b3IYDyABKAsyGy5wYXlvdXQuZGVjb2Rlci52MS5DcmVkaXRvchIyCgVxdW90ZRgQIAEoCzIeLnBheW91dC5wYXlvdXQudjEuQXBwbGllZFF1b3RlSAKIAQFCCQoHX3Jlc3VsdEIICgZfZXJyb3JCCAoGX3F1b3RlIigKDEFwcGxpZWRRdW90ZRIKCgJpZBgBIAEoCRIMCgRyYXRlGAIgASgJItEBChhDcmVhdGVJbnN0cnVjdGlvblJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEi0KB2RlY29kZWQYAiABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAMgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgEIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEhcKD3dhbGxldF9jdXJyZW5jeRgFIAEoCUIICgZfcXVvdGUiTwoZQ3JlYXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRIyCgtpbnN0cnVjdGlvbhgBIAEoCzIdLnBheW91dC5wYXlvdXQudjEuSW5zdHJ1Y3Rpb24iQgoVR2V0SW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgCIAEoCSJMChZHZXRJbnN0cnVjdGlvblJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbiLLAQoZRXhlY3V0ZUluc3RydWN0aW9uUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAiABKAkSJgoFcGF5ZXIYAyABKAsyFy5wYXlvdXQucGF5b3V0LnYxLlBheWVyEhQKDGNhbGxiYWNrX3VybBgEIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgGIAEoCRIPCgd3YWl0X21zGAcgASgFImIKGkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCKVAgoKUGF5UmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSLQoHZGVjb2RlZBgCIAEoCzIcLnBheW91dC5kZWNvZGVyLnYxLkRlY29kZWRRchInCgZhbW91bnQYAyABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5EhcKD3dhbGxldF9jdXJyZW5jeRgEIAEoCRImCgVwYXllchgFIAEoCzIXLnBheW91dC5wYXlvdXQudjEuUGF5ZXISFAoMY2FsbGJhY2tfdXJsGAYgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgHIAEoCRIbChNyZXF1ZXN0X2ZpbmdlcnByaW50GAggASgJEg8KB3dhaXRfbXMYCSABKAUihwEKC1BheVJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbhIyCgt0cmFuc2FjdGlvbhgCIAEoCzIdLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb24SEAoIcmVwbGF5ZWQYAyABKAgiQgoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg50cmFuc2FjdGlvbl9pZBgCIAEoCSJMChZHZXRUcmFuc2FjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbiLvAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEjMKBnN0YXR1cxgCIAEoDjIjLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25TdGF0dXMSLwoLY3JlYXRlZF9ndGUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfbHQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKBHBhZ2UYBSABKAsyHS5wYXlvdXQuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0In4KGExpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRIzCgx0cmFuc2FjdGlvbnMYASADKAsyHS5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uEi0KCXBhZ2VfaW5mbxgCIAEoCzIaLnBheW91dC5jb21tb24udjEuUGFnZUluZm8ioQEKG0FwcGx5UGFydG5lckNhbGxiYWNrUmVxdWVzdBIMCgRyYWlsGAEgASgJEg8KB3BheWxvYWQYCSABKAxKBAgCEAlSDnRyYW5zYWN0aW9uX2lkUhFwYXJ0bmVyX3BheW91dF9pZFIOcGFydG5lcl9zdGF0dXNSC3JlYXNvbl9jb2RlUgZyZWFzb25SCXJlZmVyZW5jZVIKc2V0dGxlZF9hdCJSChxBcHBseVBhcnRuZXJDYWxsYmFja1Jlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbiJ0CgpSYWlsTGltaXRzEgwKBHJhaWwYASABKAkSKwoKbWluX2Ftb3VudBgCIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSKwoKbWF4X2Ftb3VudBgDIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkiFwoVTGlzdFJhaWxMaW1pdHNSZXF1ZXN0IkYKFkxpc3RSYWlsTGltaXRzUmVzcG9uc2USLAoGbGltaXRzGAEgAygLMhwucGF5b3V0LnBheW91dC52MS5SYWlsTGltaXRzIkIKClBheWVyRmllbGQSDQoFZmllbGQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEAoIcmVxdWlyZWQYAyABKAgiUwoRUGF5ZXJEb2N1bWVudFJ1bGUSDwoHY291bnRyeRgBIAEoCRIPCgdpZF90eXBlGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGZm9ybWF0GAQgASgJIh8KHUxpc3RQYXllcklkZW50aXR5UnVsZXNSZXF1ZXN0Ip8BCh5MaXN0UGF5ZXJJZGVudGl0eVJ1bGVzUmVzcG9uc2USLAoGZmllbGRzGAEgAygLMhwucGF5b3V0LnBheW91dC52MS5QYXllckZpZWxkEjYKCWRvY3VtZW50cxgCIAMoCzIjLnBheW91dC5wYXlvdXQudjEuUGF5ZXJEb2N1bWVudFJ1bGUSFwoPcGFzc3BvcnRfZm9ybWF0GAMgASgJIvUCChBTdHVja1RyYW5zYWN0aW9uEgoKAmlkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIzCgZzdGF0dXMYAyABKA4yIy5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uU3RhdHVzEgwKBHJhaWwYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGYWdlX21zGAYgASgDEhIKCmhvcml6b25fbXMYByABKAMSGQoRcGFydG5lcl9wYXlvdXRfaWQYCCABKAkSNwoObGFzdF9wb2xsZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESNAoLc3R1Y2tfc2luY2UYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQFCEQoPX2xhc3RfcG9sbGVkX2F0Qg4KDF9zdHVja19zaW5jZSJAChxMaXN0U3R1Y2tUcmFuc2FjdGlvbnNSZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBSJZCh1MaXN0U3R1Y2tUcmFuc2FjdGlvbnNSZXNwb25zZRI4Cgx0cmFuc2FjdGlvbnMYASADKAsyIi5wYXlvdXQucGF5b3V0LnYxLlN0dWNrVHJhbnNhY3Rpb24quwEKEVRyYW5zYWN0aW9uU3RhdHVzEiIKHlRSQU5TQUNUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19QRU5ESU5HEAESIQodVFJBTlNBQ1RJT05fU1RBVFVTX1BST0NFU1NJTkcQAhIgChxUUkFOU0FDVElPTl9TVEFUVVNfQ09NUExFVEVEEAMSHQoZVFJBTlNBQ1RJT05fU1RBVFVTX0ZBSUxFRBAEMroICg1QYXlvdXRTZXJ2aWNlEmwKEUNyZWF0ZUluc3RydWN0aW9uEioucGF5b3V0LnBheW91dC52MS5DcmVhdGVJbnN0cnVjdGlvblJlcXVlc3QaKy5wYXlvdXQucGF5b3V0LnYxLkNyZWF0ZUluc3RydWN0aW9uUmVzcG9uc2USYwoOR2V0SW5zdHJ1Y3Rpb24SJy5wYXlvdXQucGF5b3V0LnYxLkdldEluc3RydWN0aW9uUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuR2V0SW5zdHJ1Y3Rpb25SZXNwb25zZRJvChJFeGVjdXRlSW5zdHJ1Y3Rpb24SKy5wYXlvdXQucGF5b3V0LnYxLkV4ZWN1dGVJbnN0cnVjdGlvblJlcXVlc3QaLC5wYXlvdXQucGF5b3V0LnYxLkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEkIKA1BheRIcLnBheW91dC5wYXlvdXQudjEuUGF5UmVxdWVzdBodLnBheW91dC5wYXlvdXQudjEuUGF5UmVzcG9uc2USYwoOR2V0VHJhbnNhY3Rpb24SJy5wYXlvdXQucGF5b3V0LnYxLkdldFRyYW5zYWN0aW9uUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJpChBMaXN0VHJhbnNhY3Rpb25zEikucGF5b3V0LnBheW91dC52MS5MaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBoqLnBheW91dC5wYXlvdXQudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEnUKFEFwcGx5UGFydG5lckNhbGxiYWNrEi0ucGF5b3V0LnBheW91dC52MS5BcHBseVBhcnRuZXJDYWxsYmFja1JlcXVlc3QaLi5wYXlvdXQucGF5b3V0LnYxLkFwcGx5UGFydG5lckNhbGxiYWNrUmVzcG9uc2USYwoOTGlzdFJhaWxMaW1pdHMSJy5wYXlvdXQucGF5b3V0LnYxLkxpc3RSYWlsTGltaXRzUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuTGlzdFJhaWxMaW1pdHNSZXNwb25zZRJ7ChZMaXN0UGF5ZXJJZGVudGl0eVJ1bGVzEi8ucGF5b3V0LnBheW91dC52MS5MaXN0UGF5ZXJJZGVudGl0eVJ1bGVzUmVxdWVzdBowLnBheW91dC5wYXlvdXQudjEuTGlzdFBheWVySWRlbnRpdHlSdWxlc1Jlc3BvbnNlEngKFUxpc3RTdHVja1RyYW5zYWN0aW9ucxIuLnBheW91dC5wYXlvdXQudjEuTGlzdFN0dWNrVHJhbnNhY3Rpb25zUmVxdWVzdBovLnBheW91dC5wYXlvdXQudjEuTGlzdFN0dWNrVHJhbnNhY3Rpb25zUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_payout_common_v1_common, file_payout_decoder_v1_decoder, file_payout_fx_v1_fx]);
 
 /**
  * A stored payment instruction (the result of resolve).
@@ -174,11 +174,27 @@ export type Payer = Message<"payout.payout.v1.Payer"> & {
   account: string;
 
   /**
-   * Tax id. Never logged in clear.
+   * The payer's own identifier in their own country: tax id, national id or passport number
+   * (docs/payer-identity.md). Never logged in clear.
    *
    * @generated from field: string tax_id = 3;
    */
   taxId: string;
+
+  /**
+   * ISO 3166-1 alpha-2 of the country that issued `tax_id`; absent: not declared.
+   *
+   * @generated from field: optional string country = 4;
+   */
+  country?: string | undefined;
+
+  /**
+   * What `tax_id` is: "tax_id", "national_id" or "passport"; absent: not declared (inferred from
+   * `country`'s formats when that is given). Requires `country`.
+   *
+   * @generated from field: optional string id_type = 5;
+   */
+  idType?: string | undefined;
 };
 
 /**
@@ -363,18 +379,26 @@ export type CreateInstructionRequest = Message<"payout.payout.v1.CreateInstructi
   decoded?: DecodedQr | undefined;
 
   /**
-   * Amount the merchant receives.
+   * Amount the merchant receives, in the QR's currency: required when the QR carries none
+   * (AmountRequired), equal to the QR's when it does (AmountMismatch); absent: the QR's amount.
    *
    * @generated from field: payout.common.v1.Money amount = 3;
    */
   amount?: Money | undefined;
 
   /**
-   * Optional FX quote.
+   * Optional FX quote (made by the caller); not with `wallet_currency`.
    *
    * @generated from field: optional payout.fx.v1.Quote quote = 4;
    */
   quote?: Quote | undefined;
+
+  /**
+   * ISO 4217 currency the payer pays from: when it differs from the QR's, payout quotes it with fx.
+   *
+   * @generated from field: string wallet_currency = 5;
+   */
+  walletCurrency: string;
 };
 
 /**
@@ -546,6 +570,119 @@ export const ExecuteInstructionResponseSchema: GenMessage<ExecuteInstructionResp
   messageDesc(file_payout_payout_v1_payout, 11);
 
 /**
+ * Input of Pay: resolve (as CreateInstruction with `wallet_currency`) and execute (as
+ * ExecuteInstruction) under one idempotency key.
+ *
+ * @generated from message payout.payout.v1.PayRequest
+ */
+export type PayRequest = Message<"payout.payout.v1.PayRequest"> & {
+  /**
+   * Tenant asking.
+   *
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * The decoder's reading of the QR.
+   *
+   * @generated from field: payout.decoder.v1.DecodedQr decoded = 2;
+   */
+  decoded?: DecodedQr | undefined;
+
+  /**
+   * The request's amount in the QR's currency; absent: the QR's (rules of CreateInstruction).
+   *
+   * @generated from field: payout.common.v1.Money amount = 3;
+   */
+  amount?: Money | undefined;
+
+  /**
+   * ISO 4217 currency the payer pays from; empty or the QR's currency: no FX.
+   *
+   * @generated from field: string wallet_currency = 4;
+   */
+  walletCurrency: string;
+
+  /**
+   * Payer identity.
+   *
+   * @generated from field: payout.payout.v1.Payer payer = 5;
+   */
+  payer?: Payer | undefined;
+
+  /**
+   * Optional ad-hoc webhook target.
+   *
+   * @generated from field: string callback_url = 6;
+   */
+  callbackUrl: string;
+
+  /**
+   * Client's Idempotency-Key, covering resolve and execute.
+   *
+   * @generated from field: string idempotency_key = 7;
+   */
+  idempotencyKey: string;
+
+  /**
+   * SHA-256 of the canonical request, to tell a retry from a conflicting reuse of the key.
+   *
+   * @generated from field: string request_fingerprint = 8;
+   */
+  requestFingerprint: string;
+
+  /**
+   * How long to wait for a terminal state before answering.
+   *
+   * @generated from field: int32 wait_ms = 9;
+   */
+  waitMs: number;
+};
+
+/**
+ * Describes the message payout.payout.v1.PayRequest.
+ * Use `create(PayRequestSchema)` to create a new message.
+ */
+export const PayRequestSchema: GenMessage<PayRequest> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 12);
+
+/**
+ * Output of Pay.
+ *
+ * @generated from message payout.payout.v1.PayResponse
+ */
+export type PayResponse = Message<"payout.payout.v1.PayResponse"> & {
+  /**
+   * The instruction the QR resolved to (with its transaction id).
+   *
+   * @generated from field: payout.payout.v1.Instruction instruction = 1;
+   */
+  instruction?: Instruction | undefined;
+
+  /**
+   * The transaction as it stands.
+   *
+   * @generated from field: payout.payout.v1.Transaction transaction = 2;
+   */
+  transaction?: Transaction | undefined;
+
+  /**
+   * True when the key had been used before with the same fingerprint (nothing ran again).
+   *
+   * @generated from field: bool replayed = 3;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message payout.payout.v1.PayResponse.
+ * Use `create(PayResponseSchema)` to create a new message.
+ */
+export const PayResponseSchema: GenMessage<PayResponse> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 13);
+
+/**
  * Input of GetTransaction.
  *
  * @generated from message payout.payout.v1.GetTransactionRequest
@@ -571,7 +708,7 @@ export type GetTransactionRequest = Message<"payout.payout.v1.GetTransactionRequ
  * Use `create(GetTransactionRequestSchema)` to create a new message.
  */
 export const GetTransactionRequestSchema: GenMessage<GetTransactionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 12);
+  messageDesc(file_payout_payout_v1_payout, 14);
 
 /**
  * Output of GetTransaction.
@@ -592,7 +729,7 @@ export type GetTransactionResponse = Message<"payout.payout.v1.GetTransactionRes
  * Use `create(GetTransactionResponseSchema)` to create a new message.
  */
 export const GetTransactionResponseSchema: GenMessage<GetTransactionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 13);
+  messageDesc(file_payout_payout_v1_payout, 15);
 
 /**
  * Input of ListTransactions.
@@ -641,7 +778,7 @@ export type ListTransactionsRequest = Message<"payout.payout.v1.ListTransactions
  * Use `create(ListTransactionsRequestSchema)` to create a new message.
  */
 export const ListTransactionsRequestSchema: GenMessage<ListTransactionsRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 14);
+  messageDesc(file_payout_payout_v1_payout, 16);
 
 /**
  * Output of ListTransactions.
@@ -669,69 +806,27 @@ export type ListTransactionsResponse = Message<"payout.payout.v1.ListTransaction
  * Use `create(ListTransactionsResponseSchema)` to create a new message.
  */
 export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 15);
+  messageDesc(file_payout_payout_v1_payout, 17);
 
 /**
- * A verified partner callback.
+ * A partner callback whose signature the gateway verified.
  *
  * @generated from message payout.payout.v1.ApplyPartnerCallbackRequest
  */
 export type ApplyPartnerCallbackRequest = Message<"payout.payout.v1.ApplyPartnerCallbackRequest"> & {
   /**
-   * Rail of the partner that called ("pix", "bre-b", ...).
+   * Rail of the partner that called ("pix", "bre-b", ...), from the callback's path.
    *
    * @generated from field: string rail = 1;
    */
   rail: string;
 
   /**
-   * Our transaction id (the partner's idempotency key).
+   * The callback body exactly as signed: the partner's payout resource (docs/partner-protocol.md).
    *
-   * @generated from field: string transaction_id = 2;
+   * @generated from field: bytes payload = 9;
    */
-  transactionId: string;
-
-  /**
-   * Partner's id of the payout.
-   *
-   * @generated from field: string partner_payout_id = 3;
-   */
-  partnerPayoutId: string;
-
-  /**
-   * Partner's raw status (ISO 20022: ACSC, RJCT, ...).
-   *
-   * @generated from field: string partner_status = 4;
-   */
-  partnerStatus: string;
-
-  /**
-   * ISO 20022 reason code when rejected.
-   *
-   * @generated from field: string reason_code = 5;
-   */
-  reasonCode: string;
-
-  /**
-   * Reason in words when rejected.
-   *
-   * @generated from field: string reason = 6;
-   */
-  reason: string;
-
-  /**
-   * Rail reference when settled.
-   *
-   * @generated from field: string reference = 7;
-   */
-  reference: string;
-
-  /**
-   * Settlement time when settled.
-   *
-   * @generated from field: google.protobuf.Timestamp settled_at = 8;
-   */
-  settledAt?: Timestamp | undefined;
+  payload: Uint8Array;
 };
 
 /**
@@ -739,7 +834,7 @@ export type ApplyPartnerCallbackRequest = Message<"payout.payout.v1.ApplyPartner
  * Use `create(ApplyPartnerCallbackRequestSchema)` to create a new message.
  */
 export const ApplyPartnerCallbackRequestSchema: GenMessage<ApplyPartnerCallbackRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 16);
+  messageDesc(file_payout_payout_v1_payout, 18);
 
 /**
  * Output of ApplyPartnerCallback.
@@ -760,7 +855,7 @@ export type ApplyPartnerCallbackResponse = Message<"payout.payout.v1.ApplyPartne
  * Use `create(ApplyPartnerCallbackResponseSchema)` to create a new message.
  */
 export const ApplyPartnerCallbackResponseSchema: GenMessage<ApplyPartnerCallbackResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 17);
+  messageDesc(file_payout_payout_v1_payout, 19);
 
 /**
  * The amounts one rail accepts, both ends included.
@@ -795,7 +890,7 @@ export type RailLimits = Message<"payout.payout.v1.RailLimits"> & {
  * Use `create(RailLimitsSchema)` to create a new message.
  */
 export const RailLimitsSchema: GenMessage<RailLimits> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 18);
+  messageDesc(file_payout_payout_v1_payout, 20);
 
 /**
  * Input of ListRailLimits.
@@ -810,7 +905,7 @@ export type ListRailLimitsRequest = Message<"payout.payout.v1.ListRailLimitsRequ
  * Use `create(ListRailLimitsRequestSchema)` to create a new message.
  */
 export const ListRailLimitsRequestSchema: GenMessage<ListRailLimitsRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 19);
+  messageDesc(file_payout_payout_v1_payout, 21);
 
 /**
  * Output of ListRailLimits.
@@ -831,7 +926,268 @@ export type ListRailLimitsResponse = Message<"payout.payout.v1.ListRailLimitsRes
  * Use `create(ListRailLimitsResponseSchema)` to create a new message.
  */
 export const ListRailLimitsResponseSchema: GenMessage<ListRailLimitsResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 20);
+  messageDesc(file_payout_payout_v1_payout, 22);
+
+/**
+ * A payer field of execute and pay.
+ *
+ * @generated from message payout.payout.v1.PayerField
+ */
+export type PayerField = Message<"payout.payout.v1.PayerField"> & {
+  /**
+   * Request field name ("payer_name", "payer_country", ...).
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * What it holds and how it is checked, in words.
+   *
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * True when every request must carry it.
+   *
+   * @generated from field: bool required = 3;
+   */
+  required: boolean;
+};
+
+/**
+ * Describes the message payout.payout.v1.PayerField.
+ * Use `create(PayerFieldSchema)` to create a new message.
+ */
+export const PayerFieldSchema: GenMessage<PayerField> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 23);
+
+/**
+ * A payer document whose format (and check digits, where it has them) payout checks.
+ *
+ * @generated from message payout.payout.v1.PayerDocumentRule
+ */
+export type PayerDocumentRule = Message<"payout.payout.v1.PayerDocumentRule"> & {
+  /**
+   * ISO 3166-1 alpha-2 of the issuing country.
+   *
+   * @generated from field: string country = 1;
+   */
+  country: string;
+
+  /**
+   * "tax_id" or "national_id" (passports: ListPayerIdentityRulesResponse.passport_format).
+   *
+   * @generated from field: string id_type = 2;
+   */
+  idType: string;
+
+  /**
+   * The document's own name ("CPF/CNPJ", "CUIT/CUIL", ...).
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * How it is written and checked, in words.
+   *
+   * @generated from field: string format = 4;
+   */
+  format: string;
+};
+
+/**
+ * Describes the message payout.payout.v1.PayerDocumentRule.
+ * Use `create(PayerDocumentRuleSchema)` to create a new message.
+ */
+export const PayerDocumentRuleSchema: GenMessage<PayerDocumentRule> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 24);
+
+/**
+ * Input of ListPayerIdentityRules.
+ *
+ * @generated from message payout.payout.v1.ListPayerIdentityRulesRequest
+ */
+export type ListPayerIdentityRulesRequest = Message<"payout.payout.v1.ListPayerIdentityRulesRequest"> & {
+};
+
+/**
+ * Describes the message payout.payout.v1.ListPayerIdentityRulesRequest.
+ * Use `create(ListPayerIdentityRulesRequestSchema)` to create a new message.
+ */
+export const ListPayerIdentityRulesRequestSchema: GenMessage<ListPayerIdentityRulesRequest> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 25);
+
+/**
+ * Output of ListPayerIdentityRules: the same for every rail (the payer's document is the payer's
+ * country's, whatever the merchant's).
+ *
+ * @generated from message payout.payout.v1.ListPayerIdentityRulesResponse
+ */
+export type ListPayerIdentityRulesResponse = Message<"payout.payout.v1.ListPayerIdentityRulesResponse"> & {
+  /**
+   * Every payer field, required ones first.
+   *
+   * @generated from field: repeated payout.payout.v1.PayerField fields = 1;
+   */
+  fields: PayerField[];
+
+  /**
+   * The documents checked, by issuing country; other countries and types are accepted unchecked.
+   *
+   * @generated from field: repeated payout.payout.v1.PayerDocumentRule documents = 2;
+   */
+  documents: PayerDocumentRule[];
+
+  /**
+   * The format a passport number of any country must have.
+   *
+   * @generated from field: string passport_format = 3;
+   */
+  passportFormat: string;
+};
+
+/**
+ * Describes the message payout.payout.v1.ListPayerIdentityRulesResponse.
+ * Use `create(ListPayerIdentityRulesResponseSchema)` to create a new message.
+ */
+export const ListPayerIdentityRulesResponseSchema: GenMessage<ListPayerIdentityRulesResponse> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 26);
+
+/**
+ * A transaction still pending or processing past its rail's settlement horizon.
+ *
+ * @generated from message payout.payout.v1.StuckTransaction
+ */
+export type StuckTransaction = Message<"payout.payout.v1.StuckTransaction"> & {
+  /**
+   * Prefix "txn_".
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Owner tenant.
+   *
+   * @generated from field: string tenant_id = 2;
+   */
+  tenantId: string;
+
+  /**
+   * pending or processing.
+   *
+   * @generated from field: payout.payout.v1.TransactionStatus status = 3;
+   */
+  status: TransactionStatus;
+
+  /**
+   * The rail it pays through (e.g. "pix").
+   *
+   * @generated from field: string rail = 4;
+   */
+  rail: string;
+
+  /**
+   * Creation time; the horizon counts from it.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 5;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * Milliseconds since creation.
+   *
+   * @generated from field: int64 age_ms = 6;
+   */
+  ageMs: bigint;
+
+  /**
+   * The rail's settlement horizon in milliseconds (SETTLEMENT_HORIZON_<RAIL>_MS).
+   *
+   * @generated from field: int64 horizon_ms = 7;
+   */
+  horizonMs: bigint;
+
+  /**
+   * The partner's id of the payout; empty when the partner never acknowledged it.
+   *
+   * @generated from field: string partner_payout_id = 8;
+   */
+  partnerPayoutId: string;
+
+  /**
+   * When the polling worker last asked the partner; unset when it never did.
+   *
+   * @generated from field: optional google.protobuf.Timestamp last_polled_at = 9;
+   */
+  lastPolledAt?: Timestamp | undefined;
+
+  /**
+   * When the worker first found the partner could not settle it; unset while not yet looked up.
+   *
+   * @generated from field: optional google.protobuf.Timestamp stuck_since = 10;
+   */
+  stuckSince?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message payout.payout.v1.StuckTransaction.
+ * Use `create(StuckTransactionSchema)` to create a new message.
+ */
+export const StuckTransactionSchema: GenMessage<StuckTransaction> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 27);
+
+/**
+ * Input of ListStuckTransactions.
+ *
+ * @generated from message payout.payout.v1.ListStuckTransactionsRequest
+ */
+export type ListStuckTransactionsRequest = Message<"payout.payout.v1.ListStuckTransactionsRequest"> & {
+  /**
+   * Only this tenant's; empty for every tenant (an operator's view).
+   *
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * At most this many (1..500; 0 means 100).
+   *
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message payout.payout.v1.ListStuckTransactionsRequest.
+ * Use `create(ListStuckTransactionsRequestSchema)` to create a new message.
+ */
+export const ListStuckTransactionsRequestSchema: GenMessage<ListStuckTransactionsRequest> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 28);
+
+/**
+ * Output of ListStuckTransactions.
+ *
+ * @generated from message payout.payout.v1.ListStuckTransactionsResponse
+ */
+export type ListStuckTransactionsResponse = Message<"payout.payout.v1.ListStuckTransactionsResponse"> & {
+  /**
+   * Oldest first (created_at, then id).
+   *
+   * @generated from field: repeated payout.payout.v1.StuckTransaction transactions = 1;
+   */
+  transactions: StuckTransaction[];
+};
+
+/**
+ * Describes the message payout.payout.v1.ListStuckTransactionsResponse.
+ * Use `create(ListStuckTransactionsResponseSchema)` to create a new message.
+ */
+export const ListStuckTransactionsResponseSchema: GenMessage<ListStuckTransactionsResponse> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 29);
 
 /**
  * States of design §3. pending and processing are transient; completed and failed are terminal.
@@ -919,6 +1275,18 @@ export const PayoutService: GenService<{
     output: typeof ExecuteInstructionResponseSchema;
   },
   /**
+   * Resolves a decoded QR into an instruction and executes it, both under ONE idempotency key
+   * (POST /v1/pay): the key's durable record maps it to the transaction and so to its
+   * instruction; a retry replays both, a losing concurrent racer writes nothing.
+   *
+   * @generated from rpc payout.payout.v1.PayoutService.Pay
+   */
+  pay: {
+    methodKind: "unary";
+    input: typeof PayRequestSchema;
+    output: typeof PayResponseSchema;
+  },
+  /**
    * Reads a transaction of the tenant; NOT_FOUND for an unknown or another tenant's id.
    *
    * @generated from rpc payout.payout.v1.PayoutService.GetTransaction
@@ -940,7 +1308,8 @@ export const PayoutService: GenService<{
     output: typeof ListTransactionsResponseSchema;
   },
   /**
-   * Applies a partner callback that the gateway has verified (signature and timestamp).
+   * Applies a partner callback whose signature the gateway verified: payout parses the partner's
+   * payout resource (docs/partner-protocol.md) and interprets its status.
    *
    * @generated from rpc payout.payout.v1.PayoutService.ApplyPartnerCallback
    */
@@ -959,6 +1328,29 @@ export const PayoutService: GenService<{
     methodKind: "unary";
     input: typeof ListRailLimitsRequestSchema;
     output: typeof ListRailLimitsResponseSchema;
+  },
+  /**
+   * What execute and pay accept as the payer's identity: the payer fields and the documents whose
+   * formats payout checks (docs/payer-identity.md); the gateway shows them on GET /v1/schemes.
+   *
+   * @generated from rpc payout.payout.v1.PayoutService.ListPayerIdentityRules
+   */
+  listPayerIdentityRules: {
+    methodKind: "unary";
+    input: typeof ListPayerIdentityRulesRequestSchema;
+    output: typeof ListPayerIdentityRulesResponseSchema;
+  },
+  /**
+   * Transactions still pending or processing past their rail's settlement horizon, of every tenant
+   * or one, oldest first: what operators must reconcile (services/payout/README.md "Transaction
+   * state machine"). `payoutctl transactions stuck` shows them through the admin API.
+   *
+   * @generated from rpc payout.payout.v1.PayoutService.ListStuckTransactions
+   */
+  listStuckTransactions: {
+    methodKind: "unary";
+    input: typeof ListStuckTransactionsRequestSchema;
+    output: typeof ListStuckTransactionsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_payout_payout_v1_payout, 0);

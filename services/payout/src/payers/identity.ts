@@ -1,0 +1,76 @@
+// The payer's document from payer_tax_id, payer_country and payer_id_type (docs/payer-identity.md
+// "Rules"). Pure: the caller turns a refusal into a ValidationError naming its field.
+import { isIsoCountry } from './countries';
+import { documentRule, documentRulesOf, isPayerIdType, PAYER_ID_TYPES, type PayerIdType } from './documents';
+
+/** The payer's identifier as it is stored and sent to the partner. */
+export type PayerDocument = {
+  /** Normalized by the document's rule; as written (trimmed) when no rule applies. */
+  readonly number: string;
+  /** null: not declared (neither type nor a country whose formats it matched). */
+  readonly idType: PayerIdType | null;
+  /** ISO 3166-1 alpha-2 of the issuing country; null when not declared. */
+  readonly country: string | null;
+};
+
+export type PayerDocumentInput = {
+  /** payer_tax_id, trimmed, already checked for presence, length and control characters. */
+  readonly id: string;
+  readonly country: string | undefined;
+  readonly idType: string | undefined;
+};
+
+export type DocumentField = 'payer_tax_id' | 'payer_country' | 'payer_id_type';
+export type DocumentResult =
+  | { ok: true; document: PayerDocument }
+  | { ok: false; field: DocumentField; message: string };
+
+const refuse = (field: DocumentField, message: string): DocumentResult => ({ ok: false, field, message });
+
+/** The document of a country without a declared type: the first of its formats the id fits. */
+function inferred(id: string, country: string): DocumentResult {
+  const rules = documentRulesOf(country);
+  // A country we have no rules for: kept as that country's identifier, unchecked.
+  if (rules.length === 0) return { ok: true, document: { number: id, idType: null, country } };
+  for (const rule of rules) {
+    const check = rule.check(id);
+    if (check.ok) return { ok: true, document: { number: check.normalized, idType: rule.idType, country } };
+    // It has this document's shape and fails its check digits: a mistyped id, not another document.
+    if (check.recognized) return refuse('payer_tax_id', `payer_tax_id ${check.problem}`);
+  }
+  const names = rules.map((r) => r.name).join(', ');
+  return refuse(
+    'payer_tax_id',
+    `payer_tax_id matches no document of ${country} (${names}); for a passport send payer_id_type passport`,
+  );
+}
+
+export function resolvePayerDocument(input: PayerDocumentInput): DocumentResult {
+  const { id, country, idType } = input;
+  if (country !== undefined && !isIsoCountry(country)) {
+    return refuse(
+      'payer_country',
+      'payer_country must be an ISO 3166-1 alpha-2 country code in upper case (AR, US, ...)',
+    );
+  }
+  if (idType !== undefined && !isPayerIdType(idType)) {
+    return refuse('payer_id_type', `payer_id_type must be one of ${PAYER_ID_TYPES.join(', ')}`);
+  }
+  // A document type means nothing without the country that issued it.
+  if (idType !== undefined && country === undefined) {
+    return refuse(
+      'payer_country',
+      'payer_country is required with payer_id_type: the country that issued the document',
+    );
+  }
+  // Undeclared: the payer's own identifier, sent as a foreign one (never passed off as local).
+  if (country === undefined) return { ok: true, document: { number: id, idType: null, country: null } };
+  if (idType === undefined) return inferred(id, country);
+  const rule = documentRule(country, idType);
+  // A type we have no rule for in that country: that country's document, unchecked.
+  if (!rule) return { ok: true, document: { number: id, idType, country } };
+  const check = rule.check(id);
+  return check.ok
+    ? { ok: true, document: { number: check.normalized, idType, country } }
+    : refuse('payer_tax_id', `payer_tax_id ${check.problem}`);
+}

@@ -1,0 +1,58 @@
+// ListStuckTransactions (README "Transaction state machine"): what operators must reconcile,
+// shown by `payoutctl transactions stuck` through the gateway's admin API.
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { Code, serviceError } from '@qr-payout/platform';
+import {
+  type ListStuckTransactionsRequest,
+  type StuckTransaction,
+  StuckTransactionSchema,
+  TransactionStatus,
+} from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import type { SettlementHorizons } from './horizons';
+import type { StuckStore, StuckTransactionRow } from './store';
+
+export const DEFAULT_STUCK_LIMIT = 100;
+export const MAX_STUCK_LIMIT = 500;
+
+export interface StuckService {
+  listStuckTransactions(req: ListStuckTransactionsRequest): Promise<StuckTransaction[]>;
+}
+
+export function toStuckMessage(row: StuckTransactionRow): StuckTransaction {
+  return create(StuckTransactionSchema, {
+    id: row.id,
+    tenantId: row.tenant_id,
+    status: row.status === 'pending' ? TransactionStatus.PENDING : TransactionStatus.PROCESSING,
+    rail: row.rail,
+    createdAt: timestampFromDate(row.created_at),
+    ageMs: BigInt(Math.max(0, Math.round(row.age_ms))),
+    horizonMs: BigInt(Math.round(row.horizon_ms)),
+    partnerPayoutId: row.partner_payout_id ?? '',
+    lastPolledAt: row.last_polled_at ? timestampFromDate(row.last_polled_at) : undefined,
+    stuckSince: row.stuck_since ? timestampFromDate(row.stuck_since) : undefined,
+  });
+}
+
+/** 0 is the default; anything else outside 1..500 is refused, naming `limit`. */
+export function stuckLimit(limit: number): number {
+  if (limit === 0) return DEFAULT_STUCK_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_STUCK_LIMIT)
+    throw serviceError('ValidationError', `limit must be between 1 and ${MAX_STUCK_LIMIT}`, {
+      code: Code.InvalidArgument,
+      field: 'limit',
+    });
+  return limit;
+}
+
+export function createStuckService(deps: { store: StuckStore; horizons: SettlementHorizons }): StuckService {
+  return {
+    async listStuckTransactions(req) {
+      const rows = await deps.store.listStuck(deps.horizons, {
+        tenantId: req.tenantId || undefined,
+        limit: stuckLimit(req.limit),
+      });
+      return rows.map(toStuckMessage);
+    },
+  };
+}
