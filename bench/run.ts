@@ -2,7 +2,7 @@
 import { runDecodeBench } from './decode';
 import { runGatewayBench } from './gateway';
 import { runGrpcBench } from './grpc';
-import { runPayBench } from './pay';
+import { type PayBenchMode, runPayBench } from './pay';
 import { runResolveBench } from './resolve';
 import { runWebhooksBench } from './webhooks';
 
@@ -20,6 +20,13 @@ function parts(raw: string | undefined): Array<'a' | 'b'> {
   for (const part of chosen)
     if (part !== 'a' && part !== 'b') throw new Error(`BENCH_WEBHOOKS_PARTS holds a and/or b, got ${raw}`);
   return chosen as Array<'a' | 'b'>;
+}
+
+function payMode(raw: string | undefined): PayBenchMode {
+  const mode = (raw || 'both').trim().toLowerCase();
+  if (mode !== 'open' && mode !== 'closed' && mode !== 'both')
+    throw new Error(`BENCH_PAY_MODE is open, closed or both, got ${raw}`);
+  return mode;
 }
 
 const benches: Record<string, () => Promise<boolean>> = {
@@ -45,8 +52,11 @@ const benches: Record<string, () => Promise<boolean>> = {
     }),
   pay: () =>
     runPayBench({
-      durationSeconds: positiveInt('BENCH_PAY_SECONDS', 60),
+      mode: payMode(process.env.BENCH_PAY_MODE),
+      durationSeconds: positiveInt('BENCH_DURATION', 60),
       warmupSeconds: positiveInt('BENCH_WARMUP', 5),
+      ratePerSec: positiveInt('BENCH_PAY_RATE', 100),
+      maxInFlight: positiveInt('BENCH_PAY_MAX_IN_FLIGHT', 1000),
       concurrency: positiveInt('BENCH_CONNECTIONS', 64),
       settleMs: positiveInt('BENCH_PAY_SETTLE_MS', 2),
       cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,

@@ -1,24 +1,35 @@
-// Pay benchmark (bench/README.md "pay"): POST /v1/pay sustained at a fixed concurrency through the
-// whole system (every service its own process, real PostgreSQL, Redis and Kafka, the partner
-// simulator settling within milliseconds), terminal commit → Kafka latency read back by our own
-// consumer, and a same-run pgbench baseline doing one payment's row writes per script.
+// Pay benchmark (bench/README.md "pay"): POST /v1/pay through the whole system (every service its
+// own process, real PostgreSQL, Redis and Kafka, the partner simulator settling within
+// milliseconds), in two parts on one system: an open loop at a fixed arrival rate (latency, CPU and
+// rows written per pay against the issue's goals) and a closed loop at a fixed concurrency
+// (throughput against a same-run pgbench baseline doing one payment's row writes per script).
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import path from 'node:path';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import pg from 'pg';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
 import { PAYER, PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
 import { startTransactionEventReader } from '../../test-e2e/support/transaction-events';
-import { percentile } from '../gateway/load';
-import { cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
-import { runPayLoad } from './load';
-import { BASELINE_SCHEMA, prepareBaselineTables, runPgbench } from './pgbench';
-import { formatReport, judge, writeResults } from './report';
-import { readCommits, readRowWrites, rowWritesPerUnit } from './row-writes';
+import { formatCpuTable, postmasterPidOf } from '../shared/cpu';
+import { cpuProfileEnv, writeBenchResults } from '../shared/results';
+import { measureClosedLoop } from './closed';
+import type { PayBenchContext } from './context';
+import { sendPay } from './load';
+import { measureOpenLoop } from './open';
+import { formatOpenLoop, type OpenLoopSummary } from './open-report';
+import { formatReport, type PaySummary } from './report';
+
+export type PayBenchMode = 'open' | 'closed' | 'both';
 
 export interface PayBenchOptions {
+  mode: PayBenchMode;
+  /** Measured seconds of each part. */
   durationSeconds: number;
   warmupSeconds: number;
+  /** Open loop: pays per second scheduled, and the most in flight at once. */
+  ratePerSec: number;
+  maxInFlight: number;
+  /** Closed loop: callers. */
   concurrency: number;
   /** PARTNER_SIM_SETTLE_MS: the simulator's delay from acceptance to settlement (and callback). */
   settleMs: number;
@@ -30,25 +41,13 @@ export interface PayBenchOptions {
 const BENCH_RATE_LIMIT = 1_000_000;
 // Every service with its own default pool (the e2e harness gives tests 4 connections each).
 const POOL = { DB_POOL_MAX: '10' };
-// PostgreSQL reports a backend's table counters when it has been idle ~10 s, or when it exits.
-const STATS_FLUSH_MS = 12_000;
-const SCHEMAS = ['gateway', 'payout', 'fx', 'decoder', 'webhook'];
 // An amount whose last two digits (00) select the default outcome: completed through the callback.
 const AMOUNT = 10;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function latencyPercentiles(samples: number[]) {
-  const all = Float64Array.from(samples);
-  return { p50Ms: percentile(all, 0.5), p99Ms: percentile(all, 0.99) };
-}
 
 export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
   console.log('starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...');
   // BENCH_CPU_PROF_DIR: the gateway, payout and the simulator write V8 CPU profiles there on exit.
-  const profile: NodeJS.ProcessEnv = opts.cpuProfileDir
-    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(opts.cpuProfileDir)}` }
-    : {};
+  const profile = cpuProfileEnv(opts.cpuProfileDir);
   const system = await startSystem({
     logLevel: 'warn',
     gatewayEnv: { ...POOL, ...profile },
@@ -59,117 +58,59 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
   const db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
   try {
     const tenant = await system.createTenant(`bench-pay-${randomBytes(4).toString('hex')}`, BENCH_RATE_LIMIT);
-    const body = JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: AMOUNT, ...PAYER });
-    const load = {
+    const postmasterPid = await postmasterPidOf(system.databaseUrl);
+    const ctx: PayBenchContext = {
+      system,
+      reader,
+      db,
+      tenantId: tenant.tenantId,
       gatewayUrl: system.gatewayUrl,
       apiKey: tenant.apiKey,
-      body,
-      concurrency: opts.concurrency,
+      body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: AMOUNT, ...PAYER }),
+      postmasterPid,
+      cpuScope: { postmasterPid, database: new URL(system.databaseUrl).pathname.slice(1) },
     };
+    // One pay end to end first; its whole answer is shown when it did not complete.
+    const probeAgent = new http.Agent({ keepAlive: false });
+    const probe = await sendPay(probeAgent, new URL('/v1/pay', ctx.gatewayUrl), ctx.apiKey, ctx.body);
+    if (probe.status !== 200 || !probe.text.includes('"status":"completed"'))
+      throw new Error(`a single pay did not complete: ${probe.status} ${probe.text}`);
+    console.log(`partner settles after ${opts.settleMs} ms; mode ${opts.mode}`);
 
-    const probe = await runPayLoad({ ...load, concurrency: 1, durationMs: 1 });
-    if (probe.byTransactionStatus.completed !== probe.responses)
-      throw new Error(`a single pay did not complete: ${JSON.stringify(probe)}`);
-
-    // The probe's and the setup's counters are reported before the "before" reading.
-    await sleep(STATS_FLUSH_MS);
-    const writesBefore = await readRowWrites(system.databaseUrl, SCHEMAS);
-    const commitsBefore = await readCommits(system.databaseUrl);
-    console.log(
-      `c=${opts.concurrency}, ${opts.warmupSeconds} s warm-up + ${opts.durationSeconds} s measured, ` +
-        `partner settles after ${opts.settleMs} ms`,
+    let open: OpenLoopSummary | undefined;
+    let closed: PaySummary | undefined;
+    let closedCpu: unknown;
+    if (opts.mode !== 'closed') {
+      open = await measureOpenLoop(ctx, {
+        ratePerSec: opts.ratePerSec,
+        seconds: opts.durationSeconds,
+        warmupSeconds: opts.warmupSeconds,
+        maxInFlight: opts.maxInFlight,
+      });
+      console.log(`\n${formatOpenLoop(open)}\n`);
+    }
+    if (opts.mode !== 'open') {
+      const measured = await measureClosedLoop(ctx, {
+        seconds: opts.durationSeconds,
+        warmupSeconds: opts.warmupSeconds,
+        concurrency: opts.concurrency,
+      });
+      closed = measured.summary;
+      closedCpu = measured.cpu;
+      console.log(`\nclosed loop, c=${opts.concurrency}:\n${formatReport(closed)}`);
+      console.log("\nCPU during the closed loop's measured window (cores, average):");
+      console.log(formatCpuTable(measured.cpu, closed.pays.perSec, 'pay'));
+    }
+    if (open) console.log(`\nopen loop at ${opts.ratePerSec}/s: ${open.pass.all ? 'PASS' : 'FAIL'}`);
+    if (closed) console.log(`closed loop at c=${opts.concurrency}: ${closed.pass.all ? 'PASS' : 'FAIL'}`);
+    const file = writeBenchResults(
+      REPO_ROOT,
+      'pay',
+      { ...opts, amount: AMOUNT },
+      { open, closed: closed && { ...closed, cpu: closedCpu } },
     );
-    await runPayLoad({ ...load, durationMs: opts.warmupSeconds * 1000 });
-    const cpuStart = sampleCpu(system.processes);
-    const measured = await runPayLoad({ ...load, durationMs: opts.durationSeconds * 1000 });
-    const cpu = cpuBetween(cpuStart, sampleCpu(system.processes));
-    const completed = measured.latenciesMs.length;
-    console.log(`  measured: ${completed} pays completed in ${(measured.durationMs / 1000).toFixed(1)} s`);
-
-    // Every terminal transaction of the run's tenant, then its events (they trail the answers).
-    const { rows: terminal } = await db.query<{ id: string }>(
-      `SELECT id FROM payout.transactions WHERE tenant_id = $1 AND status IN ('completed', 'failed')`,
-      [tenant.tenantId],
-    );
-    const { rows: counted } = await db.query<{ n: string }>(
-      'SELECT count(*) AS n FROM payout.transactions WHERE tenant_id = $1',
-      [tenant.tenantId],
-    );
-    const ofTenant = () => reader.events.filter((e) => e.event.tenantId === tenant.tenantId);
-    const flushUntil = Date.now() + STATS_FLUSH_MS;
-    const eventsDeadline = Date.now() + 60_000;
-    while (ofTenant().length < terminal.length && Date.now() < eventsDeadline) await sleep(200);
-    await sleep(Math.max(0, flushUntil - Date.now()));
-    const writesAfter = await readRowWrites(system.databaseUrl, SCHEMAS);
-    // Read before the baseline starts: its own commits are counted apart.
-    const commitsAfter = await readCommits(system.databaseUrl);
-
-    const events = ofTenant();
-    const perKey = new Map<string, number>();
-    for (const e of events) perKey.set(e.key, (perKey.get(e.key) ?? 0) + 1);
-    const missing = terminal.filter((t) => !perKey.has(t.id)).length;
-    const duplicates = [...perKey.values()].reduce((n, c) => n + c - 1, 0);
-    const inWindow = events.filter((e) => {
-      const occurred = timestampDate(e.event.occurredAt!).getTime();
-      return occurred >= measured.startedAtMs && occurred <= measured.endedAtMs;
-    });
-    const fromOccurred = inWindow.map((e) => e.receivedAtMs - timestampDate(e.event.occurredAt!).getTime());
-    const fromUpdated = inWindow.map(
-      (e) => e.receivedAtMs - timestampDate(e.event.transaction!.updatedAt!).getTime(),
-    );
-
-    console.log(`baseline: pgbench, ${opts.concurrency} clients, ${opts.durationSeconds} s...`);
-    await prepareBaselineTables(system.databaseUrl);
-    const baselineBefore = await readRowWrites(system.databaseUrl, [BASELINE_SCHEMA]);
-    const baselineCommitsBefore = await readCommits(system.databaseUrl);
-    const baseline = await runPgbench({
-      databaseUrl: system.databaseUrl,
-      clients: opts.concurrency,
-      seconds: opts.durationSeconds,
-    });
-    // pgbench's backends exited: their counters are reported; give the collector a moment.
-    await sleep(1_000);
-    const baselineAfter = await readRowWrites(system.databaseUrl, [BASELINE_SCHEMA]);
-    const baselineCommits = (await readCommits(system.databaseUrl)) - baselineCommitsBefore;
-    const paysMade = Number(counted[0]?.n ?? 0) - probe.responses;
-
-    const perSec = completed / (measured.durationMs / 1000);
-    const summary = judge(
-      {
-        pays: {
-          perSec,
-          completed,
-          ...latencyPercentiles([...measured.latenciesMs]),
-          byHttpStatus: measured.byHttpStatus,
-          byTransactionStatus: measured.byTransactionStatus,
-          errors: measured.errors,
-        },
-        kafka: {
-          events: events.length,
-          fromOccurredAt: latencyPercentiles(fromOccurred),
-          fromUpdatedAt: latencyPercentiles(fromUpdated),
-          missing,
-          duplicates,
-        },
-        baseline,
-        writes: {
-          pay: rowWritesPerUnit(writesBefore, writesAfter, paysMade),
-          baseline: rowWritesPerUnit(baselineBefore, baselineAfter, baseline.scripts),
-        },
-        commitsPerPayment: {
-          pay: (commitsAfter - commitsBefore) / paysMade,
-          baseline: baselineCommits / baseline.scripts,
-        },
-        ratio: perSec / baseline.scriptsPerSec,
-      },
-      opts.concurrency,
-    );
-    console.log(`\n${formatReport(summary)}`);
-    console.log('\nCPU during the measured window (cores, average):');
-    console.log(formatCpuTable(cpu, perSec, 'pay'));
-    const file = writeResults(REPO_ROOT, { ...opts, amount: AMOUNT, cpu }, summary);
     console.log(`\nresults written to ${path.relative(REPO_ROOT, file)}`);
-    return summary.pass.all;
+    return (open?.pass.all ?? true) && (closed?.pass.all ?? true);
   } finally {
     await db.end();
     await reader.stop();

@@ -36,15 +36,25 @@ export function findPgbench(): string {
  * Copies of the tables a pay writes, plus one real row of each as the template the script copies
  * (the pay run must have written them). The schema name is a constant, never input.
  */
-export async function prepareBaselineTables(databaseUrl: string): Promise<void> {
+export async function prepareBaselineTables(databaseUrl: string): Promise<BaselineTables> {
   const s = BASELINE_SCHEMA;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
     await client.query(`CREATE SCHEMA ${s}`);
+    // The gateway's pay records table (gateway/migrations 0002) is dropped by 0003: the baseline
+    // writes it only where the system still does.
+    const { rows: found } = await client.query<{ t: string | null }>(
+      "SELECT to_regclass('gateway.pay_idempotency_keys')::text AS t",
+    );
+    const payKeys = found[0]?.t != null;
+    if (payKeys)
+      await client.query(`
+        CREATE TABLE ${s}.pay_idempotency_keys (LIKE gateway.pay_idempotency_keys INCLUDING ALL);
+        CREATE TABLE ${s}.sample_pay_key AS SELECT * FROM gateway.pay_idempotency_keys LIMIT 1;
+      `);
     await client.query(`
-      CREATE TABLE ${s}.pay_idempotency_keys (LIKE gateway.pay_idempotency_keys INCLUDING ALL);
       CREATE TABLE ${s}.instructions (LIKE payout.instructions INCLUDING ALL);
       CREATE TABLE ${s}.transactions (LIKE payout.transactions INCLUDING ALL);
       CREATE TABLE ${s}.idempotency_keys (LIKE payout.idempotency_keys INCLUDING ALL);
@@ -54,7 +64,6 @@ export async function prepareBaselineTables(databaseUrl: string): Promise<void> 
       ALTER TABLE ${s}.idempotency_keys ADD FOREIGN KEY (transaction_id) REFERENCES ${s}.transactions (id);
       CREATE TRIGGER transactions_terminal_state_guard BEFORE UPDATE ON ${s}.transactions
         FOR EACH ROW EXECUTE FUNCTION payout.transactions_keep_terminal_state();
-      CREATE TABLE ${s}.sample_pay_key AS SELECT * FROM gateway.pay_idempotency_keys LIMIT 1;
       CREATE TABLE ${s}.sample_instruction AS SELECT * FROM payout.instructions LIMIT 1;
       CREATE TABLE ${s}.sample_transaction AS
         SELECT * FROM payout.transactions WHERE status = 'completed' LIMIT 1;
@@ -62,26 +71,35 @@ export async function prepareBaselineTables(databaseUrl: string): Promise<void> 
       CREATE TABLE ${s}.sample_event AS SELECT * FROM payout.outbox_events LIMIT 1;
     `);
     const { rows } = await client.query<{ n: string }>(
-      `SELECT (SELECT count(*) FROM ${s}.sample_pay_key) + (SELECT count(*) FROM ${s}.sample_instruction)
+      `SELECT ${payKeys ? `(SELECT count(*) FROM ${s}.sample_pay_key) + ` : ''}(SELECT count(*) FROM ${s}.sample_instruction)
             + (SELECT count(*) FROM ${s}.sample_transaction) + (SELECT count(*) FROM ${s}.sample_key)
             + (SELECT count(*) FROM ${s}.sample_event) AS n`,
     );
-    if (Number(rows[0]?.n) !== 5) throw new Error('the pay run left no template row in some table');
+    if (Number(rows[0]?.n) !== (payKeys ? 5 : 4))
+      throw new Error('the pay run left no template row in some table');
+    return { payKeys };
   } finally {
     await client.end();
   }
+}
+
+/** Which of the optional tables the system still writes (see prepareBaselineTables). */
+export interface BaselineTables {
+  payKeys: boolean;
 }
 
 /**
  * One payment's writes, in the services' order and transactions (see bench/README.md "pay" for
  * the statement each line stands for). Ids fit the real checks (`ins_`/`txn_` + 26 characters).
  */
-export const PAY_WRITES_SCRIPT = `
-\\set n random(1, 999999999999999999)
+export function payWritesScript(tables: BaselineTables): string {
+  const payKey = `
 -- gateway: the pay's idempotency record (pay-store claim)
 INSERT INTO ${BASELINE_SCHEMA}.pay_idempotency_keys (tenant_id, idempotency_key, request_fingerprint, instruction_id, expires_at)
   SELECT tenant_id, 'k' || :n, request_fingerprint, 'ins_' || lpad(:n::text, 26, '0'), now() + interval '1 day'
-    FROM ${BASELINE_SCHEMA}.sample_pay_key;
+    FROM ${BASELINE_SCHEMA}.sample_pay_key;`;
+  return `
+\\set n random(1, 999999999999999999)${tables.payKeys ? payKey : ''}
 -- payout CreateInstruction
 INSERT INTO ${BASELINE_SCHEMA}.instructions (id, tenant_id, scheme_id, country, rail, decoded, amount_currency, amount_minor, pay_currency, pay_amount_minor, quote_id, quote)
   SELECT 'ins_' || lpad(:n::text, 26, '0'), tenant_id, scheme_id, country, rail, decoded, amount_currency, amount_minor, pay_currency, pay_amount_minor, quote_id, quote
@@ -118,6 +136,7 @@ UPDATE ${BASELINE_SCHEMA}.outbox_events SET lease_until = now() + interval '60 s
 UPDATE ${BASELINE_SCHEMA}.outbox_events SET published_at = now(), lease_until = NULL, last_error = NULL
  WHERE id = :event_row AND published_at IS NULL;
 `;
+}
 
 export interface PgbenchResult {
   scriptsPerSec: number;
@@ -135,11 +154,12 @@ export async function runPgbench(opts: {
   databaseUrl: string;
   clients: number;
   seconds: number;
+  tables: BaselineTables;
 }): Promise<PgbenchResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pay-pgbench-'));
   try {
     const script = path.join(dir, 'pay-writes.sql');
-    writeFileSync(script, PAY_WRITES_SCRIPT);
+    writeFileSync(script, payWritesScript(opts.tables));
     const threads = Math.min(opts.clients, os.cpus().length);
     const { stdout } = await execFileAsync(
       findPgbench(),

@@ -1,4 +1,3 @@
-import { writeBenchResults } from '../shared/results';
 import type { PgbenchResult } from './pgbench';
 import type { RowWritesPerUnit } from './row-writes';
 
@@ -27,6 +26,11 @@ export interface PaySummary {
   writes: { pay: RowWritesPerUnit; baseline: RowWritesPerUnit };
   /** Committed database transactions per payment (pg_stat_database.xact_commit), reads included. */
   commitsPerPayment: { pay: number; baseline: number };
+  /**
+   * PostgreSQL's CPU ms per payment (all its backends, `shared/cpu.ts`) over the closed loop's
+   * measured window and over the baseline's: the least the database needs for a payment's writes.
+   */
+  postgresCpuMsPerPayment: { pay: number; baseline: number };
   /** Pays per second over the baseline's payments (scripts) per second. */
   ratio: number;
   /**
@@ -102,6 +106,7 @@ export function formatReport(s: PaySummary): string {
     'row writes per payment, measured (pg_stat_user_tables):',
     ...writesTable(s.writes.pay, s.writes.baseline),
     `database transactions committed per payment (reads included): pay ${s.commitsPerPayment.pay.toFixed(1)}, baseline ${s.commitsPerPayment.baseline.toFixed(1)}`,
+    `PostgreSQL CPU ms per payment (all backends): pay ${s.postgresCpuMsPerPayment.pay.toFixed(2)}, baseline ${s.postgresCpuMsPerPayment.baseline.toFixed(2)}`,
     '',
     `ratio pays/s ÷ baseline payments/s: ${s.ratio.toFixed(3)}`,
     `Little's law: a p99 under ${GOALS.payP99BelowMs} ms at this concurrency needs about ` +
@@ -113,13 +118,4 @@ export function formatReport(s: PaySummary): string {
     `exactly one Kafka event per terminal transaction: ${verdict(s.pass.events)}`,
     `overall: ${verdict(s.pass.all)}`,
   ].join('\n');
-}
-
-/** Results as JSON under .data/bench/ (ignored by git), so runs can be compared later. */
-export function writeResults(
-  repoRoot: string,
-  settings: Record<string, unknown>,
-  summary: PaySummary,
-): string {
-  return writeBenchResults(repoRoot, 'pay', settings, summary);
 }

@@ -209,7 +209,7 @@ export async function runDeliveryThroughput(
     await client.createEndpoint({ tenantId, url: `${receiver.url}/system`, eventTypes: ['*'] });
 
     const commitsBefore = await readCommits(serverUrl, database.name);
-    const writesBefore = await readRowWrites(database.url, ['webhook']);
+    const writesBefore = await readRowWrites(database.url, { only: ['webhook'] });
     // Warm-up: also proves the dispatcher has joined its group and the worker delivers.
     const warmup = Array.from({ length: opts.warmupEvents }, () =>
       kafkaMessageOf(syntheticEvent(tenantId, new Date())),
@@ -260,7 +260,11 @@ export async function runDeliveryThroughput(
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const units = warmup.length + delivered;
     const commits = (await readCommits(serverUrl, database.name)) - commitsBefore;
-    const writes = rowWritesPerUnit(writesBefore, await readRowWrites(database.url, ['webhook']), units);
+    const writes = rowWritesPerUnit(
+      writesBefore,
+      await readRowWrites(database.url, { only: ['webhook'] }),
+      units,
+    );
 
     const summary = judgeDelivery({
       events: opts.events,

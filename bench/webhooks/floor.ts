@@ -259,7 +259,7 @@ export async function runPostgresFloor(opts: FloorOptions): Promise<FloorSummary
     ]);
     // Every row is built before its pass, so the window holds only the statements.
     const commitsBefore = await readCommits(serverUrl, database.name);
-    const writesBefore = await readRowWrites(database.url, [SCHEMA]);
+    const writesBefore = await readRowWrites(database.url, { only: [SCHEMA] });
     const warmup = await runPass(pool, deliveriesFor(opts.warmupEvents, tenantId, endpoint), opts);
     const rows = deliveriesFor(opts.events, tenantId, endpoint);
     const cpuStart = sampleCpu([]);
@@ -273,7 +273,11 @@ export async function runPostgresFloor(opts: FloorOptions): Promise<FloorSummary
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const units = warmup.recorded + measured.recorded;
     const commits = (await readCommits(serverUrl, database.name)) - commitsBefore;
-    const writes = rowWritesPerUnit(writesBefore, await readRowWrites(database.url, [SCHEMA]), units);
+    const writes = rowWritesPerUnit(
+      writesBefore,
+      await readRowWrites(database.url, { only: [SCHEMA] }),
+      units,
+    );
     const seconds = (measured.endedAtMs - measured.startedAtMs) / 1000;
     return {
       loops: opts.loops,

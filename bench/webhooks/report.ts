@@ -287,7 +287,7 @@ export interface LatencySummary {
     byHttpStatus: Record<string, number>;
     byTransactionStatus: Record<string, number>;
     errors: number;
-    /** Pay answer latency of the measured pays (any answer). */
+    /** Pay answer latency of the measured pays (any answer), from each pay's due time. */
     latency: Distribution;
     /** The most a request left after its scheduled time (the generator kept up when small). */
     maxScheduleLagMs: number;

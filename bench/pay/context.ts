@@ -1,0 +1,33 @@
+// What the pay bench's parts share: one system, one tenant, the pay body, the event reader and a
+// small pool for the bench's own queries (./index.ts makes it once; ./open.ts and ./closed.ts use it).
+import type pg from 'pg';
+import type { startSystem } from '../../test-e2e/harness';
+import type { startTransactionEventReader } from '../../test-e2e/support/transaction-events';
+
+export interface PayBenchContext {
+  system: Awaited<ReturnType<typeof startSystem>>;
+  reader: Awaited<ReturnType<typeof startTransactionEventReader>>;
+  db: pg.Pool;
+  tenantId: string;
+  gatewayUrl: string;
+  apiKey: string;
+  /** The pay body without its Idempotency-Key. */
+  body: string;
+  /** The postmaster of the system's cluster, so only its processes count as PostgreSQL. */
+  postmasterPid: number | undefined;
+  /** sampleCpu's scope: that cluster, and the run's database apart. */
+  cpuScope: { postmasterPid?: number; database: string };
+}
+
+// PostgreSQL reports a backend's table counters when it has been idle ~10 s, or when it exits.
+export const STATS_FLUSH_MS = 12_000;
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Transactions the tenant has made so far: one per pay taken. */
+export async function countTransactions(ctx: PayBenchContext): Promise<number> {
+  const { rows } = await ctx.db.query<{ n: string }>(
+    'SELECT count(*) AS n FROM payout.transactions WHERE tenant_id = $1',
+    [ctx.tenantId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
