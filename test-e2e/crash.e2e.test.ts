@@ -3,19 +3,13 @@
 // callback retries or the polling worker) and exactly one event reaches Kafka, with one partner
 // submission. Every deployable and the partner simulator run as separate processes against real
 // PostgreSQL, Redis and Kafka.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { type ManagedProcess, type System, startSystem, type TestTenant } from './harness';
 import { type ApiResponse, call } from './support/http';
-import {
-  PAYER,
-  PIX_WITHOUT_AMOUNT,
-  type PublicTransaction,
-  publicViewOfEvent,
-  simStats,
-  specFieldsOf,
-} from './support/pay';
+import { type PublicTransaction, payPix, publicViewOfEvent, simStats, specFieldsOf } from './support/pay';
+import { eventually, onlyRunning } from './support/processes';
 import { startTransactionEventReader, type TransactionEventReader } from './support/transaction-events';
 
 jest.setTimeout(180_000);
@@ -41,7 +35,7 @@ beforeAll(async () => {
   });
   tenant = await system.createTenant(`e2e-crash-${randomBytes(4).toString('hex')}`, 1_000);
   db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
-  payout = onlyRunning('payout-');
+  payout = onlyRunning(system, 'payout-');
 }, 240_000);
 
 afterAll(async () => {
@@ -51,36 +45,7 @@ afterAll(async () => {
   await system?.stop();
 }, 60_000);
 
-function onlyRunning(prefix: string): ManagedProcess {
-  const running = system.processes.filter((p) => p.name.startsWith(prefix) && !p.hasExited());
-  if (running.length !== 1)
-    throw new Error(`expected one running ${prefix}* process, found ${running.length}`);
-  return running[0]!;
-}
-
-function pay(amount: number): Promise<ApiResponse> {
-  return call(system.gatewayUrl, '/v1/pay', {
-    apiKey: tenant.apiKey,
-    body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount, ...PAYER }),
-    contentType: 'application/json',
-    headers: { 'idempotency-key': randomUUID() },
-  });
-}
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const pay = (amount: number): Promise<ApiResponse> => payPix(system.gatewayUrl, tenant.apiKey, amount);
 
 async function readTransaction(id: string): Promise<PublicTransaction | undefined> {
   const res = await call(system.gatewayUrl, `/v1/transactions/${id}`, { apiKey: tenant.apiKey });
@@ -111,21 +76,23 @@ async function restartPayout(): Promise<void> {
 
 /** Waits until the simulator has logged a callback attempt that payout (being down) did not take. */
 async function callbackAttemptFailedAfter(logOffset: number): Promise<void> {
-  const sim = onlyRunning('partner-sim-');
+  const sim = onlyRunning(system, 'partner-sim-');
   await eventually(
     async () => readFileSync(sim.logFile, 'utf8').slice(logOffset),
     (log) => CALLBACK_ATTEMPT_FAILED.test(log),
     SLOW_SETTLE_MS + 10_000,
+    100,
   );
 }
 
-const logLength = () => readFileSync(onlyRunning('partner-sim-').logFile, 'utf8').length;
+const logLength = () => readFileSync(onlyRunning(system, 'partner-sim-').logFile, 'utf8').length;
 
 async function expectSettledOnceAfterRestart(txnId: string, amountMinor: bigint): Promise<void> {
   const settled = await eventually(
     () => readTransaction(txnId),
     (txn) => txn?.status === 'completed',
     60_000,
+    100,
   );
   await reader.waitForEvents(txnId, 15_000);
   await new Promise((resolve) => setTimeout(resolve, DUPLICATE_WINDOW_MS));
@@ -176,6 +143,7 @@ describe('kill -9 of payout between the partner accepting and the callback', () 
       },
       (keys) => keys.length > 0,
       20_000,
+      100,
     );
     expect(newKeys).toHaveLength(1);
     const txnId = newKeys[0]!;

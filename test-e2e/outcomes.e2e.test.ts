@@ -3,7 +3,7 @@
 // here by a Kafka consumer of our own. Every deployable and the partner simulator run as separate
 // processes against real PostgreSQL, Redis and Kafka, with tracing on (an OTLP receiver in the
 // test) so each event's traceparent shows which call settled the transaction.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import {
   type OtlpReceiver,
@@ -16,10 +16,9 @@ import {
 } from './harness';
 import { type ApiResponse, call, UUID } from './support/http';
 import {
-  PAYER,
   PIX_E2E_ID,
-  PIX_WITHOUT_AMOUNT,
   type PublicTransaction,
+  payPix,
   publicViewOfEvent,
   simStats,
   specFieldsOf,
@@ -78,14 +77,7 @@ afterAll(async () => {
   await receiver?.close();
 }, 60_000);
 
-function pay(amount: number): Promise<ApiResponse> {
-  return call(system.gatewayUrl, '/v1/pay', {
-    apiKey: tenant.apiKey,
-    body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount, ...PAYER }),
-    contentType: 'application/json',
-    headers: { 'idempotency-key': randomUUID() },
-  });
-}
+const pay = (amount: number): Promise<ApiResponse> => payPix(system.gatewayUrl, tenant.apiKey, amount);
 
 async function readTransaction(id: string): Promise<PublicTransaction> {
   const res = await call(system.gatewayUrl, `/v1/transactions/${id}`, { apiKey: tenant.apiKey });

@@ -3,11 +3,12 @@
 // restarted it still knows what it accepted and settles what fell due meanwhile; a payout it never
 // received is failed with AB06 at the settlement horizon; while it is down, every transaction past
 // the horizon is listed by `payoutctl transactions stuck`. None stays silently processing.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type ManagedProcess, runPayoutctl, type System, startSystem, type TestTenant } from './harness';
-import { type ApiResponse, call } from './support/http';
-import { PAYER, PIX_WITHOUT_AMOUNT, type PublicTransaction } from './support/pay';
+import type { ApiResponse } from './support/http';
+import { type PublicTransaction, payPix } from './support/pay';
+import { eventually, onlyRunning } from './support/processes';
 
 jest.setTimeout(240_000);
 
@@ -41,26 +42,12 @@ afterAll(async () => {
   await system?.stop();
 }, 60_000);
 
-function onlyRunning(prefix: string): ManagedProcess {
-  const running = system.processes.filter((p) => p.name.startsWith(prefix) && !p.hasExited());
-  if (running.length !== 1)
-    throw new Error(`expected one running ${prefix}* process, found ${running.length}`);
-  return running[0]!;
-}
-
 async function kill9(proc: ManagedProcess): Promise<void> {
   proc.child.kill('SIGKILL');
   expect(await proc.exited).toBe('SIGKILL');
 }
 
-function pay(amount: number): Promise<ApiResponse> {
-  return call(system.gatewayUrl, '/v1/pay', {
-    apiKey: tenant.apiKey,
-    body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount, ...PAYER }),
-    contentType: 'application/json',
-    headers: { 'idempotency-key': randomUUID() },
-  });
-}
+const pay = (amount: number): Promise<ApiResponse> => payPix(system.gatewayUrl, tenant.apiKey, amount);
 
 type Stored = { id: string; status: string; error_code: string | null };
 async function stored(ids: string[]): Promise<Stored[]> {
@@ -69,21 +56,6 @@ async function stored(ids: string[]): Promise<Stored[]> {
     [ids],
   );
   return rows;
-}
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 const stuckIds = async (): Promise<string[]> => {
@@ -109,7 +81,7 @@ describe('kill -9 of the partner simulator and of payout with payouts in flight'
       accepted.push(txn.id);
     }
 
-    await kill9(onlyRunning('partner-sim-'));
+    await kill9(onlyRunning(system, 'partner-sim-'));
     // Submitted while the partner is down: it never receives it.
     const unreceived = await pay(43.1);
     expect(unreceived.status).toBe(200);
@@ -117,7 +89,7 @@ describe('kill -9 of the partner simulator and of payout with payouts in flight'
     expect((await stored([lost]))[0]!.status).toBe('pending');
 
     const port = new URL(system.serviceUrls.payout).port;
-    await kill9(onlyRunning('payout-'));
+    await kill9(onlyRunning(system, 'payout-'));
     await system.startService('payout', { GRPC_PORT: port });
 
     // Past the horizon with the partner still down: whatever is not terminal is listed.

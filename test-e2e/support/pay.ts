@@ -1,10 +1,13 @@
 // What the money-path proofs (outcomes, crash, bench/pay) share: a Pix QR whose amount the request
 // chooses (so the amount's last two digits pick the sandbox outcome, design §4), a payer payout
 // accepts for Brazil, and the shapes the gateway and the simulator answer.
+
+import { randomUUID } from 'node:crypto';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { TransactionEvent } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { encodeMerchantQr } from '../../services/decoder/src/emv/encode';
+import { type ApiResponse, call } from './http';
 
 /** A static Pix QR without an amount: POST /v1/pay's `amount` then sets it. */
 export const PIX_WITHOUT_AMOUNT = encodeMerchantQr([
@@ -30,6 +33,16 @@ export const PAYER = {
   payer_account: '0001-1234567',
   payer_tax_id: '529.982.247-25',
 };
+
+/** POST /v1/pay of PIX_WITHOUT_AMOUNT for `amount` by PAYER, under a fresh Idempotency-Key. */
+export function payPix(gatewayUrl: string, apiKey: string, amount: number): Promise<ApiResponse> {
+  return call(gatewayUrl, '/v1/pay', {
+    apiKey,
+    body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount, ...PAYER }),
+    contentType: 'application/json',
+    headers: { 'idempotency-key': randomUUID() },
+  });
+}
 
 /** The transaction as GET /v1/transactions/{id} and the pay answer show it (spec §2.2). */
 export type PublicTransaction = {

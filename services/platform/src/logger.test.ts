@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { requestContext } from './context';
-import { createLogger, REDACTED } from './logger';
+import { createLogger, isSensitiveKey, REDACTED } from './logger';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -75,6 +75,38 @@ describe('createLogger', () => {
       err: { message: 'boom', authorization: REDACTED },
       cause: `connect to postgres://svc:${REDACTED}@db:5432/app failed`,
     });
+  });
+
+  it("redacts the payer's identity document under every key it travels under", () => {
+    const { lines, logger } = capture();
+    logger.info(
+      {
+        // The partner protocol's originator (a rail adapter's submission body).
+        debtor: {
+          name: 'Juan Perez',
+          account: '0001-1234567',
+          residency: 'non_resident',
+          document: { type: 'tax_id', number: '20-12345678-6', issuing_country: 'AR' },
+        },
+        // Payout's transaction row and proto fields.
+        row: { payer_tax_id: '20123456786', payer_country: 'AR', payer_id_type: 'tax_id', country: 'BR' },
+        payer: { taxId: '20123456786', country: 'AR', idType: 'tax_id' },
+        request: { payerTaxId: '20123456786', payerCountry: 'AR', payerIdType: 'tax_id' },
+      },
+      'submitting',
+    );
+    expect(lines[0]).toMatchObject({
+      debtor: { name: 'Juan Perez', account: REDACTED, residency: 'non_resident', document: REDACTED },
+      row: { payer_tax_id: REDACTED, payer_country: REDACTED, payer_id_type: REDACTED, country: 'BR' },
+      payer: { taxId: REDACTED, country: 'AR', idType: REDACTED },
+      request: { payerTaxId: REDACTED, payerCountry: REDACTED, payerIdType: REDACTED },
+    });
+    expect(JSON.stringify(lines[0])).not.toContain('12345678');
+  });
+
+  it('keeps keys that only resemble the identity keys', () => {
+    for (const key of ['documents', 'document_count', 'country', 'rail', 'type', 'payer_name'])
+      expect(isSensitiveKey(key)).toBe(false);
   });
 
   it('survives circular objects', () => {

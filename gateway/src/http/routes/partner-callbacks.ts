@@ -1,4 +1,5 @@
 import type { Client } from '@connectrpc/connect';
+import { isRailName } from '@qr-payout/platform/partner-protocol';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -11,15 +12,6 @@ import { PARTNER_SIGNATURE_HEADER, verifyPartnerSignature } from '../../payments
 // it and forwards the signed bytes as they came; payout parses them and interprets the status.
 // The 2xx is sent only after payout has applied the callback, so a partner retries every callback
 // we could not apply.
-
-/** The rails whose partners call back (docs/partner-protocol.md). */
-export const PARTNER_RAILS = [
-  'pix',
-  'transferencias-3.0',
-  'bre-b',
-  'cce-inmediatas',
-  'bolivia-qr-interoperable',
-];
 
 /** A payout resource is well under 2 KiB; anything much larger is not a callback. */
 export const PARTNER_CALLBACK_BODY_LIMIT_BYTES = 16 * 1024;
@@ -46,7 +38,8 @@ export function registerPartnerCallbackRoute(app: FastifyInstance, deps: Partner
     );
 
     async function verifySignature(request: FastifyRequest<{ Params: { rail: string } }>): Promise<void> {
-      if (!PARTNER_RAILS.includes(request.params.rail)) {
+      // Every rail's partner calls back (docs/partner-protocol.md): the protocol's one rail list.
+      if (!isRailName(request.params.rail)) {
         throw apiError('NotFoundError', 'No partner callbacks for this rail.');
       }
       if (deps.secret === undefined) {

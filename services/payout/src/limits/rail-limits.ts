@@ -1,22 +1,17 @@
 import { create } from '@bufbuild/protobuf';
-import { Code, type ConfigReader, type ConnectError, type Env, serviceError } from '@qr-payout/platform';
+import { Code, type ConfigReader, type ConnectError, serviceError } from '@qr-payout/platform';
 import { minorUnitDigits, minorUnitsText } from '@qr-payout/platform/money';
 import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import { type RailLimits, RailLimitsSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { RailName } from '../rails/partner-protocol';
+import { RAIL_CURRENCY, type RailName } from '../rails/partner-protocol';
+import { perRailConfig, railEnvName } from '../rails/per-rail-config';
 
 // Per-rail amount limits (issue 10 "Limits"): the smallest and largest amount a rail accepts, in the
 // rail's currency, both ends included. Payout owns the rule; CreateInstruction, where an amount is
 // fixed, is the one place it is checked, and ListRailLimits shows the same numbers to the gateway.
 
-/** The currency each rail pays in. */
-export const RAIL_CURRENCY: Readonly<Record<RailName, string>> = {
-  pix: 'BRL',
-  'transferencias-3.0': 'ARS',
-  'bre-b': 'COP',
-  'cce-inmediatas': 'PEN',
-  'bolivia-qr-interoperable': 'BOB',
-};
+/** The currency each rail pays in: the partner protocol's (platform), the one list. */
+export { RAIL_CURRENCY };
 
 /** One rail's limits in minor units of its currency. */
 export interface AmountRange {
@@ -71,29 +66,16 @@ export function parseAmountRange(text: string, currency: string): AmountRange | 
 
 /** The env variable of a rail's limits: RAIL_LIMITS_PIX, RAIL_LIMITS_TRANSFERENCIAS_3_0, ... */
 export function railLimitsVariable(rail: RailName): string {
-  return `RAIL_LIMITS_${rail.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+  return `RAIL_LIMITS_${railEnvName(rail)}`;
 }
 
 /** Config reader of every rail's limits: one variable per rail, each defaulting to the sandbox's. */
 export function railLimits(): ConfigReader<RailLimitTable> {
-  const rails = Object.keys(RAIL_CURRENCY) as RailName[];
-  return {
+  return perRailConfig({
     name: 'RAIL_LIMITS_*',
-    secret: false,
-    read(env: Env) {
-      const table: Partial<Record<RailName, AmountRange>> = {};
-      const problems: string[] = [];
-      for (const rail of rails) {
-        const name = railLimitsVariable(rail);
-        const raw = env[name]?.trim() || DEFAULT_RAIL_LIMITS[rail];
-        const range = parseAmountRange(raw, RAIL_CURRENCY[rail]);
-        if (typeof range === 'string') problems.push(`${name} ${range} (got ${JSON.stringify(raw)})`);
-        else table[rail] = range;
-      }
-      if (problems.length > 0) return { ok: false, problem: problems.join('; ') };
-      return { ok: true, value: Object.freeze(table as RailLimitTable) };
-    },
-  };
+    variableOf: railLimitsVariable,
+    parse: (raw, rail) => parseAmountRange(raw || DEFAULT_RAIL_LIMITS[rail], RAIL_CURRENCY[rail]),
+  });
 }
 
 /** 422 AmountOutOfRange: the message names the limit and the currency. */

@@ -9,6 +9,7 @@ export {
   type PayoutResource,
   parsePayoutResource,
   RAIL_COUNTRY,
+  RAIL_CURRENCY,
   RAILS,
   type RailName,
   type SubmitPayoutBody,

@@ -1,6 +1,6 @@
-import type { ConfigReader, Env } from '@qr-payout/platform';
-import { RAIL_CURRENCY } from '../limits/rail-limits';
+import type { ConfigReader } from '@qr-payout/platform';
 import type { RailName } from '../rails/partner-protocol';
+import { perRailConfig, railEnvName } from '../rails/per-rail-config';
 
 // Settlement horizon per rail (issue 10 "Nothing stuck"; README "Transaction state machine"): how
 // long after its creation a transaction may still be pending or processing before the polling
@@ -18,36 +18,22 @@ export const MAX_SETTLEMENT_HORIZON_MS = 7 * 24 * 60 * 60_000;
 
 /** The env variable of a rail's horizon: SETTLEMENT_HORIZON_PIX_MS, SETTLEMENT_HORIZON_BRE_B_MS, ... */
 export function settlementHorizonVariable(rail: RailName): string {
-  return `SETTLEMENT_HORIZON_${rail.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_MS`;
+  return `SETTLEMENT_HORIZON_${railEnvName(rail)}_MS`;
 }
 
 /** Config reader of every rail's horizon: one variable per rail, each defaulting to 5 minutes. */
 export function settlementHorizons(): ConfigReader<SettlementHorizons> {
-  const rails = Object.keys(RAIL_CURRENCY) as RailName[];
-  return {
+  return perRailConfig({
     name: 'SETTLEMENT_HORIZON_*_MS',
-    secret: false,
-    read(env: Env) {
-      const table: Partial<Record<RailName, number>> = {};
-      const problems: string[] = [];
-      for (const rail of rails) {
-        const name = settlementHorizonVariable(rail);
-        const raw = env[name]?.trim() ?? '';
-        if (raw === '') {
-          table[rail] = DEFAULT_SETTLEMENT_HORIZON_MS;
-          continue;
-        }
-        const ms = /^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
-        if (!(ms >= 1 && ms <= MAX_SETTLEMENT_HORIZON_MS))
-          problems.push(
-            `${name} must be milliseconds from 1 to ${MAX_SETTLEMENT_HORIZON_MS} (got ${JSON.stringify(raw)})`,
-          );
-        else table[rail] = ms;
-      }
-      if (problems.length > 0) return { ok: false, problem: problems.join('; ') };
-      return { ok: true, value: Object.freeze(table as SettlementHorizons) };
+    variableOf: settlementHorizonVariable,
+    parse(raw) {
+      if (raw === '') return DEFAULT_SETTLEMENT_HORIZON_MS;
+      const ms = /^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
+      return ms >= 1 && ms <= MAX_SETTLEMENT_HORIZON_MS
+        ? ms
+        : `must be milliseconds from 1 to ${MAX_SETTLEMENT_HORIZON_MS}`;
     },
-  };
+  });
 }
 
 /**

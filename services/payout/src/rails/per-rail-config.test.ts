@@ -1,0 +1,44 @@
+import { RAILS } from './partner-protocol';
+import { perRailConfig, railEnvName } from './per-rail-config';
+
+const reader = perRailConfig({
+  name: 'TEST_*',
+  variableOf: (rail) => `TEST_${railEnvName(rail)}`,
+  parse: (raw) => (raw === '' ? 1 : /^\d+$/.test(raw) ? Number(raw) : 'must be digits'),
+});
+
+describe('perRailConfig', () => {
+  it('reads every rail, trimmed, with its default when unset', () => {
+    const read = reader.read({ TEST_PIX: ' 7 ', TEST_TRANSFERENCIAS_3_0: '9' });
+    expect(read).toEqual({
+      ok: true,
+      value: {
+        pix: 7,
+        'transferencias-3.0': 9,
+        'bre-b': 1,
+        'cce-inmediatas': 1,
+        'bolivia-qr-interoperable': 1,
+      },
+    });
+    expect(read.ok && Object.keys(read.value)).toEqual([...RAILS]);
+    expect(read.ok && Object.isFrozen(read.value)).toBe(true);
+  });
+
+  it('names every bad variable with what it got, all at once', () => {
+    const read = reader.read({ TEST_PIX: 'x', TEST_BRE_B: '1.5' });
+    expect(read).toEqual({
+      ok: false,
+      problem: 'TEST_PIX must be digits (got "x"); TEST_BRE_B must be digits (got "1.5")',
+    });
+  });
+
+  it('writes a rail as an env variable name in upper case with underscores', () => {
+    expect(RAILS.map(railEnvName)).toEqual([
+      'PIX',
+      'TRANSFERENCIAS_3_0',
+      'BRE_B',
+      'CCE_INMEDIATAS',
+      'BOLIVIA_QR_INTEROPERABLE',
+    ]);
+  });
+});
