@@ -524,6 +524,7 @@ describe('a dynamic Pix charge is paid once', () => {
     const again = await post('/v1/pay', randomUUID(), { qr_string: charge.qr_string, ...PAYER });
     expectErrorBody(again, 409, 'ChargeAlreadyPaid', docs());
     expect(again.json?.message).toContain(txn.id);
+    expect(again.json?.transaction_id).toBe(txn.id);
     const otherTenant = await post(
       '/v1/pay',
       randomUUID(),
@@ -532,6 +533,7 @@ describe('a dynamic Pix charge is paid once', () => {
     );
     expectErrorBody(otherTenant, 409, 'ChargeAlreadyPaid', docs());
     expect(otherTenant.json?.message).not.toMatch(/txn_/);
+    expect(otherTenant.json).not.toHaveProperty('transaction_id');
 
     const settled = await eventually(
       async () =>
@@ -574,9 +576,11 @@ describe('a dynamic Pix charge is paid once', () => {
     const second = await post('/v1/execute', randomUUID(), { instruction_id: oursAgain, ...PAYER });
     expectErrorBody(second, 409, 'ChargeAlreadyPaid', docs());
     expect(second.json?.message).toContain(txn.id);
+    expect(second.json?.transaction_id).toBe(txn.id);
     const third = await post('/v1/execute', randomUUID(), { instruction_id: theirs, ...PAYER }, other.apiKey);
     expectErrorBody(third, 409, 'ChargeAlreadyPaid', docs());
     expect(third.json?.message).not.toMatch(/txn_/);
+    expect(third.json).not.toHaveProperty('transaction_id');
 
     // The same key and body is still the replay of the one payment.
     const replay = await post('/v1/execute', key, { instruction_id: ours, ...PAYER });

@@ -248,7 +248,46 @@ describe('declaring the document', () => {
     });
   });
 
+  it('a Colombian NIT without its dash is never sent as a CC: 400 naming payer_id_type, paid as tax_id once declared', async () => {
+    const undeclared = await pay('CO', { payer_tax_id: '9001234568', payer_country: 'CO' });
+    expectErrorBody(undeclared, 400, 'ValidationError', `${system.gatewayUrl}/docs`);
+    expect(undeclared.json?.message).toMatch(
+      /^payer_id_type is required: .*tax_id for a NIT or national_id for a CC$/,
+    );
+    const txn = await completed(
+      await pay('CO', { payer_tax_id: '9001234568', payer_country: 'CO', payer_id_type: 'tax_id' }),
+    );
+    expect(await originatorAtPartner(txn)).toMatchObject({
+      residency: 'resident',
+      document: { type: 'tax_id', number: '9001234568', issuing_country: 'CO' },
+    });
+  });
+
+  it('null payer_country, payer_id_type and callback_url are "not set": an undeclared foreign id', async () => {
+    const res = await call(system.gatewayUrl, '/v1/pay', {
+      apiKey: tenant.apiKey,
+      contentType: 'application/json',
+      headers: { 'idempotency-key': randomUUID() },
+      body: JSON.stringify({
+        ...qrOf('BR'),
+        wallet_currency: null,
+        payer_name: 'Alex Traveller',
+        payer_account: 'WALLET-0042',
+        payer_tax_id: 'P-7781 2024',
+        payer_country: null,
+        payer_id_type: null,
+        callback_url: null,
+      }),
+    });
+    const txn = await completed(res);
+    expect(await originatorAtPartner(txn)).toMatchObject({
+      residency: 'non_resident',
+      document: { type: 'undeclared', number: 'P-7781 2024', issuing_country: null },
+    });
+  });
+
   it.each([
+    [{ payer_tax_id: '123', payer_country: 'XX' }, /^payer_country XX is not an assigned ISO 3166-1 alpha-2/],
     [{ payer_tax_id: '123', payer_country: 'Brazil' }, /^payer_country /],
     [{ payer_tax_id: '123', payer_country: 'BR', payer_id_type: 'cpf' }, /^payer_id_type /],
     [{ payer_tax_id: 'C01X00T47', payer_id_type: 'passport' }, /^payer_country is required/],

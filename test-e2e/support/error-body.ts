@@ -12,12 +12,13 @@ export function expectErrorBody(res: ApiResponse, status: number, tag: string, d
   expect({ status: res.status, body: res.json ?? res.text }).toMatchObject({ status, body: { _tag: tag } });
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const body = res.json!;
-  // The registry's declared body fields: RateLimitError's retryAfter (spec §7.2), and
-  // InstructionAlreadyExecuted's transaction_id (docs/api-conventions.md).
+  // The registry's declared body fields: RateLimitError's retryAfter (spec §7.2),
+  // InstructionAlreadyExecuted's transaction_id, and ChargeAlreadyPaid's, present only when the
+  // payment is the caller's (docs/api-conventions.md; the test asserts which).
   const extra =
     tag === 'RateLimitError'
       ? ['retryAfter']
-      : tag === 'InstructionAlreadyExecuted'
+      : tag === 'InstructionAlreadyExecuted' || (tag === 'ChargeAlreadyPaid' && 'transaction_id' in body)
         ? ['transaction_id']
         : [];
   const expectedFields = [...ERROR_FIELDS, ...extra].sort();

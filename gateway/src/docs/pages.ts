@@ -1,4 +1,4 @@
-import { ERROR_REGISTRY, ERROR_TAGS } from '../errors/registry';
+import { ERROR_REGISTRY, ERROR_TAGS, type ErrorEntry } from '../errors/registry';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -28,11 +28,16 @@ export function referencePageHtml(): string {
 /** GET /docs/errors: the catalogue `docs_url` points at, one anchor per error tag (design §6). */
 export function errorCataloguePageHtml(): string {
   const rows = ERROR_TAGS.map((tag) => {
-    const entry = ERROR_REGISTRY[tag];
+    const entry: ErrorEntry = ERROR_REGISTRY[tag];
+    const fields = Object.entries(entry.bodyFields ?? {})
+      .map(
+        ([name, meaning]) => `<p><em>The body adds</em> <code>${name}</code>: ${escapeHtml(meaning)}</p>\n`,
+      )
+      .join('');
     return `<section id="${tag}">
 <h2><a href="#${tag}">${tag}</a> <small>HTTP ${entry.status}</small></h2>
 <p><strong>${escapeHtml(entry.title)}.</strong> ${escapeHtml(entry.description)}</p>
-<p><em>What to do:</em> ${escapeHtml(entry.action)}</p>
+${fields}<p><em>What to do:</em> ${escapeHtml(entry.action)}</p>
 </section>`;
   }).join('\n');
   return `<!doctype html>

@@ -77,6 +77,33 @@ describe('error registry', () => {
     expect('transaction_id' in renderErrorBody({ tag: 'QuoteExpired', ...base })).toBe(false);
   });
 
+  it('ChargeAlreadyPaid carries transaction_id the same way, and only when payout gave it', () => {
+    const base = { requestId: 'r', publicDocsUrl: 'http://x/docs' };
+    const fields = { transaction_id: 'txn_01JD0000000000000000000001', instruction_id: 'ins_x' };
+    expect(renderErrorBody({ tag: 'ChargeAlreadyPaid', ...base, fields })).toMatchObject({
+      transaction_id: 'txn_01JD0000000000000000000001',
+    });
+    // Another tenant's payment: payout sends no transaction_id, and none is rendered.
+    const foreign = renderErrorBody({
+      tag: 'ChargeAlreadyPaid',
+      ...base,
+      fields: { instruction_id: 'ins_x' },
+    });
+    expect('transaction_id' in foreign).toBe(false);
+    expect(Object.keys(foreign).sort()).toEqual(['_tag', 'docs_url', 'message', 'request_id', 'type']);
+  });
+
+  it('documents every body field on /docs/errors and in the OpenAPI ErrorBody, per error declaring it', () => {
+    const page = errorCataloguePageHtml();
+    const described =
+      buildOpenApiDocument().components.schemas.ErrorBody.properties.transaction_id.description;
+    for (const tag of ['InstructionAlreadyExecuted', 'ChargeAlreadyPaid'] as const) {
+      const section = page.slice(page.indexOf(`id="${tag}"`));
+      expect(section.slice(0, section.indexOf('</section>'))).toContain('<code>transaction_id</code>');
+      expect(described).toContain(`\`${tag}\`: ${ERROR_REGISTRY[tag].bodyFields.transaction_id}`);
+    }
+  });
+
   it('recognizes only its own tags, not inherited object keys', () => {
     expect(isErrorTag('QrDecodeError')).toBe(true);
     expect(isErrorTag('toString')).toBe(false);

@@ -88,6 +88,11 @@ export const ERROR_REGISTRY = {
       "The dynamic QR's charge was already paid or is being paid (single-use charge); resolving it again shows it concluded.",
     action: 'Do not retry; show the payer that this code was already used.',
     defaultMessage: "The dynamic QR's charge was already paid or is being paid.",
+    bodyFields: {
+      // payout sets it only when the paying transaction is the caller's tenant's.
+      transaction_id:
+        "The transaction (`txn_`) that paid or is paying the charge, only when it is your own: read it with GET /v1/transactions/{id}. Absent when another tenant's payment holds the charge.",
+    },
   },
   QuoteExpired: {
     status: 409,
@@ -136,7 +141,7 @@ export const ERROR_REGISTRY = {
     status: 422,
     title: "Amount outside the rail's limits",
     description:
-      'The payment amount is below the minimum or above the maximum the rail accepts; GET /v1/schemes shows the limits.',
+      'The payment amount (positive) is below the minimum or above the maximum the rail accepts; GET /v1/schemes shows the limits. Zero or a negative amount is 400 ValidationError instead.',
     action: "Pay an amount within the scheme's limits.",
     defaultMessage: "The amount is outside the scheme's limits.",
   },

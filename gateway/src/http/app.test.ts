@@ -1,10 +1,13 @@
 import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import { RAILS } from '@qr-payout/platform/partner-protocol';
 import type { FastifyInstance } from 'fastify';
 import { NO_IDEMPOTENCY_CACHE } from '../idempotency/cache';
+import { requestFingerprint } from '../idempotency/fingerprint';
 import { createMemoryRateLimiter } from '../ratelimit/memory';
 import type { AuthenticatedKey } from '../tenants/service';
 import { buildPublicApp, type PublicAppDeps } from './app';
 import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from './auth';
+import { EXECUTE_OPERATION } from './routes/execute';
 
 const GOOD_KEY = 'qrp_AbCdEfGh_0123456789abcdefghijklmnopqrstuv';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -312,8 +315,11 @@ describe('public app', () => {
         [{ qr_string: 5 }, /^qr_string must be string$/],
         [{ qr_string: 'x'.repeat(4097) }, /^qr_string /],
         [{ qr_string: 'abc', wallet_currency: 'usd' }, /^wallet_currency /],
-        [{ qr_string: 'abc', amount: -1 }, /^amount /],
-        [{ qr_string: 'abc', amount: '10' }, /^amount must be number$/],
+        // Zero or negative is malformed, not AmountOutOfRange (docs/api-conventions.md "Money").
+        [{ qr_string: 'abc', amount: -1 }, /^amount must be > 0$/],
+        [{ qr_string: 'abc', amount: 0 }, /^amount must be > 0$/],
+        [{ qr_string: 'abc', amount: '10' }, /^amount must be number or null$/],
+        [{ qr_string: 'abc', wallet_currency: 5 }, /^wallet_currency must be string or null$/],
         [{ qr_string: 'abc', colour: 'red' }, /^colour is not a known field$/],
       ];
       for (const [payload, message] of cases) {
@@ -356,11 +362,98 @@ describe('public app', () => {
     });
   });
 
+  describe('null for an optional request field is "not set" (docs/api-conventions.md "Naming")', () => {
+    const INSTRUCTION_ID = 'ins_01JD0000000000000000000001';
+    const PAYER = { payer_name: 'Ana', payer_account: 'ACC-1', payer_tax_id: 'P123' };
+    const NULL_PAYER_OPTIONALS = { payer_country: null, payer_id_type: null, callback_url: null };
+    const post = (url: string, body: object) =>
+      inject(app, {
+        method: 'POST',
+        url,
+        headers: { 'x-api-key': GOOD_KEY, 'content-type': 'application/json', 'idempotency-key': 'k-1' },
+        payload: JSON.stringify(body),
+      });
+    const undecodable = {
+      decode: async () => {
+        throw serviceError('QrDecodeError', 'CRC mismatch', { code: Code.InvalidArgument });
+      },
+    };
+
+    it('resolve and pay take null wallet_currency and amount as absent: no currency check, no 400', async () => {
+      await app.close();
+      const asked: string[] = [];
+      app = build({
+        decoder: undecodable,
+        currencies: {
+          isQuotable: async (code) => {
+            asked.push(code);
+            return true;
+          },
+        },
+      });
+      const resolved = await post('/v1/resolve', { qr_string: '0002', wallet_currency: null, amount: null });
+      expectErrorBody(resolved, 422, 'QrDecodeError');
+      const paid = await post('/v1/pay', {
+        qr_string: '0002',
+        wallet_currency: null,
+        amount: null,
+        ...PAYER,
+        ...NULL_PAYER_OPTIONALS,
+      });
+      expectErrorBody(paid, 422, 'QrDecodeError');
+      expect(asked).toEqual([]);
+    });
+
+    it('execute sends payout the payer without them, fingerprinted as the body without them', async () => {
+      await app.close();
+      const sent: unknown[] = [];
+      app = build({
+        // Only execute is reached.
+        payout: {
+          executeInstruction: async (request: unknown) => {
+            sent.push(request);
+            throw serviceError('NotFoundError', 'instruction not found', { code: Code.NotFound });
+          },
+        } as unknown as PublicAppDeps['payout'],
+      });
+      const body = { instruction_id: INSTRUCTION_ID, ...PAYER };
+      expectErrorBody(await post('/v1/execute', { ...body, ...NULL_PAYER_OPTIONALS }), 404, 'NotFoundError');
+      expectErrorBody(await post('/v1/execute', body), 404, 'NotFoundError');
+      const [withNulls, without] = sent as Record<string, unknown>[];
+      expect(withNulls).toMatchObject({
+        payer: { name: 'Ana', account: 'ACC-1', taxId: 'P123' },
+        callbackUrl: '',
+        requestFingerprint: requestFingerprint(EXECUTE_OPERATION, body),
+      });
+      expect(withNulls!['payer']).toEqual({ name: 'Ana', account: 'ACC-1', taxId: 'P123' });
+      expect(withNulls).toEqual(without);
+    });
+
+    it('a required field is still required: null is not a value for it', async () => {
+      const res = await post('/v1/execute', { instruction_id: INSTRUCTION_ID, ...PAYER, payer_tax_id: null });
+      expectErrorBody(res, 400, 'ValidationError');
+      expect(res.json().message).toBe('payer_tax_id must be string');
+    });
+  });
+
   describe('unknown routes, docs and probes', () => {
     it('404 NotFoundError for unknown paths and methods, with x-request-id', async () => {
       expectErrorBody(await inject(app, { url: '/v1/nope' }), 404, 'NotFoundError');
       expectErrorBody(await inject(app, { method: 'DELETE', url: '/v1/schemes' }), 404, 'NotFoundError');
       expectErrorBody(await inject(app, { url: '/docs/assets/..%2Fpackage.json' }), 404, 'NotFoundError');
+    });
+
+    it("partner callbacks exist for the partner protocol's rails only (404 for any other)", async () => {
+      const postCallback = (rail: string) =>
+        inject(app, {
+          method: 'POST',
+          url: `/v1/partner/callbacks/${rail}`,
+          headers: { 'content-type': 'application/json' },
+          payload: '{}',
+        });
+      // No PARTNER_CALLBACK_SECRET here: a rail with callbacks answers 503, not 404.
+      for (const rail of RAILS) expectErrorBody(await postCallback(rail), 503, 'ServiceUnavailable');
+      expectErrorBody(await postCallback('swift'), 404, 'NotFoundError');
     });
 
     it('serves the OpenAPI document, the reference page, its local assets and the error catalogue', async () => {

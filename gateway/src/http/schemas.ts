@@ -1,7 +1,9 @@
 // JSON Schemas of the public API: the routes validate with them and the OpenAPI document is built
 // from them (one source, so the document cannot drift from what the routes accept and send).
 
+import { PARTNER_STATUSES, RAILS } from '@qr-payout/platform/partner-protocol';
 import { INSTRUCTION_ID_PATTERN, TRANSACTION_ID_PATTERN, WEBHOOK_DELIVERY_ID_PATTERN } from './ids';
+import { orNull } from './null-as-absent';
 
 export const ERROR_BODY_SCHEMA = {
   type: 'object',
@@ -13,12 +15,9 @@ export const ERROR_BODY_SCHEMA = {
     docs_url: { type: 'string', format: 'uri', description: 'Where the error is described.' },
     request_id: { type: 'string', format: 'uuid' },
     retryAfter: { type: 'integer', minimum: 1, description: 'RateLimitError only: seconds to wait.' },
-    transaction_id: {
-      type: 'string',
-      pattern: TRANSACTION_ID_PATTERN,
-      description:
-        'InstructionAlreadyExecuted only: the transaction that executed the instruction (read it with GET /v1/transactions/{id}).',
-    },
+    // Only on the errors whose registry entry declares it (`bodyFields`); the OpenAPI document
+    // describes it from the registry.
+    transaction_id: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
   },
   additionalProperties: false,
 } as const;
@@ -124,7 +123,7 @@ export const SCHEME_SCHEMA = {
     min_amount: {
       oneOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'null' }],
       description:
-        "Smallest amount the scheme's rail accepts, in `currency` with its minor-unit digits; a smaller amount is 422 AmountOutOfRange. Null only for a rail without configured limits.",
+        "Smallest amount the scheme's rail accepts, in `currency` with its minor-unit digits; a smaller positive amount is 422 AmountOutOfRange (zero or less is 400 ValidationError). Null only for a rail without configured limits.",
     },
     max_amount: {
       oneOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'null' }],
@@ -152,17 +151,18 @@ export const RESOLVE_REQUEST_SCHEMA = {
       maxLength: MAX_QR_STRING_LENGTH,
       description: 'The text decoded from the merchant QR code, exactly as scanned (spec §4.1).',
     },
-    wallet_currency: {
+    wallet_currency: orNull({
       type: 'string',
       pattern: '^[A-Z]{3}$',
       description:
-        'ISO 4217 currency the payer pays in (upper case, one of the currencies fx quotes); an FX quote is made when it differs from the payment currency.',
-    },
-    amount: {
+        'ISO 4217 currency the payer pays in (upper case, one of the currencies fx quotes); an FX quote is made when it differs from the payment currency. Null: not sent.',
+    } as const),
+    amount: orNull({
       type: 'number',
       exclusiveMinimum: 0,
-      description: 'For QR codes that carry no amount: the amount in the payment currency (design §3).',
-    },
+      description:
+        "For QR codes that carry no amount: the amount in the payment currency (design §3). Zero or negative is 400 ValidationError; a positive amount outside the scheme's min_amount..max_amount is 422 AmountOutOfRange. Null: not sent.",
+    } as const),
   },
   additionalProperties: false,
 } as const;
@@ -450,7 +450,8 @@ const PAYER_PROPERTIES = {
     description: 'Account of the payer at the sending wallet or bank. Never logged in clear.',
   },
   // Types only: what an id may be depends on payer_country and payer_id_type, which payout alone
-  // checks (docs/payer-identity.md), so no length or pattern is restated here.
+  // checks (docs/payer-identity.md), so no length, pattern or enum is restated here (a second
+  // check would refuse with another message than payout's); `examples` only illustrates.
   payer_tax_id: {
     type: 'string',
     description:
@@ -458,31 +459,36 @@ const PAYER_PROPERTIES = {
       'characters). Checked against the documents of payer_country when given (GET /v1/schemes ' +
       'payer_identity); otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear.',
   },
-  payer_country: {
+  payer_country: orNull({
     type: 'string',
+    examples: ['AR', 'BR', 'CO'],
     description:
-      'Optional: ISO 3166-1 alpha-2 code (upper case) of the country that issued payer_tax_id. The payer is ' +
-      "a resident of the merchant's country when this is that country.",
-  },
-  payer_id_type: {
+      'Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), ' +
+      "of the country that issued payer_tax_id, checked by payout. The payer is a resident of the merchant's " +
+      'country when this is that country. Null: not sent.',
+  } as const),
+  payer_id_type: orNull({
     type: 'string',
+    examples: ['tax_id', 'national_id', 'passport'],
     description:
-      'Optional: what payer_tax_id is, `tax_id`, `national_id` or `passport`; requires payer_country. ' +
-      "Without it, the type is inferred from the first of the country's documents the id matches.",
-  },
+      'Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires ' +
+      'payer_country. Without it, the type is inferred from the one document of the country the id fits; an id ' +
+      'that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. ' +
+      'Null: not sent.',
+  } as const),
 } as const;
 
 export const MAX_CALLBACK_URL_LENGTH = 2048;
 
-const CALLBACK_URL_PROPERTY = {
+const CALLBACK_URL_PROPERTY = orNull({
   type: 'string',
   minLength: 1,
   maxLength: MAX_CALLBACK_URL_LENGTH,
   description:
     'Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, ' +
     "signed with the tenant's signing secret (spec §5). An https URL that is not a loopback, private, " +
-    'link-local or metadata address (same rules as registered endpoints).',
-} as const;
+    'link-local or metadata address (same rules as registered endpoints). Null: not sent.',
+} as const);
 
 export const EXECUTE_REQUEST_SCHEMA = {
   type: 'object',
@@ -528,11 +534,13 @@ export const PAY_RESPONSE_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-// The partner protocol's payout resource as partners POST it back (partner-sim/README.md "Partner
-// protocol"). Unknown fields are accepted: a partner adding one must not make us refuse callbacks.
+// The partner protocol's payout resource as partners POST it back (docs/partner-protocol.md), for
+// the OpenAPI document only: the gateway forwards the signed bytes and payout parses them
+// (`parsePayoutResource` in @qr-payout/platform/partner-protocol, whose required fields these are).
+// Unknown fields are accepted: a partner adding one must not make us refuse callbacks.
 export const PARTNER_CALLBACK_SCHEMA = {
   type: 'object',
-  required: ['id', 'idempotency_key', 'status'],
+  required: ['id', 'idempotency_key', 'rail', 'amount', 'status', 'created_at'],
   properties: {
     id: { type: 'string', minLength: 1, maxLength: 128, description: "The partner's payout id." },
     idempotency_key: {
@@ -540,11 +548,24 @@ export const PARTNER_CALLBACK_SCHEMA = {
       pattern: TRANSACTION_ID_PATTERN,
       description: 'Our transaction id, sent as Idempotency-Key when the payout was submitted.',
     },
-    rail: { type: 'string', maxLength: 64 },
-    status: { type: 'string', enum: ['PDNG', 'ACSP', 'ACSC', 'RJCT'], description: 'ISO 20022 status.' },
+    rail: { type: 'string', enum: [...RAILS] },
+    amount: {
+      type: 'object',
+      required: ['currency', 'amount_minor'],
+      properties: {
+        currency: { type: 'string', description: 'ISO 4217 code of the rail currency.' },
+        amount_minor: {
+          type: 'string',
+          pattern: '^[1-9][0-9]{0,17}$',
+          description: 'Integer minor units (docs/partner-protocol.md).',
+        },
+      },
+    },
+    status: { type: 'string', enum: [...PARTNER_STATUSES], description: 'ISO 20022 status.' },
     reason_code: { oneOf: [{ type: 'string', maxLength: 16 }, { type: 'null' }] },
     reason: { oneOf: [{ type: 'string', maxLength: 500 }, { type: 'null' }] },
     reference: { oneOf: [{ type: 'string', maxLength: 128 }, { type: 'null' }] },
+    created_at: { type: 'string', format: 'date-time' },
     settled_at: { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
   },
 } as const;

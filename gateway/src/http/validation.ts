@@ -18,5 +18,9 @@ export function formatValidationMessage(errors: FastifySchemaValidationError[], 
     return `${path ? `${path}.` : ''}${extra} is not a known field`;
   }
   const subject = path || dataVar;
+  // A field that may be null (null-as-absent.ts) has a type list: "must be string or null".
+  if (first.keyword === 'type' && Array.isArray(params['type'])) {
+    return `${subject} must be ${(params['type'] as string[]).join(' or ')}`;
+  }
   return `${subject} ${first.message ?? 'is not valid'}`;
 }

@@ -1,4 +1,4 @@
-import { ERROR_REGISTRY, ERROR_TAGS } from '../errors/registry';
+import { ERROR_REGISTRY, ERROR_TAGS, type ErrorEntry } from '../errors/registry';
 import { DELIVERY_LIST_QUERY_PARAMETERS } from '../http/delivery-list-query';
 import { TRANSACTION_ID_PATTERN } from '../http/ids';
 import { PUBLIC_DELIVERY_STATUSES } from '../http/presenters/webhook-delivery';
@@ -93,6 +93,15 @@ function htmlResponse(description: string) {
 
 function describeTags(tags: string[]): string {
   return tags.map((t) => `\`${t}\``).join(', ');
+}
+
+/** What an extra error body field means, per error that declares it (the registry's `bodyFields`). */
+function describeBodyField(field: string): string {
+  const uses = ERROR_TAGS.flatMap((tag) => {
+    const meaning = (ERROR_REGISTRY[tag] as ErrorEntry).bodyFields?.[field];
+    return meaning === undefined ? [] : [`${describeTags([tag])}: ${meaning}`];
+  });
+  return uses.join(' ');
 }
 
 /** Responses every authenticated route can give. */
@@ -292,7 +301,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
           description:
             'The schemes the decoder recognizes (spec §4.5), with country, currency, rail, the payer fields execute needs, ' +
             'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
-            'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; outside them resolve and pay are 422 `AmountOutOfRange`). ' +
+            'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
             'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
           responses: {
             '200': okResponse('The scheme catalogue.', ref('schemas', 'SchemesResponse'), true),
@@ -311,8 +320,9 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
             '`wallet_currency` the instruction has exactly the spec §2.1 fields. `amount` is only for QR codes ' +
             'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
-            "from the QR's); an amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
-            '`AmountOutOfRange`, one a JSON number cannot hold exactly is 400 `ValidationError`. ' +
+            "from the QR's); a positive amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
+            '`AmountOutOfRange`; zero or a negative amount, or one a JSON number cannot hold exactly, is 400 `ValidationError`. ' +
+            'An optional field sent as null is taken as not sent. ' +
             'A `wallet_currency` that is malformed or not quoted is 400 `ValidationError`.',
           requestBody: { required: true, content: jsonContent(ref('schemas', 'ResolveRequest')) },
           responses: {
@@ -336,7 +346,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
             'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
             '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
-            '`transaction_id` (the transaction that executed it); an expired FX quote ' +
+            '`transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is ' +
+            'paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote ' +
             'is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with ' +
             '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
             'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
@@ -393,7 +404,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               RATE_LIMIT_HEADERS,
             ),
             '409': errorResponse(
-              `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing; once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
+              `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
               RATE_LIMIT_HEADERS,
             ),
             '413': BODY_ERRORS['413'],
@@ -713,6 +724,10 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             ...ERROR_BODY_SCHEMA.properties,
             _tag: { type: 'string', enum: ERROR_TAGS },
             type: { type: 'string', enum: ERROR_TAGS },
+            transaction_id: {
+              ...ERROR_BODY_SCHEMA.properties.transaction_id,
+              description: describeBodyField('transaction_id'),
+            },
           },
         },
         Scheme: SCHEME_SCHEMA,

@@ -9,6 +9,7 @@ import {
   executeInstruction,
   type PayerInput,
 } from '../../payments/execute-instruction';
+import { dropNullFields } from '../null-as-absent';
 import { EXECUTE_REQUEST_SCHEMA } from '../schemas';
 
 /** What execute and pay share: authentication, the idempotency cache, payout's execute step. */
@@ -25,7 +26,10 @@ interface ExecuteBody extends PayerBody {
 
 export const EXECUTE_OPERATION = 'POST /v1/execute';
 
-/** The payer fields of execute and pay (spec §4.2, §4.3; docs/payer-identity.md). */
+/**
+ * The payer fields of execute and pay (spec §4.2, §4.3; docs/payer-identity.md); a null optional
+ * field was already removed (null-as-absent.ts), so absent is the only "not set".
+ */
 export interface PayerBody {
   payer_name: string;
   payer_account: string;
@@ -102,6 +106,7 @@ export function registerExecuteRoute(app: FastifyInstance, deps: PaymentRouteDep
       onRequest: deps.authenticate,
       preValidation: requireIdempotencyKey,
       schema: { body: EXECUTE_REQUEST_SCHEMA },
+      preHandler: dropNullFields,
     },
     async (request, reply) => {
       const payment = paymentRequest(request, deps, EXECUTE_OPERATION);

@@ -4,6 +4,7 @@ import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb'
 import type { FastifyInstance } from 'fastify';
 import { requireIdempotencyKey } from '../../idempotency/http';
 import { decodeRequest, type ResolveInstructionDeps } from '../../payments/resolve-instruction';
+import { dropNullFields } from '../null-as-absent';
 import { toPublicInstruction } from '../presenters/instruction';
 import { PAY_REQUEST_SCHEMA } from '../schemas';
 import { type PaymentRouteDeps, payerOf, paymentRequest } from './execute';
@@ -40,6 +41,7 @@ export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void
       onRequest: deps.authenticate,
       preValidation: requireIdempotencyKey,
       schema: { body: PAY_REQUEST_SCHEMA },
+      preHandler: dropNullFields,
     },
     async (request, reply) => {
       const body = request.body;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { type ResolveInstructionDeps, resolveInstruction } from '../../payments/resolve-instruction';
+import { dropNullFields } from '../null-as-absent';
 import { toPublicInstruction } from '../presenters/instruction';
 import { RESOLVE_REQUEST_SCHEMA } from '../schemas';
 
@@ -21,7 +22,7 @@ interface ResolveBody {
 export function registerResolveRoute(app: FastifyInstance, deps: ResolveRouteDeps): void {
   app.post<{ Body: ResolveBody }>(
     '/v1/resolve',
-    { onRequest: deps.authenticate, schema: { body: RESOLVE_REQUEST_SCHEMA } },
+    { onRequest: deps.authenticate, schema: { body: RESOLVE_REQUEST_SCHEMA }, preHandler: dropNullFields },
     async (request) => {
       const instruction = await resolveInstruction(deps, {
         tenantId: request.auth?.tenantId ?? '',

@@ -35,6 +35,12 @@ export type DocumentRule = {
   /** How it is written, for GET /v1/schemes. */
   readonly format: string;
   readonly check: (raw: string) => DocumentCheck;
+  /**
+   * The country's document of this type that carries the same number (a Brazilian CIN is numbered
+   * by the holder's CPF): an id fitting both is that one document, so inference takes that type
+   * instead of calling the id ambiguous (identity.ts).
+   */
+  readonly sameNumberAs?: PayerIdType;
 };
 
 // Separators people type: dots, dashes, slashes, spaces.
@@ -80,7 +86,8 @@ function brazilCpfOrCnpj(raw: string): DocumentCheck {
 }
 
 function colombiaNit(raw: string): DocumentCheck {
-  // Written with its verification digit after a dash (900123456-8), or bare with the digit last.
+  // Written with its verification digit after a dash (900123456-8), or bare with the digit last
+  // (9001234568). Bare, it has the shape of a CC too: inference then refuses it (identity.ts).
   const match = /^(\d{6,10})-?(\d)$/.exec(raw.replace(/[.\s]/g, ''));
   if (!match) return badShape('must be a NIT and its verification digit (900123456-8)');
   return isValidColombianNit(match[1]!, match[2]!)
@@ -157,6 +164,7 @@ export const DOCUMENT_RULES: readonly DocumentRule[] = [
     name: 'CIN (CPF number)',
     format: 'the CPF: 11 digits, mod-11 check digits',
     check: checked('CPF', /^\d{11}$/, isValidCpf, 'must be the CPF number of the CIN (11 digits)'),
+    sameNumberAs: 'tax_id',
   },
   {
     country: 'CL',
@@ -181,8 +189,19 @@ export const DOCUMENT_RULES: readonly DocumentRule[] = [
       isValidChileanRut,
       'must be a RUN (7 or 8 digits and a check character)',
     ),
+    // A person's RUT is their RUN.
+    sameNumberAs: 'tax_id',
   },
-  // A cédula is digits only (dots allowed), so a dash marks a NIT for the type inference.
+  // A person's NIT is their CC with a verification digit appended, so a bare number of 7 to 10
+  // digits whose last digit is the DIAN digit of the others reads as both: a different number
+  // either way, which inference refuses to guess (docs/payer-identity.md "Rules").
+  {
+    country: 'CO',
+    idType: 'tax_id',
+    name: 'NIT',
+    format: '6 to 10 digits and a DIAN verification digit, 900123456-8 or 9001234568',
+    check: colombiaNit,
+  },
   {
     country: 'CO',
     idType: 'national_id',
@@ -191,20 +210,21 @@ export const DOCUMENT_RULES: readonly DocumentRule[] = [
     check: shaped(/^\d{6,10}$/, 'must be a CC (6 to 10 digits)', /[.\s]/g),
   },
   {
-    country: 'CO',
-    idType: 'tax_id',
-    name: 'NIT',
-    format: '6 to 10 digits and a DIAN verification digit; 900123456-8 form allowed',
-    check: colombiaNit,
-  },
-  {
     country: 'ES',
     idType: 'tax_id',
     name: 'NIF',
     format: `NIF of a person: ${DNI_NIE}`,
     check: spanishDniOrNie,
   },
-  { country: 'ES', idType: 'national_id', name: 'DNI/NIE', format: DNI_NIE, check: spanishDniOrNie },
+  // A person's NIF is their DNI or NIE.
+  {
+    country: 'ES',
+    idType: 'national_id',
+    name: 'DNI/NIE',
+    format: DNI_NIE,
+    check: spanishDniOrNie,
+    sameNumberAs: 'tax_id',
+  },
   {
     country: 'MX',
     idType: 'national_id',
@@ -270,7 +290,7 @@ export function documentRule(country: string, idType: PayerIdType): DocumentRule
   return DOCUMENT_RULES.find((r) => r.country === country && r.idType === idType);
 }
 
-/** The country's documents in catalogue order (the order a type is inferred in); no passports. */
+/** The country's documents in catalogue order (tax_id first, as docs/payer-identity.md lists them); no passports. */
 export function documentRulesOf(country: string): readonly DocumentRule[] {
   return DOCUMENT_RULES.filter((r) => r.country === country);
 }

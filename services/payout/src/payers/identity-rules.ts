@@ -40,7 +40,8 @@ const FIELDS = [
     required: false,
     description:
       `What payer_tax_id is: ${PAYER_ID_TYPES.join(', ')}; requires payer_country. Without it the type is ` +
-      "inferred from the first of the country's documents the id matches.",
+      'inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT ' +
+      'written without its dash also has the shape of a CC) is refused until payer_id_type says which.',
   },
 ] as const;
 

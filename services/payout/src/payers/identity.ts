@@ -1,7 +1,14 @@
 // The payer's document from payer_tax_id, payer_country and payer_id_type (docs/payer-identity.md
 // "Rules"). Pure: the caller turns a refusal into a ValidationError naming its field.
 import { isIsoCountry } from './countries';
-import { documentRule, documentRulesOf, isPayerIdType, PAYER_ID_TYPES, type PayerIdType } from './documents';
+import {
+  type DocumentRule,
+  documentRule,
+  documentRulesOf,
+  isPayerIdType,
+  PAYER_ID_TYPES,
+  type PayerIdType,
+} from './documents';
 
 /** The payer's identifier as it is stored and sent to the partner. */
 export type PayerDocument = {
@@ -27,16 +34,40 @@ export type DocumentResult =
 
 const refuse = (field: DocumentField, message: string): DocumentResult => ({ ok: false, field, message });
 
-/** The document of a country without a declared type: the first of its formats the id fits. */
+type Fit = { readonly rule: DocumentRule; readonly normalized: string };
+
+/**
+ * The document of a country without a declared type: the one document the id fits. Fitting two
+ * documents with different numbers (a bare Colombian NIT is also a CC's shape) is refused rather
+ * than guessed: a guess would send the partner a wrong document type.
+ */
 function inferred(id: string, country: string): DocumentResult {
   const rules = documentRulesOf(country);
   // A country we have no rules for: kept as that country's identifier, unchecked.
   if (rules.length === 0) return { ok: true, document: { number: id, idType: null, country } };
-  for (const rule of rules) {
-    const check = rule.check(id);
-    if (check.ok) return { ok: true, document: { number: check.normalized, idType: rule.idType, country } };
-    // It has this document's shape and fails its check digits: a mistyped id, not another document.
-    if (check.recognized) return refuse('payer_tax_id', `payer_tax_id ${check.problem}`);
+  const checks = rules.map((rule) => ({ rule, check: rule.check(id) }));
+  const fits: Fit[] = checks.flatMap(({ rule, check }) =>
+    check.ok ? [{ rule, normalized: check.normalized }] : [],
+  );
+  // A document carrying the number of another that fits too is that other one (a CIN is its CPF).
+  const distinct = fits.filter(
+    ({ rule }) => rule.sameNumberAs === undefined || !fits.some((f) => f.rule.idType === rule.sameNumberAs),
+  );
+  const [only] = distinct;
+  if (only !== undefined && distinct.length === 1) {
+    return { ok: true, document: { number: only.normalized, idType: only.rule.idType, country } };
+  }
+  if (distinct.length > 1) {
+    const choices = distinct.map(({ rule }) => `${rule.idType} for a ${rule.name}`).join(' or ');
+    const names = distinct.map(({ rule }) => rule.name).join(' or ');
+    return refuse(
+      'payer_id_type',
+      `payer_id_type is required: payer_tax_id could be a ${names} of ${country}; send payer_id_type ${choices}`,
+    );
+  }
+  // It has a document's shape and fails its check digits: a mistyped id, not another document.
+  for (const { check } of checks) {
+    if (!check.ok && check.recognized) return refuse('payer_tax_id', `payer_tax_id ${check.problem}`);
   }
   const names = rules.map((r) => r.name).join(', ');
   return refuse(
@@ -45,14 +76,17 @@ function inferred(id: string, country: string): DocumentResult {
   );
 }
 
+/** Why a payer_country is refused: not written as a code, or a code ISO never assigned. */
+function countryProblem(country: string): string {
+  return /^[A-Z]{2}$/.test(country)
+    ? `payer_country ${country} is not an assigned ISO 3166-1 alpha-2 country code (reserved and user-assigned codes such as EU, UK, XK, ZZ are not countries)`
+    : 'payer_country must be an ISO 3166-1 alpha-2 country code in upper case (AR, US, ...)';
+}
+
 export function resolvePayerDocument(input: PayerDocumentInput): DocumentResult {
   const { id, country, idType } = input;
-  if (country !== undefined && !isIsoCountry(country)) {
-    return refuse(
-      'payer_country',
-      'payer_country must be an ISO 3166-1 alpha-2 country code in upper case (AR, US, ...)',
-    );
-  }
+  if (country !== undefined && !isIsoCountry(country))
+    return refuse('payer_country', countryProblem(country));
   if (idType !== undefined && !isPayerIdType(idType)) {
     return refuse('payer_id_type', `payer_id_type must be one of ${PAYER_ID_TYPES.join(', ')}`);
   }
