@@ -113,11 +113,7 @@ INSERT INTO ${BASELINE_SCHEMA}.idempotency_keys (tenant_id, key, request_fingerp
   SELECT tenant_id, 'k' || :n, request_fingerprint, 'txn_' || lpad(:n::text, 26, '0'), now() + interval '1 day'
     FROM ${BASELINE_SCHEMA}.sample_key;
 COMMIT;
--- the partner accepted: processing
-UPDATE ${BASELINE_SCHEMA}.transactions
-   SET status = 'processing', partner_payout_id = 'pp_' || :n, poll_attempts = 0, lease_until = NULL,
-       next_poll_at = now() + interval '1 second', updated_at = now()
- WHERE id = 'txn_' || lpad(:n::text, 26, '0') AND status IN ('pending', 'processing');
+-- the partner accepted: held in memory by the waiting pay, nothing written (payout README "Execute")
 -- the callback settles it: the terminal update and its outbox event, one transaction
 BEGIN;
 UPDATE ${BASELINE_SCHEMA}.transactions
@@ -130,11 +126,12 @@ INSERT INTO ${BASELINE_SCHEMA}.outbox_events (event_id, event_type, topic, messa
   RETURNING id AS event_row
 \\gset
 COMMIT;
--- the relay: lease the event, then mark it published after Kafka's ack
-UPDATE ${BASELINE_SCHEMA}.outbox_events SET lease_until = now() + interval '60 seconds'
- WHERE id = :event_row AND published_at IS NULL;
-UPDATE ${BASELINE_SCHEMA}.outbox_events SET published_at = now(), lease_until = NULL, last_error = NULL
- WHERE id = :event_row AND published_at IS NULL;
+-- the relay: lock the event, (Kafka's ack), mark it published, one transaction
+BEGIN;
+SELECT id FROM ${BASELINE_SCHEMA}.outbox_events
+ WHERE id = :event_row AND published_at IS NULL FOR UPDATE SKIP LOCKED;
+UPDATE ${BASELINE_SCHEMA}.outbox_events SET published_at = now() WHERE id = :event_row;
+COMMIT;
 `;
 }
 

@@ -13,15 +13,18 @@ export function loadPayoutConfig(env: Env) {
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
       // The outbox relay publishes here (design §5); the producer connects on first publish.
       kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
-      // The outbox relay runs in every replica (SKIP LOCKED + lease share the work); off only for
+      // The outbox relay runs in every replica (SKIP LOCKED shares the work); off only for
       // processes that must not publish (tools, some tests).
       outboxRelayEnabled: bool('OUTBOX_RELAY_ENABLED', { default: true }),
       outboxBatchSize: int('OUTBOX_BATCH_SIZE', { default: 100, min: 1, max: 10_000 }),
       // NOTIFY wakes the relay at once; the poll only covers a lost listener connection.
       outboxPollMs: int('OUTBOX_POLL_MS', { default: 1_000, min: 10 }),
-      // Longer than a publish may take (kafkajs retries included): a batch whose relay died is
-      // published again by another one after this long.
-      outboxLeaseMs: int('OUTBOX_LEASE_MS', { default: 60_000, min: 100 }),
+      // The longest a relay round waits for Kafka's acknowledgement while it holds its rows' locks;
+      // past it the batch counts as failed and is retried after the backoff.
+      outboxPublishTimeoutMs: int('OUTBOX_PUBLISH_TIMEOUT_MS', { default: 30_000, min: 100 }),
+      // After a wake-up the relay waits this long so that events committing together share one
+      // Kafka send and one UPDATE (README "Outbox relay").
+      outboxLingerMs: int('OUTBOX_LINGER_MS', { default: 25, min: 0, max: 1_000 }),
       // execute's and pay's callback_url follows the rules of registered endpoints (platform
       // checkTargetUrl); true (sandbox, tests) also allows http and private hosts, as the webhook
       // service does under the same variable.

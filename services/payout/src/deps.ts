@@ -120,6 +120,7 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
       logger,
       defaultWaitMs: config.executeWaitMs,
       leaseMs: config.pollLeaseMs,
+      firstPollMs: backoffMs(0),
       callbackBaseUrl: config.partnerCallbackBaseUrl,
       resolver,
       instructions: instructionStore,

@@ -47,7 +47,8 @@ export async function startPayout(
               schema: config.dbSchema,
               batchSize: config.outboxBatchSize,
               pollMs: config.outboxPollMs,
-              leaseMs: config.outboxLeaseMs,
+              publishTimeoutMs: config.outboxPublishTimeoutMs,
+              lingerMs: config.outboxLingerMs,
             }),
           ]
         : []),

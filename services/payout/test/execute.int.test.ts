@@ -28,7 +28,26 @@ describe('payout execute', () => {
 
   beforeAll(async () => {
     world = await startWorld();
+    // Every write of a transaction row, with the status it left: how many writes a payment costs
+    // and which states were ever stored (README "Execute" step 4).
+    const s = `"${world.schema}"`;
+    await world.admin.query(`
+      CREATE TABLE ${s}.status_writes (
+        seq bigint GENERATED ALWAYS AS IDENTITY, transaction_id text NOT NULL, status text NOT NULL);
+      CREATE FUNCTION ${s}.record_status_write() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO ${s}.status_writes (transaction_id, status) VALUES (NEW.id, NEW.status);
+        RETURN NEW; END $$;
+      CREATE TRIGGER record_status_write AFTER INSERT OR UPDATE ON ${s}.transactions
+        FOR EACH ROW EXECUTE FUNCTION ${s}.record_status_write();`);
   });
+
+  async function statusWrites(transactionId: string): Promise<string[]> {
+    const { rows } = await world.admin.query<{ status: string }>(
+      `SELECT status FROM "${world.schema}".status_writes WHERE transaction_id = $1 ORDER BY seq`,
+      [transactionId],
+    );
+    return rows.map((row) => row.status);
+  }
 
   afterAll(async () => {
     await world?.close();
@@ -76,6 +95,14 @@ describe('payout execute', () => {
       await storedTransactionOf(tenantId, transaction!.id),
     ]);
     expect((await simStats(world)).submissions[transaction!.id]).toBe(1);
+    // The partner's ACSP was held by the waiting call, never written: the callback settled the
+    // pending row directly and stored the partner's payout id.
+    expect(await statusWrites(transaction!.id)).toEqual(['pending', 'completed']);
+    const { rows } = await world.admin.query<{ partner_payout_id: string | null }>(
+      `SELECT partner_payout_id FROM "${world.schema}".transactions WHERE id = $1`,
+      [transaction!.id],
+    );
+    expect(rows[0]?.partner_payout_id).toBe(world.callbacks.get(transaction!.id)?.[0]?.id);
   });
 
   it('51: failed at once with AC03 in the POST answer; the later callback changes nothing', async () => {
@@ -105,6 +132,11 @@ describe('payout execute', () => {
     expect(transaction?.result?.reference).toMatch(PIX_E2E_ID);
     expect(world.callbacks.get(transaction!.id)).toBeUndefined();
     expect(await outboxEvents(world, transaction!.id)).toEqual(['transaction.completed']);
+    // No callback: the held acceptance was written as processing when the first poll was due,
+    // and the worker's poll settled it.
+    const writes = await statusWrites(transaction!.id);
+    expect(writes.slice(0, 2)).toEqual(['pending', 'processing']);
+    expect(writes.at(-1)).toBe('completed');
   });
 
   it('53: failed with AM04 through polling only', async () => {
@@ -127,8 +159,10 @@ describe('payout execute', () => {
     const { transaction } = await world.client.executeInstruction(
       executeRequest(tenantId, instructionId, { waitMs: 200 }),
     );
+    // The call stopped waiting before the first poll: it wrote processing before answering.
     expect(transaction?.status).toBe(TransactionStatus.PROCESSING);
     expect(transaction?.result).toBeUndefined();
+    expect(await statusWrites(transaction!.id)).toEqual(['pending', 'processing']);
     const settled = await eventually(
       () => transactionOf(tenantId, transaction!.id),
       (t) => t.status === TransactionStatus.COMPLETED,

@@ -90,7 +90,7 @@ describe('outbox relay (real PostgreSQL and Kafka)', () => {
       schema: opts.schema,
       batchSize: opts.batchSize ?? 50,
       pollMs: opts.pollMs ?? 100,
-      leaseMs: 60_000,
+      publishTimeoutMs: 60_000,
       retryBaseMs: 100,
       retryMaxMs: 400,
     });

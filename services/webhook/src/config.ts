@@ -68,6 +68,9 @@ export function loadWebhookConfig(env: Env) {
       dispatcherGroup: str('WEBHOOK_DISPATCHER_GROUP', { default: 'webhook-dispatcher' }),
       // How soon a killed dispatcher's partitions move to another replica.
       kafkaSessionTimeoutMs: int('KAFKA_SESSION_TIMEOUT_MS', { default: 30_000, min: 6_000 }),
+      // The dispatcher reuses a tenant's endpoints this long (README "Dispatcher"): an endpoint
+      // created or changed through another replica is seen at most this late; 0 reads every batch.
+      endpointCacheMs: int('WEBHOOK_ENDPOINT_CACHE_MS', { default: 1_000, min: 0, max: 60_000 }),
       workerEnabled: bool('WEBHOOK_WORKER_ENABLED', { default: true }),
       workerConcurrency: int('WEBHOOK_WORKER_CONCURRENCY', { default: 32, min: 1 }),
       pollMs: int('WEBHOOK_POLL_MS', { default: 1000, min: 10 }),

@@ -10,7 +10,9 @@ import {
 import type pg from 'pg';
 import type { WebhookConfig } from './config';
 import { createSealedBox, type SealedBox } from './crypto/sealed-box';
+import { createTenantEndpointCache, type TenantEndpointCache } from './deliveries/endpoint-cache';
 import { createDeliveryService, type DeliveryService } from './deliveries/service';
+import { findTenantEndpoints } from './deliveries/store';
 import type { DeliveryWorkerSettings } from './deliveries/worker';
 import { createEgressGuard, type EgressGuard } from './egress/guard';
 import {
@@ -40,6 +42,8 @@ export type WebhookDeps = {
   readonly sealedBox: SealedBox;
   readonly guard: EgressGuard;
   readonly endpoints: EndpointService;
+  /** The dispatcher's tenants' endpoints (WEBHOOK_ENDPOINT_CACHE_MS), invalidated by `endpoints`. */
+  readonly endpointCache: TenantEndpointCache;
   readonly signingSecrets: SigningSecretService;
   readonly deliveries: DeliveryService;
   /** The caller's bus, or Kafka when the dispatcher runs and none was given. */
@@ -70,6 +74,10 @@ export function createDeps(config: WebhookConfig, overrides: WebhookOverrides = 
     ? createKafkaBus({ brokers: [...config.kafkaBrokers], clientId: 'webhook', logger })
     : overrides.bus;
   let wakeWorker: () => void = () => undefined;
+  const endpointCache = createTenantEndpointCache({
+    ttlMs: config.endpointCacheMs,
+    load: (tenantIds) => findTenantEndpoints(pool, tenantIds),
+  });
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -77,7 +85,13 @@ export function createDeps(config: WebhookConfig, overrides: WebhookOverrides = 
     pool,
     sealedBox,
     guard: createEgressGuard({ allowPrivateTargets: config.allowPrivateTargets }),
-    endpoints: createEndpointService({ pool, sealedBox, allowPrivateTargets: config.allowPrivateTargets }),
+    endpoints: createEndpointService({
+      pool,
+      sealedBox,
+      allowPrivateTargets: config.allowPrivateTargets,
+      onEndpointsChanged: (tenantId) => endpointCache.invalidate(tenantId),
+    }),
+    endpointCache,
     signingSecrets: createSigningSecretService({ pool, sealedBox }),
     deliveries: createDeliveryService({ pool, onDue: () => wakeWorker() }),
     bus,

@@ -45,6 +45,7 @@ function startRoles(deps: WebhookDeps): ServiceWorker[] {
         pool: deps.pool,
         bus,
         logger: deps.logger,
+        endpoints: deps.endpointCache,
         groupId: deps.config.dispatcherGroup,
         sessionTimeoutMs: deps.config.kafkaSessionTimeoutMs,
         faultKillAfterDispatch: deps.config.faultKillAfterDispatch,

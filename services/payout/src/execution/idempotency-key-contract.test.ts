@@ -24,6 +24,7 @@ const payout = createExecutionService({
   logger: silentLogger(),
   defaultWaitMs: 0,
   leaseMs: 1_000,
+  firstPollMs: 1_000,
   callbackBaseUrl: 'http://127.0.0.1:8080',
   resolver: unreachable as never,
   instructions: unreachable as never,

@@ -77,6 +77,11 @@ export type ExecutionServiceDeps = {
   defaultWaitMs: number;
   /** How long execute owns its new transaction before the worker may take it over. */
   leaseMs: number;
+  /**
+   * POLL_BACKOFF_BASE_MS, the worker's first look after a submission: how long execute holds a
+   * partner's acceptance in memory before it writes `processing` for the worker to poll.
+   */
+  firstPollMs: number;
   /** PARTNER_CALLBACK_BASE_URL, to check at execute that the instruction maps to its rail. */
   callbackBaseUrl: string;
   /** spec §8: 24 hours. */
@@ -92,6 +97,8 @@ export type ExecutionServiceDeps = {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_WAIT_MS = 60_000;
 const FINGERPRINT = /^[0-9A-Za-z+/=_-]{1,128}$/;
+/** Execute and pay wait for the outcome: a partner's acceptance is theirs to hold (README "Execute"). */
+const HOLD_ACCEPTED = { holdAccepted: true } as const;
 
 /** An instruction as a first execute finds it: executed already, or checked and ready to write. */
 type Executable =
@@ -207,6 +214,66 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     return undefined;
   }
 
+  /**
+   * Execute's and pay's first submission of the transaction they just inserted, then the wait for
+   * its outcome. The submission starts from the row just written and what the caller holds:
+   * nothing to read back.
+   */
+  async function submitInsertedAndWait(
+    inserted: LiveTransactionRow,
+    held: { payer: ValidPayer; decoded: unknown; quoteId: string | null; instructionId: string },
+    waitUntil: number,
+    signal?: AbortSignal,
+  ): Promise<LiveTransactionRow | undefined> {
+    const { payer } = held;
+    const submission: SubmissionRow = {
+      ...inserted,
+      payer_name: payer.name,
+      payer_account: payer.account,
+      payer_tax_id: payer.taxId,
+      payer_country: payer.country,
+      payer_id_type: payer.idType,
+      decoded: held.decoded,
+      quote_id: held.quoteId,
+    };
+    const result = await deps.submitter.submitTransaction(inserted.id, 0, submission, HOLD_ACCEPTED);
+    const refusal = refusalOf(result, held.instructionId);
+    if (refusal) throw refusal;
+    return waitAfterSubmission(inserted.id, result, waitUntil, signal);
+  }
+
+  /**
+   * The wait after this call's own submission. A payout the partner accepted (ACSP/PDNG) stays
+   * `pending`, leased to this call, with the partner's id held here (README "Execute" step 4): a
+   * callback settles it pending → completed|failed directly, so the usual pay writes its row once
+   * more only. `processing` is written (guarded, from `pending` only) when someone will look at it:
+   * when the worker's first poll is due (a callback that never comes is found by polling, as for
+   * any submission), or when this call stops waiting, whichever is first.
+   */
+  async function waitAfterSubmission(
+    transactionId: string,
+    result: SubmissionResult,
+    waitUntil: number,
+    signal?: AbortSignal,
+  ): Promise<LiveTransactionRow | undefined> {
+    if (result.kind !== 'accepted') {
+      return waitForTerminal(transactionId, waitUntil, signal, rowSubmitted(result));
+    }
+    const firstPollAt = Date.now() + deps.firstPollMs;
+    let row = await waitForTerminal(transactionId, Math.min(waitUntil, firstPollAt), signal, result.row);
+    if (row?.status === 'pending') {
+      // Undefined: settled (or moved on) meanwhile; the row is then read as it stands.
+      row =
+        (await deps.store.markProcessing(
+          transactionId,
+          result.partnerPayoutId,
+          Math.max(0, firstPollAt - Date.now()),
+          { fromPendingOnly: true },
+        )) ?? (await deps.store.findTransaction(transactionId));
+    }
+    return row && !isTerminal(row) ? waitForTerminal(transactionId, waitUntil, signal, row) : row;
+  }
+
   async function replay(
     fingerprint: string,
     stored: StoredIdempotencyKey,
@@ -216,14 +283,18 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     if (stored.request_fingerprint !== fingerprint) throw idempotencyConflict();
     // The first attempt may have stopped before the partner (crash, fx down, unknown answer):
     // whoever holds the free lease re-runs it; the partner's idempotency makes that safe.
-    let known: LiveTransactionRow | undefined;
     if (await deps.store.leasePendingTransaction(stored.transaction_id, deps.leaseMs)) {
-      const result = await deps.submitter.submitTransaction(stored.transaction_id, 0);
+      const result = await deps.submitter.submitTransaction(
+        stored.transaction_id,
+        0,
+        undefined,
+        HOLD_ACCEPTED,
+      );
       const refusal = refusalOf(result, stored.instruction_id);
       if (refusal) throw refusal;
-      known = rowSubmitted(result);
+      return { row: await waitAfterSubmission(stored.transaction_id, result, waitUntil, signal) };
     }
-    return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal, known) };
+    return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal) };
   }
 
   /**
@@ -308,24 +379,13 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     }
     if (inserted.kind === 'charge_taken') throw chargeAlreadyPaid(instruction.id);
     if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction, waitUntil, signal);
-    // The submission starts from the row just written: nothing to read back.
-    const submission: SubmissionRow = {
-      ...inserted.row,
-      payer_name: payer.name,
-      payer_account: payer.account,
-      payer_tax_id: payer.taxId,
-      payer_country: payer.country,
-      payer_id_type: payer.idType,
-      decoded: instruction.decoded,
-      quote_id: instruction.quote_id,
-    };
-    const result = await deps.submitter.submitTransaction(transactionId, 0, submission);
-    const refusal = refusalOf(result, instruction.id);
-    if (refusal) throw refusal;
-    return {
-      row: await waitForTerminal(transactionId, waitUntil, signal, rowSubmitted(result)),
-      replayed: false,
-    };
+    const row = await submitInsertedAndWait(
+      inserted.row,
+      { payer, decoded: instruction.decoded, quoteId: instruction.quote_id, instructionId: instruction.id },
+      waitUntil,
+      signal,
+    );
+    return { row, replayed: false };
   }
 
   /**
@@ -445,21 +505,14 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       if (winner) return replayOf(winner);
       return { row: undefined, replayed: false };
     }
-    const submission: SubmissionRow = {
-      ...inserted.row,
-      payer_name: payer.name,
-      payer_account: payer.account,
-      payer_tax_id: payer.taxId,
-      payer_country: payer.country,
-      payer_id_type: payer.idType,
-      decoded: ins.decodedJson,
-      quote_id: ins.quoteId,
-    };
-    const result = await deps.submitter.submitTransaction(transactionId, 0, submission);
-    const refusal = refusalOf(result, ins.id);
-    if (refusal) throw refusal;
+    const row = await submitInsertedAndWait(
+      inserted.row,
+      { payer, decoded: ins.decodedJson, quoteId: ins.quoteId, instructionId: ins.id },
+      waitUntil,
+      signal,
+    );
     return {
-      row: await waitForTerminal(transactionId, waitUntil, signal, rowSubmitted(result)),
+      row,
       replayed: false,
       made: { resolved, createdAt: inserted.row.created_at },
     };

@@ -105,6 +105,99 @@ function uniqueViolationOf(err: unknown): string | undefined {
   return typeof constraint === 'string' ? constraint : '';
 }
 
+export type IdempotencyKeyToTake = { key: string; fingerprint: string; ttlMs: number };
+export type InsertOutcome =
+  | { kind: 'inserted'; row: LiveTransactionRow }
+  | { kind: 'duplicate' }
+  | { kind: 'charge_taken' };
+
+/**
+ * The CTE both inserting statements start with: takes the tenant's key unless a live one holds it
+ * (an expired one, spec §8, is taken over). Its parameters are those of `transactionParams`.
+ */
+const TAKE_KEY = `taken_key AS (
+             INSERT INTO idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
+             VALUES ($2, $15, $16, $1, now() + $17 * interval '1 millisecond')
+             ON CONFLICT (tenant_id, key) DO UPDATE
+               SET request_fingerprint = EXCLUDED.request_fingerprint,
+                   transaction_id = EXCLUDED.transaction_id,
+                   created_at = now(), expires_at = EXCLUDED.expires_at
+               WHERE idempotency_keys.expires_at <= now()
+             RETURNING transaction_id
+           )`;
+
+/**
+ * The pending transaction, leased to the caller, written only when `source` (the CTE before it)
+ * yielded a row: no row, nothing written. Its parameters are those of `transactionParams`.
+ */
+function insertTransactionFrom(source: 'taken_key' | 'new_instruction'): string {
+  return `INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
+             amount_currency, amount_minor, pay_currency, pay_amount_minor,
+             payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at,
+             charge_key, payer_country, payer_id_type)
+           SELECT $1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13,
+             now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond', $18,
+             $19, $20
+             FROM ${source}
+           RETURNING ${LIVE_COLUMNS}`;
+}
+
+/** $1–$20 of TAKE_KEY and insertTransactionFrom, in their order. */
+function transactionParams(
+  ins: {
+    tenantId: string;
+    id: string;
+    schemeId: string;
+    rail: string;
+    amountCurrency: string;
+    amountMinor: string;
+    payCurrency: string;
+    payAmountMinor: string;
+  },
+  txn: Omit<NewTransaction, 'instruction'>,
+  key: IdempotencyKeyToTake,
+  leaseMs: number,
+): unknown[] {
+  return [
+    txn.id,
+    ins.tenantId,
+    ins.id,
+    ins.schemeId,
+    ins.rail,
+    ins.amountCurrency,
+    ins.amountMinor,
+    ins.payCurrency,
+    ins.payAmountMinor,
+    txn.payer.name,
+    txn.payer.account,
+    txn.payer.taxId,
+    txn.callbackUrl,
+    leaseMs,
+    key.key,
+    key.fingerprint,
+    key.ttlMs,
+    txn.chargeKey,
+    txn.payer.country,
+    txn.payer.idType,
+  ];
+}
+
+/**
+ * What an inserting statement did: no row back means a live key held it; the instruction's UNIQUE
+ * transaction is a duplicate; the charge's partial index is another payment of the charge.
+ */
+async function insertOutcome(query: Promise<pg.QueryResult<LiveTransactionRow>>): Promise<InsertOutcome> {
+  try {
+    const row = (await query).rows[0];
+    return row ? { kind: 'inserted', row } : { kind: 'duplicate' };
+  } catch (err) {
+    const violated = uniqueViolationOf(err);
+    if (violated === LIVE_CHARGE_INDEX) return { kind: 'charge_taken' };
+    if (violated !== undefined) return { kind: 'duplicate' };
+    throw err;
+  }
+}
+
 export interface ExecutionStore {
   findExecutableInstruction(
     tenantId: string,
@@ -121,11 +214,9 @@ export interface ExecutionStore {
   insertPendingTransaction(
     txn: NewTransaction,
     /** Keys are per tenant: this one is the instruction's tenant's. */
-    key: { key: string; fingerprint: string; ttlMs: number },
+    key: IdempotencyKeyToTake,
     leaseMs: number,
-  ): Promise<
-    { kind: 'inserted'; row: LiveTransactionRow } | { kind: 'duplicate' } | { kind: 'charge_taken' }
-  >;
+  ): Promise<InsertOutcome>;
   /**
    * Pay's write (POST /v1/pay): the resolved instruction, its pending transaction and the key in
    * ONE statement, so a request that loses its key to a concurrent one (`duplicate`) or finds the
@@ -135,11 +226,9 @@ export interface ExecutionStore {
   insertPaidInstruction(
     instruction: NewInstruction,
     txn: Omit<NewTransaction, 'instruction'>,
-    key: { key: string; fingerprint: string; ttlMs: number },
+    key: IdempotencyKeyToTake,
     leaseMs: number,
-  ): Promise<
-    { kind: 'inserted'; row: LiveTransactionRow } | { kind: 'duplicate' } | { kind: 'charge_taken' }
-  >;
+  ): Promise<InsertOutcome>;
   /** The live (pending, processing or completed) transaction paying the charge, of any tenant. */
   findChargeHolder(chargeKey: string): Promise<ChargeHolder | undefined>;
   findTransaction(transactionId: string): Promise<LiveTransactionRow | undefined>;
@@ -148,12 +237,15 @@ export interface ExecutionStore {
   leasePendingTransaction(transactionId: string, leaseMs: number): Promise<boolean>;
   /**
    * pending|processing → processing with the partner's id; the next poll after `pollInMs`. The row
-   * as it now stands, or undefined when it was terminal already (or unknown).
+   * as it now stands, or undefined when it was terminal already (or unknown). `fromPendingOnly`:
+   * a held acceptance recorded when execute stops waiting (README "Execute" step 4) never rewrites
+   * a row that a callback or a poll moved on meanwhile.
    */
   markProcessing(
     transactionId: string,
     partnerPayoutId: string,
     pollInMs: number,
+    opts?: { fromPendingOnly?: boolean },
   ): Promise<LiveTransactionRow | undefined>;
   /** Releases the lease of a transient transaction; the worker looks again after `pollInMs`. */
   releaseForRetry(transactionId: string, pollInMs: number): Promise<void>;
@@ -220,131 +312,64 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
 
     async insertPendingTransaction(txn, key, leaseMs) {
       const ins = txn.instruction;
-      try {
-        // One statement, so one round trip and atomic without BEGIN/COMMIT. The key goes first and
-        // the transaction only follows when the key was taken: a live key of the tenant leaves both
-        // unwritten; an expired one (spec §8: free again) is taken over, its old transaction keeping
-        // its own row. The key's foreign key is checked at the end of the statement, once the
-        // transaction row exists; the instruction's unique transaction fails the whole statement.
-        const { rows } = await pool.query<LiveTransactionRow>(
-          `WITH taken_key AS (
-             INSERT INTO idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
-             VALUES ($2, $15, $16, $1, now() + $17 * interval '1 millisecond')
-             ON CONFLICT (tenant_id, key) DO UPDATE
-               SET request_fingerprint = EXCLUDED.request_fingerprint,
-                   transaction_id = EXCLUDED.transaction_id,
-                   created_at = now(), expires_at = EXCLUDED.expires_at
-               WHERE idempotency_keys.expires_at <= now()
-             RETURNING transaction_id
-           )
-           INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
-             amount_currency, amount_minor, pay_currency, pay_amount_minor,
-             payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at,
-             charge_key, payer_country, payer_id_type)
-           SELECT $1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13,
-             now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond', $18,
-             $19, $20
-             FROM taken_key
-           RETURNING ${LIVE_COLUMNS}`,
-          [
-            txn.id,
-            ins.tenant_id,
-            ins.id,
-            ins.scheme_id,
-            ins.rail,
-            ins.amount_currency,
-            ins.amount_minor,
-            ins.pay_currency,
-            ins.pay_amount_minor,
-            txn.payer.name,
-            txn.payer.account,
-            txn.payer.taxId,
-            txn.callbackUrl,
+      // One statement, so one round trip and atomic without BEGIN/COMMIT. The key goes first and
+      // the transaction only follows when the key was taken: a live key of the tenant leaves both
+      // unwritten; an expired one (spec §8: free again) is taken over, its old transaction keeping
+      // its own row. The key's foreign key is checked at the end of the statement, once the
+      // transaction row exists; the instruction's unique transaction fails the whole statement.
+      return insertOutcome(
+        pool.query<LiveTransactionRow>(
+          `WITH ${TAKE_KEY}
+           ${insertTransactionFrom('taken_key')}`,
+          transactionParams(
+            {
+              tenantId: ins.tenant_id,
+              id: ins.id,
+              schemeId: ins.scheme_id,
+              rail: ins.rail,
+              amountCurrency: ins.amount_currency,
+              amountMinor: ins.amount_minor,
+              payCurrency: ins.pay_currency,
+              payAmountMinor: ins.pay_amount_minor,
+            },
+            txn,
+            key,
             leaseMs,
-            key.key,
-            key.fingerprint,
-            key.ttlMs,
-            txn.chargeKey,
-            txn.payer.country,
-            txn.payer.idType,
-          ],
-        );
-        const row = rows[0];
-        return row ? { kind: 'inserted', row } : { kind: 'duplicate' };
-      } catch (err) {
-        // A live key leaves the transaction unwritten (no violation); the instruction's UNIQUE
-        // transaction is a duplicate; the charge's partial index is another payment of the charge.
-        const violated = uniqueViolationOf(err);
-        if (violated === LIVE_CHARGE_INDEX) return { kind: 'charge_taken' };
-        if (violated !== undefined) return { kind: 'duplicate' };
-        throw err;
-      }
+          ),
+        ),
+      );
     },
 
     async insertPaidInstruction(ins, txn, key, leaseMs) {
-      try {
-        // As insertPendingTransaction, with the instruction between the key and the transaction:
-        // each INSERT reads the row of the one before, so a live key writes nothing at all.
-        const { rows } = await pool.query<LiveTransactionRow>(
-          `WITH taken_key AS (
-             INSERT INTO idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
-             VALUES ($2, $14, $15, $1, now() + $16 * interval '1 millisecond')
-             ON CONFLICT (tenant_id, key) DO UPDATE
-               SET request_fingerprint = EXCLUDED.request_fingerprint,
-                   transaction_id = EXCLUDED.transaction_id,
-                   created_at = now(), expires_at = EXCLUDED.expires_at
-               WHERE idempotency_keys.expires_at <= now()
-             RETURNING transaction_id
-           ), new_instruction AS (
+      // As insertPendingTransaction, with the instruction between the key and the transaction:
+      // each INSERT reads the row of the one before, so a live key writes nothing at all.
+      return insertOutcome(
+        pool.query<LiveTransactionRow>(
+          `WITH ${TAKE_KEY}, new_instruction AS (
              INSERT INTO instructions (id, tenant_id, scheme_id, country, rail, decoded,
                amount_currency, amount_minor, pay_currency, pay_amount_minor, quote_id, quote, charge_key)
-             SELECT $3, $2, $4, $18, $5, $19, $6, $7, $8, $9, $20, $21, $17 FROM taken_key
+             SELECT $3, $2, $4, $21, $5, $22, $6, $7, $8, $9, $23, $24, $18 FROM taken_key
              RETURNING id
            )
-           INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
-             amount_currency, amount_minor, pay_currency, pay_amount_minor,
-             payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at,
-             charge_key, payer_country, payer_id_type)
-           SELECT $1, $2, new_instruction.id, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $22,
-             now() + $13 * interval '1 millisecond', now() + $13 * interval '1 millisecond', $17,
-             $23, $24
-             FROM new_instruction
-           RETURNING ${LIVE_COLUMNS}`,
+           ${insertTransactionFrom('new_instruction')}`,
           [
-            txn.id,
-            ins.tenantId,
-            ins.id,
-            ins.schemeId,
-            ins.rail,
-            ins.amountCurrency,
-            ins.amountMinor.toString(),
-            ins.payCurrency,
-            ins.payAmountMinor.toString(),
-            txn.payer.name,
-            txn.payer.account,
-            txn.payer.taxId,
-            leaseMs,
-            key.key,
-            key.fingerprint,
-            key.ttlMs,
-            txn.chargeKey,
+            ...transactionParams(
+              {
+                ...ins,
+                amountMinor: ins.amountMinor.toString(),
+                payAmountMinor: ins.payAmountMinor.toString(),
+              },
+              txn,
+              key,
+              leaseMs,
+            ),
             ins.country,
             JSON.stringify(ins.decodedJson),
             ins.quoteId,
             ins.quoteJson === null ? null : JSON.stringify(ins.quoteJson),
-            txn.callbackUrl,
-            txn.payer.country,
-            txn.payer.idType,
           ],
-        );
-        const row = rows[0];
-        return row ? { kind: 'inserted', row } : { kind: 'duplicate' };
-      } catch (err) {
-        const violated = uniqueViolationOf(err);
-        if (violated === LIVE_CHARGE_INDEX) return { kind: 'charge_taken' };
-        if (violated !== undefined) return { kind: 'duplicate' };
-        throw err;
-      }
+        ),
+      );
     },
 
     async findChargeHolder(chargeKey) {
@@ -384,7 +409,8 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       return rowCount === 1;
     },
 
-    async markProcessing(transactionId, partnerPayoutId, pollInMs) {
+    async markProcessing(transactionId, partnerPayoutId, pollInMs, opts) {
+      const from = opts?.fromPendingOnly ? ['pending'] : ['pending', 'processing'];
       const { rows } = await pool.query<LiveTransactionRow>(
         `UPDATE transactions
             SET status = 'processing', partner_payout_id = $2,
@@ -393,9 +419,9 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
                 poll_attempts = CASE WHEN status = 'pending' THEN 0 ELSE poll_attempts END,
                 lease_until = NULL,
                 next_poll_at = now() + $3 * interval '1 millisecond', updated_at = now()
-          WHERE id = $1 AND status IN ('pending', 'processing')
+          WHERE id = $1 AND status = ANY($4::text[])
           RETURNING ${LIVE_COLUMNS}`,
-        [transactionId, partnerPayoutId, pollInMs],
+        [transactionId, partnerPayoutId, pollInMs, from],
       );
       return rows[0];
     },

@@ -21,6 +21,13 @@ export type SubmissionResult =
    * submission left it; undefined when another path had moved it on meanwhile.
    */
   | { kind: 'submitted'; row: LiveTransactionRow | undefined }
+  /**
+   * The partner accepted the payout (ACSP/PDNG) and the caller holds the answer (`holdAccepted`):
+   * nothing was written, the row is still `pending` and leased to the caller, which writes
+   * `processing` with `partnerPayoutId` if it stops waiting before a terminal state (README
+   * "Execute" step 4). `row`: the pending row as the caller's submission started from it.
+   */
+  | { kind: 'accepted'; row: LiveTransactionRow; partnerPayoutId: string }
   /** The transaction was not pending (someone else moved it on): nothing done. */
   | { kind: 'not_pending' }
   /** Its quote could not be confirmed: the transaction and its key were deleted, never sent. */
@@ -31,12 +38,15 @@ export type SubmissionResult =
 export interface Submitter {
   /**
    * `attempt` (0 for the first) sets the backoff before the worker's next try. `pending`: the row
-   * when the caller has just written it (execute), so it is not read again.
+   * when the caller has just written it (execute), so it is not read again. `holdAccepted`: an
+   * in-flight answer is handed back (`accepted`) instead of written as `processing`, for a caller
+   * that waits for the outcome anyway (execute, pay).
    */
   submitTransaction(
     transactionId: string,
     attempt: number,
     pending?: SubmissionRow,
+    opts?: { holdAccepted?: boolean },
   ): Promise<SubmissionResult>;
 }
 
@@ -132,6 +142,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
     adapter: RailAdapter,
     row: SubmissionRow,
     attempt: number,
+    holdAccepted: boolean,
   ): Promise<SubmissionResult> {
     let body: ReturnType<RailAdapter['toPartnerRequest']>;
     try {
@@ -156,15 +167,16 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
       throw err;
     }
     // What the partner says of the payout, from its answer or a lookup, moves the transaction on.
-    const applied = async (resource: PayoutResource): Promise<SubmissionResult> => ({
-      kind: 'submitted',
-      row: await deps.settlement.applyPartnerOutcome(
-        row.id,
-        adapter.toOutcome(resource),
-        deps.backoffMs(0),
-        row,
-      ),
-    });
+    const applied = async (resource: PayoutResource): Promise<SubmissionResult> => {
+      const outcome = adapter.toOutcome(resource);
+      if (outcome.kind === 'in_flight' && holdAccepted) {
+        return { kind: 'accepted', row, partnerPayoutId: outcome.partnerPayoutId };
+      }
+      return {
+        kind: 'submitted',
+        row: await deps.settlement.applyPartnerOutcome(row.id, outcome, deps.backoffMs(0), row),
+      };
+    };
     const answer = await deps.partner.submitPayout(adapter.rail, row.id, body);
     if (answer.kind === 'answered') return applied(answer.resource);
     if (answer.kind === 'refused') {
@@ -188,7 +200,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
   }
 
   return {
-    async submitTransaction(transactionId, attempt, pending) {
+    async submitTransaction(transactionId, attempt, pending, opts) {
       const row = pending ?? (await deps.store.findSubmission(transactionId));
       if (row?.status !== 'pending') return { kind: 'not_pending' };
       const adapter = railAdapterFor(row.rail);
@@ -206,7 +218,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
         await deps.store.releaseForRetry(row.id, deps.backoffMs(attempt));
         return { kind: 'retry_later', cause: 'fx_unavailable' };
       }
-      return submitTo(adapter, row, attempt);
+      return submitTo(adapter, row, attempt, opts?.holdAccepted === true);
     },
   };
 }

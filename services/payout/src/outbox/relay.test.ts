@@ -3,7 +3,8 @@ import { silentLogger } from '@qr-payout/platform';
 import { createOutboxRelay } from './relay';
 import type { ClaimedEvent, OutboxStore } from './store';
 
-// An outbox in memory with the store's contract: claim due, unleased, unpublished rows in id order.
+// An outbox in memory with the store's contract: a round locks due, unpublished rows in id order,
+// publishes them, then marks them published or failed.
 function memoryOutbox(count: number) {
   const rows = Array.from({ length: count }, (_, i) => ({
     event: {
@@ -17,25 +18,21 @@ function memoryOutbox(count: number) {
       createdAt: new Date(),
     } as ClaimedEvent,
     published: false,
-    leased: false,
+    /** Locked by a round in flight, or backing off after a failure: not due. */
+    held: false,
     failures: [] as string[],
   }));
   const store: OutboxStore = {
-    async claimDue(limit) {
-      const due = rows.filter((row) => !row.published && !row.leased).slice(0, limit);
-      for (const row of due) row.leased = true;
-      return due.map((row) => ({ ...row.event, attempts: row.failures.length }));
-    },
-    async markPublished(ids) {
-      for (const row of rows)
-        if (ids.includes(row.event.id)) Object.assign(row, { published: true, leased: false });
-    },
-    async markFailed(ids, error) {
-      for (const row of rows) {
-        if (!ids.includes(row.event.id)) continue;
-        row.failures.push(error);
-        row.leased = true; // backing off: not due during the test
+    async relayRound({ limit }, publish) {
+      const due = rows.filter((row) => !row.published && !row.held).slice(0, limit);
+      for (const row of due) row.held = true;
+      if (due.length === 0) return 0;
+      const verdict = await publish(due.map((row) => ({ ...row.event, attempts: row.failures.length })));
+      for (const row of due) {
+        if (verdict.published) Object.assign(row, { published: true, held: false });
+        else row.failures.push(verdict.error); // backing off: stays held during the test
       }
+      return due.length;
     },
   };
   return { rows, store };
@@ -54,7 +51,7 @@ function recordingBus(publish: (messages: BusMessage[]) => Promise<void> = async
   return { bus, published };
 }
 
-const options = { logger: silentLogger(), pollMs: 60_000, leaseMs: 1_000 };
+const options = { logger: silentLogger(), pollMs: 60_000, publishTimeoutMs: 1_000 };
 
 describe('createOutboxRelay', () => {
   it('publishes in id order, batch by batch, and marks only what the bus acknowledged', async () => {
@@ -90,21 +87,47 @@ describe('createOutboxRelay', () => {
     ]);
   });
 
+  it('counts a publish that outlives publishTimeoutMs as failed, so the round ends and its locks go', async () => {
+    const { rows, store } = memoryOutbox(1);
+    const { bus } = recordingBus(() => new Promise(() => {})); // Kafka never answers
+    const relay = createOutboxRelay({ ...options, store, bus, batchSize: 10, publishTimeoutMs: 50 });
+    expect(await relay.relayBatch()).toBe(1);
+    expect(rows[0]!.published).toBe(false);
+    expect(rows[0]!.failures).toEqual(['no acknowledgement within 50 ms']);
+  });
+
+  it('lingers after a wake-up, so events committed together go out in one send', async () => {
+    const { rows, store } = memoryOutbox(3);
+    for (const row of rows) row.held = true; // nothing committed yet
+    const { bus, published } = recordingBus();
+    const relay = createOutboxRelay({ ...options, store, bus, batchSize: 10, lingerMs: 40 });
+    relay.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    rows[0]!.held = false;
+    relay.wake();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    rows[1]!.held = false; // committed during the linger
+    rows[2]!.held = false;
+    relay.wake();
+    await waitFor(() => rows.every((row) => row.published));
+    expect(published.map((batch) => batch.length)).toEqual([3]);
+    await relay.stop();
+  });
+
   it('runs a round at once on wake(), not only at the poll', async () => {
     const { rows, store } = memoryOutbox(1);
-    rows[0]!.leased = true; // not due yet
+    rows[0]!.held = true; // not due yet
     let claims = 0;
     const counting: OutboxStore = {
-      ...store,
-      claimDue: (limit, leaseMs) => {
+      relayRound: (opts, publish) => {
         claims++;
-        return store.claimDue(limit, leaseMs);
+        return store.relayRound(opts, publish);
       },
     };
     const relay = createOutboxRelay({ ...options, store: counting, bus: recordingBus().bus, batchSize: 10 });
     relay.start();
     await waitFor(() => claims === 1);
-    rows[0]!.leased = false; // committed now
+    rows[0]!.held = false; // committed now
     await new Promise((resolve) => setTimeout(resolve, 30));
     // The poll is a minute away: nothing happens until the NOTIFY's wake-up.
     expect(claims).toBe(1);

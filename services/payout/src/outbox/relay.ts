@@ -1,17 +1,26 @@
 import { metrics } from '@opentelemetry/api';
 import type { BusMessage, EventBus, Logger } from '@qr-payout/platform';
-import type { ClaimedEvent, OutboxStore } from './store';
+import type { ClaimedEvent, OutboxStore, PublishVerdict } from './store';
 
 export type OutboxRelayOptions = {
   store: OutboxStore;
   bus: EventBus;
   logger: Logger;
-  /** Events claimed and published per round (OUTBOX_BATCH_SIZE). */
+  /** Events locked and published per round (OUTBOX_BATCH_SIZE). */
   batchSize: number;
   /** Safety-net poll when no notification arrives (OUTBOX_POLL_MS). */
   pollMs: number;
-  /** How long a claimed batch is kept from other relays (OUTBOX_LEASE_MS); longer than a publish. */
-  leaseMs: number;
+  /**
+   * The longest a round waits for the bus's acknowledgement (OUTBOX_PUBLISH_TIMEOUT_MS): past it
+   * the publish counts as failed and the round ends, so a hung Kafka never holds the rows' locks
+   * for longer. The database ends a round's transaction idle for this plus a margin.
+   */
+  publishTimeoutMs: number;
+  /**
+   * After a wake-up, how long to let more events commit before locking the batch
+   * (OUTBOX_LINGER_MS): events that become due together go out in one send and one UPDATE.
+   */
+  lingerMs?: number;
   /** Backoff of a failed publish: retryBaseMs · 2^attempts, at most retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -24,7 +33,7 @@ export type OutboxRelay = {
   wake(): void;
   /** Stops taking new batches and resolves once the batch in flight is published and marked. */
   stop(): Promise<void>;
-  /** One claim–publish–mark round; resolves with the number of events claimed (tests, tools). */
+  /** One lock–publish–mark round; resolves with the number of events locked (tests, tools). */
   relayBatch(): Promise<number>;
 };
 
@@ -51,15 +60,30 @@ function byTopic(events: readonly ClaimedEvent[]): Map<string, BusMessage[]> {
   return topics;
 }
 
+/** What the database adds to the publish deadline before it ends an idle round itself. */
+const HOLD_MARGIN_MS = 5_000;
+
+/** Rejects when `promise` has not settled within `ms`; the timer never outlives the race. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
 /**
- * The outbox relay (design §5): claims due events with a lease, publishes them, and marks them
- * published only after the bus acknowledged them (Kafka: idempotent producer, acks all). A crash
- * between the ack and the mark publishes the batch again once the lease runs out: delivery is at
- * least once, every copy carries the same `event-id`, and consumers deduplicate on it.
+ * The outbox relay (design §5, README "Outbox relay"): each round locks due events in one
+ * database transaction, publishes them, and marks them published only after the bus acknowledged
+ * them (Kafka: idempotent producer, acks all), then commits. A crash between the ack and the
+ * commit rolls the mark back, so another round publishes the batch again: delivery is at least
+ * once, every copy carries the same `event-id`, and consumers deduplicate on it
+ * (docs/webhooks.md "At least once").
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { store, bus, logger } = opts;
   const backoff = { baseMs: opts.retryBaseMs ?? 500, maxMs: opts.retryMaxMs ?? 60_000 };
+  const lingerMs = opts.lingerMs ?? 0;
   let running: Promise<void> | undefined;
   let stopping = false;
   let wakeRequested = false;
@@ -83,9 +107,14 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     });
   }
 
-  async function publish(events: ClaimedEvent[]): Promise<void> {
+  async function publish(events: ClaimedEvent[]): Promise<PublishVerdict> {
     try {
-      for (const [topic, messages] of byTopic(events)) await bus.publish(topic, messages);
+      await withDeadline(
+        (async () => {
+          for (const [topic, messages] of byTopic(events)) await bus.publish(topic, messages);
+        })(),
+        opts.publishTimeoutMs,
+      );
     } catch (err) {
       failedCounter.add(events.length);
       const oldest = events[0]!;
@@ -98,14 +127,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         },
         'outbox publish failed; will retry',
       );
-      await store.markFailed(
-        events.map((e) => e.id),
-        err instanceof Error ? err.message : String(err),
-        backoff,
-      );
-      return;
+      return { published: false, error: err instanceof Error ? err.message : String(err) };
     }
-    await store.markPublished(events.map((e) => e.id));
     const now = Date.now();
     let maxLag = 0;
     for (const event of events) {
@@ -115,12 +138,14 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     }
     publishedCounter.add(events.length);
     logger.debug({ count: events.length, max_lag_ms: maxLag }, 'outbox events published');
+    return { published: true };
   }
 
-  async function relayBatch(): Promise<number> {
-    const events = await store.claimDue(opts.batchSize, opts.leaseMs);
-    if (events.length > 0) await publish(events);
-    return events.length;
+  function relayBatch(): Promise<number> {
+    return store.relayRound(
+      { limit: opts.batchSize, holdMs: opts.publishTimeoutMs + HOLD_MARGIN_MS, backoff },
+      publish,
+    );
   }
 
   async function loop(): Promise<void> {
@@ -130,11 +155,16 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       try {
         claimed = await relayBatch();
       } catch (err) {
-        // The database is away (claim or mark failed): claimed rows come back when their lease ends.
+        // The database is away, or the round's session ended: its transaction rolled back, so its
+        // rows are unlocked and unmarked, due for the next round.
         logger.error({ err }, 'outbox relay round failed');
       }
       // A full batch means more are probably due: go again without waiting.
-      if (claimed < opts.batchSize) await sleepUntilWoken(opts.pollMs);
+      if (claimed < opts.batchSize) {
+        await sleepUntilWoken(opts.pollMs);
+        // Let the events committing right now join this round (one send, one UPDATE for them).
+        if (lingerMs > 0 && !stopping) await new Promise((resolve) => setTimeout(resolve, lingerMs));
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform';
+import { TRANSACTION_EVENTS_TOPIC, withTransaction } from '@qr-payout/platform';
 import type { Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type pg from 'pg';
 import { buildTransactionEvent } from './event-message';
@@ -69,7 +69,7 @@ export function transactionEventValues(
   };
 }
 
-/** An outbox row claimed by a relay: what to publish, and when it was written (for lag). */
+/** An outbox row locked by a relay round: what to publish, and when it was written (for lag). */
 export type ClaimedEvent = {
   id: bigint;
   eventId: string;
@@ -92,79 +92,92 @@ type ClaimedRow = {
   created_at: Date;
 };
 
+/** What became of a round's publish: acknowledged, or failed with the bus's error. */
+export type PublishVerdict = { published: true } | { published: false; error: string };
+
+export type RelayRoundOptions = {
+  /** Events locked and published per round. */
+  limit: number;
+  /**
+   * The longest the round's database transaction may sit idle (waiting for the bus): past it
+   * PostgreSQL ends the session, the transaction rolls back and the rows are free again. A bound
+   * for a relay that hangs where its own publish deadline cannot fire (a frozen process).
+   */
+  holdMs: number;
+  /** Backoff of a failed publish: `baseMs` · 2^attempts, at most `maxMs`. */
+  backoff: { baseMs: number; maxMs: number };
+};
+
 export interface OutboxStore {
   /**
-   * Leases up to `limit` due, unpublished events for `leaseMs`, oldest first. Rows locked or
-   * leased by another relay are skipped, so replicas share the work; a lease that runs out (the
-   * relay died) makes its rows due again, which is why delivery is at least once.
+   * One relay round in ONE database transaction (the standard transactional-outbox relay): locks
+   * up to `limit` due, unpublished events, oldest first, with FOR UPDATE SKIP LOCKED (replicas skip
+   * each other's rows), hands them to `publish`, then marks them published (acknowledged) or counts
+   * the failure (`attempts`, `last_error`, the next attempt after the backoff), and commits. A crash
+   * or a lost connection anywhere rolls back: the rows are unlocked and due again, which is why
+   * delivery is at least once. Resolves with the number of events locked.
    */
-  claimDue(limit: number, leaseMs: number): Promise<ClaimedEvent[]>;
-  /** Marks events published (only after the bus acknowledged them) and drops their lease. */
-  markPublished(ids: readonly bigint[]): Promise<void>;
-  /**
-   * Counts a failed publish and makes the events due again after an exponential backoff
-   * (`baseMs` · 2^attempts, at most `maxMs`), recording the error.
-   */
-  markFailed(
-    ids: readonly bigint[],
-    error: string,
-    backoff: { baseMs: number; maxMs: number },
-  ): Promise<void>;
+  relayRound(
+    opts: RelayRoundOptions,
+    publish: (events: ClaimedEvent[]) => Promise<PublishVerdict>,
+  ): Promise<number>;
+}
+
+function claimedEvent(row: ClaimedRow): ClaimedEvent {
+  return {
+    id: BigInt(row.id),
+    eventId: row.event_id,
+    topic: row.topic,
+    key: row.message_key,
+    payload: new Uint8Array(row.payload.buffer, row.payload.byteOffset, row.payload.byteLength),
+    headers: row.headers,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+  };
 }
 
 export function createOutboxStore(pool: pg.Pool): OutboxStore {
   return {
-    async claimDue(limit, leaseMs) {
-      // One statement (no transaction held open): the row locks last only while it runs, the
-      // lease keeps other relays off the rows while this one publishes.
-      const { rows } = await pool.query<ClaimedRow>(
-        `UPDATE outbox_events
-            SET lease_until = now() + $2 * interval '1 millisecond'
-          WHERE id IN (
-                SELECT id FROM outbox_events
-                 WHERE published_at IS NULL
-                   AND next_attempt_at <= now()
-                   AND (lease_until IS NULL OR lease_until <= now())
-                 ORDER BY id
-                 LIMIT $1
-                   FOR UPDATE SKIP LOCKED)
-          RETURNING id, event_id, topic, message_key, payload, headers, attempts, created_at`,
-        [limit, leaseMs],
-      );
-      // RETURNING has no order: restore the relay order.
-      return rows
-        .map((row) => ({
-          id: BigInt(row.id),
-          eventId: row.event_id,
-          topic: row.topic,
-          key: row.message_key,
-          payload: new Uint8Array(row.payload.buffer, row.payload.byteOffset, row.payload.byteLength),
-          headers: row.headers,
-          attempts: row.attempts,
-          createdAt: row.created_at,
-        }))
-        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    },
-
-    async markPublished(ids) {
-      await pool.query(
-        `UPDATE outbox_events SET published_at = now(), lease_until = NULL, last_error = NULL
-          WHERE id = ANY($1::bigint[]) AND published_at IS NULL`,
-        [ids.map(String)],
-      );
-    },
-
-    async markFailed(ids, error, backoff) {
-      // SET reads the old attempts: the first failure waits baseMs.
-      await pool.query(
-        `UPDATE outbox_events
-            SET attempts = attempts + 1,
-                next_attempt_at = now()
-                  + least($3::float8, $2::float8 * power(2, least(attempts, 30))) * interval '1 millisecond',
-                lease_until = NULL,
-                last_error = $4
-          WHERE id = ANY($1::bigint[]) AND published_at IS NULL`,
-        [ids.map(String), backoff.baseMs, backoff.maxMs, error.slice(0, 1000)],
+    relayRound(opts, publish) {
+      // One transaction per round: the claimed rows stay locked while they are published, and a
+      // hung publish cannot hold them past holdMs (the session ends, the round rolls back).
+      return withTransaction(
+        pool,
+        async (client) => {
+          const { rows } = await client.query<ClaimedRow>(
+            `SELECT id, event_id, topic, message_key, payload, headers, attempts, created_at
+               FROM outbox_events
+              WHERE published_at IS NULL AND next_attempt_at <= now()
+              ORDER BY id
+              LIMIT $1
+                FOR UPDATE SKIP LOCKED`,
+            [opts.limit],
+          );
+          if (rows.length > 0) {
+            const ids = rows.map((row) => row.id);
+            const verdict = await publish(rows.map(claimedEvent));
+            if (verdict.published) {
+              // The one write of a published event. last_error stays as the history of earlier tries.
+              await client.query(
+                'UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])',
+                [ids],
+              );
+            } else {
+              // SET reads the old attempts: the first failure waits baseMs.
+              await client.query(
+                `UPDATE outbox_events
+                    SET attempts = attempts + 1,
+                        next_attempt_at = now()
+                          + least($3::float8, $2::float8 * power(2, least(attempts, 30))) * interval '1 millisecond',
+                        last_error = $4
+                  WHERE id = ANY($1::bigint[])`,
+                [ids, opts.backoff.baseMs, opts.backoff.maxMs, verdict.error.slice(0, 1000)],
+              );
+            }
+          }
+          return rows.length;
+        },
+        { idleTimeoutMs: opts.holdMs },
       );
     },
   };

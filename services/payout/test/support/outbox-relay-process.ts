@@ -39,7 +39,7 @@ const relay = runOutboxRelay({
   schema,
   batchSize: Number(requiredEnv('OUTBOX_BATCH_SIZE')),
   pollMs: 200,
-  leaseMs: Number(requiredEnv('OUTBOX_LEASE_MS')),
+  publishTimeoutMs: 30_000,
 });
 
 onShutdown({

@@ -108,8 +108,10 @@ export async function collectTransactionEvents(
   const subscription = await bus.subscribe({
     topic: TRANSACTION_EVENTS_TOPIC,
     groupId: `payout-outbox-test-${randomBytes(6).toString('hex')}`,
-    handle: async (message) => {
-      messages.push(message);
+    // In batches (one offset commit each): the shared topic may hold many earlier runs' events,
+    // and a commit per message would not read past them within a test's timeout.
+    handleBatch: async (batch) => {
+      messages.push(...batch);
     },
   });
   return { messages, stop: () => subscription.stop() };

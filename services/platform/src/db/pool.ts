@@ -38,14 +38,30 @@ export function createPgPool(opts: PgPoolOptions): pg.Pool {
   return pool;
 }
 
+export type TransactionOptions = {
+  /**
+   * Ends the session if the transaction sits idle longer than this (PostgreSQL's
+   * idle_in_transaction_session_timeout, LOCAL to the transaction): for a transaction that holds
+   * row locks across a call to another system, so a hung call cannot hold them forever.
+   */
+  idleTimeoutMs?: number;
+};
+
 /** Runs `fn` in BEGIN/COMMIT on one client; ROLLBACK when it throws. */
 export async function withTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,
+  opts: TransactionOptions = {},
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    // SET takes no bind parameter: the timeout is an integer we compute. Sent with BEGIN, one
+    // round trip; LOCAL, so the pooled connection is back to its defaults at COMMIT or ROLLBACK.
+    await client.query(
+      opts.idleTimeoutMs === undefined
+        ? 'BEGIN'
+        : `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.trunc(opts.idleTimeoutMs))}`,
+    );
     const result = await fn(client);
     await client.query('COMMIT');
     client.release();

@@ -20,9 +20,27 @@ export type ServerCall = Pick<
  * DEADLINE_EXCEEDED) or the client went away.
  */
 export function cancelReason(call: ServerCall): ConnectError {
-  return Date.now() >= Number(call.getDeadline())
+  return deadlinePassed(call)
     ? new ConnectError('the operation timed out', Code.DeadlineExceeded)
     : new ConnectError('the call was cancelled by the client', Code.Canceled);
+}
+
+function deadlinePassed(call: ServerCall): boolean {
+  return Date.now() >= Number(call.getDeadline());
+}
+
+/**
+ * The reasons a handler's signal is aborted with, made once: grpc-js also emits 'cancelled' after
+ * every answered call, and building a ConnectError (with its stack trace) per call cost measurable
+ * CPU for a reason nobody reads once the call is over. Never mutated: only read as the reason.
+ */
+const ABORT_REASONS = Object.freeze({
+  deadline: new ConnectError('the operation timed out', Code.DeadlineExceeded),
+  cancelled: new ConnectError('the call was cancelled by the client', Code.Canceled),
+});
+
+function abortReason(call: ServerCall): ConnectError {
+  return deadlinePassed(call) ? ABORT_REASONS.deadline : ABORT_REASONS.cancelled;
 }
 
 /**
@@ -51,8 +69,8 @@ export class GrpcHandlerContext implements HandlerContext {
       const controller = new AbortController();
       this.#controller = controller;
       // grpc-js emits 'cancelled' on deadline, on client cancel and after sending any status.
-      if (this.call.cancelled) controller.abort(cancelReason(this.call));
-      else this.call.once('cancelled', () => controller.abort(cancelReason(this.call)));
+      if (this.call.cancelled) controller.abort(abortReason(this.call));
+      else this.call.once('cancelled', () => controller.abort(abortReason(this.call)));
     }
     return this.#controller.signal;
   }

@@ -10,6 +10,7 @@ import {
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import type { Pool } from 'pg';
 import { subscribesTo } from '../endpoints/endpoint-draft';
+import type { TenantEndpointCache } from './endpoint-cache';
 import { type EventBody, transactionEventBody } from './envelope';
 import * as store from './store';
 
@@ -37,19 +38,22 @@ function readEvent(message: BusMessage, logger: Logger): ReadEvent | undefined {
 
 /**
  * Creates the deliveries of a batch of events in one statement; returns how many were new. Each
- * event goes to its tenant's enabled endpoints subscribed to its type, and to its transaction's
- * callback_url (the ad-hoc path always receives the terminal event, spec §6.1).
+ * event goes to its tenant's enabled endpoints subscribed to its type (as `endpoints` knows them,
+ * at most WEBHOOK_ENDPOINT_CACHE_MS old), and to its transaction's callback_url (the ad-hoc path
+ * always receives the terminal event, spec §6.1).
  */
-export async function dispatchTransactionEvents(pool: Pool, events: ReadEvent[]): Promise<number> {
+export async function dispatchTransactionEvents(
+  pool: Pool,
+  endpoints: TenantEndpointCache,
+  events: ReadEvent[],
+): Promise<number> {
   if (events.length === 0) return 0;
-  const endpointsByTenant = await store.findTenantEndpoints(pool, [
-    ...new Set(events.map((e) => e.event.tenantId)),
-  ]);
+  const endpointsByTenant = await endpoints.get(events.map((e) => e.event.tenantId));
   const rows: store.NewDelivery[] = [];
   for (const { event, envelope } of events) {
-    const endpoints = endpointsByTenant.get(event.tenantId);
-    if (!endpoints) continue;
-    const targets: store.DeliveryTarget[] = endpoints.filter((endpoint) =>
+    const tenantEndpoints = endpointsByTenant.get(event.tenantId);
+    if (!tenantEndpoints) continue;
+    const targets: store.DeliveryTarget[] = tenantEndpoints.filter((endpoint) =>
       subscribesTo(endpoint.eventTypes, envelope.eventType),
     );
     const callbackUrl = event.transaction?.callbackUrl ?? '';
@@ -76,6 +80,8 @@ export async function startDispatcher(deps: {
   pool: Pool;
   bus: EventBus;
   logger: Logger;
+  /** The tenants' endpoints, shared with the endpoint service, which invalidates what it changes. */
+  endpoints: TenantEndpointCache;
   /** The Kafka consumer group (WEBHOOK_DISPATCHER_GROUP); replicas share one. */
   groupId: string;
   sessionTimeoutMs?: number;
@@ -94,7 +100,7 @@ export async function startDispatcher(deps: {
     async handleBatch(messages) {
       const read = messages.flatMap((message) => readEvent(message, logger) ?? []);
       // A database error throws: the offsets are not committed and the bus delivers them again.
-      const created = await dispatchTransactionEvents(pool, read);
+      const created = await dispatchTransactionEvents(pool, deps.endpoints, read);
       dispatched += read.length;
       if (deps.faultKillAfterDispatch && dispatched >= deps.faultKillAfterDispatch) {
         // The crash window the tests need: rows committed, offset not.

@@ -53,13 +53,16 @@ export function createEndpointService(deps: {
   pool: Pool;
   sealedBox: SealedBox;
   allowPrivateTargets: boolean;
+  /** Told which tenant's endpoints changed, so this process's dispatcher reads them at once. */
+  onEndpointsChanged?: (tenantId: string) => void;
 }): EndpointService {
   const { pool, sealedBox, allowPrivateTargets } = deps;
+  const changed = deps.onEndpointsChanged ?? (() => undefined);
   return {
     async create(input) {
       const draft = checkEndpointInput(input, { allowPrivateTargets });
       const id = newId('whe');
-      return store.insertEndpoint(pool, {
+      const created = await store.insertEndpoint(pool, {
         id,
         tenantId: draft.tenantId,
         url: draft.url,
@@ -68,6 +71,8 @@ export function createEndpointService(deps: {
         headersSealed: sealHeaders(sealedBox, id, draft.headers),
         retryStrategy: draft.retryStrategy,
       });
+      changed(draft.tenantId);
+      return created;
     },
 
     async setEnabled(endpointId, enabled) {
@@ -75,6 +80,7 @@ export function createEndpointService(deps: {
       if (!isId(endpointId, 'whe')) throw endpointNotFound(endpointId);
       const endpoint = await store.updateEndpointEnabled(pool, endpointId, enabled, DISABLED_BY_OPERATOR);
       if (!endpoint) throw endpointNotFound(endpointId);
+      changed(endpoint.tenantId);
       // Disabled by the operator: its waiting deliveries fail now, replayable once it is enabled
       // again (as after auto-disable, spec §6.4).
       if (!enabled) await failPendingDeliveriesOfEndpoint(pool, endpointId, ENDPOINT_DISABLED_ERROR);
