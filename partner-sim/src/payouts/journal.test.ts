@@ -63,6 +63,16 @@ describe('payout journal', () => {
     expect(createPayoutStore({ journal: openPayoutJournal(file) }).all()).toEqual([a]);
   });
 
+  it('a payout recorded after a torn line survives the next restart', () => {
+    const file = path.join(dir, 'payouts.jsonl');
+    const a = payout('txn_a');
+    createPayoutStore({ journal: openPayoutJournal(file) }).insert(a);
+    appendFileSync(file, '{"id":"pp_torn","idempo');
+    const b = payout('txn_b');
+    createPayoutStore({ journal: openPayoutJournal(file) }).insert(b);
+    expect(createPayoutStore({ journal: openPayoutJournal(file) }).all()).toEqual([a, b]);
+  });
+
   it('compacts to the live payouts once the file holds twice their bound', () => {
     const file = path.join(dir, 'payouts.jsonl');
     fc.assert(

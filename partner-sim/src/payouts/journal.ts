@@ -73,8 +73,12 @@ export function openPayoutJournal(file: string): PayoutJournal {
   return {
     load() {
       if (!existsSync(file)) return [];
+      const text = readFileSync(file, 'utf8');
+      // A torn last line has no newline: end it, or the next record would be glued onto it and
+      // be unreadable at the next load.
+      if (text !== '' && !text.endsWith('\n')) writeSync(fd, '\n');
       const latest = new Map<string, Payout>();
-      for (const line of readFileSync(file, 'utf8').split('\n')) {
+      for (const line of text.split('\n')) {
         if (line.trim() === '') continue;
         // A line torn by a kill in the middle of a write is the only unreadable one: skipped.
         const payout = fromLine(line);
