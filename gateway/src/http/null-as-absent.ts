@@ -13,7 +13,7 @@ export function orNull<S extends { readonly type: string }>(schema: S) {
 }
 
 /** The body without its null-valued top-level keys (the schema admits null only where optional). */
-export function withoutNullFields(body: Record<string, unknown>): Record<string, unknown> {
+function withoutNullFields(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
 }
 

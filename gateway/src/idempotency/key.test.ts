@@ -1,3 +1,5 @@
+import { checkIdempotencyKey } from '@qr-payout/platform/idempotency-key';
+import fc from 'fast-check';
 import { ApiError } from '../errors/api-error';
 import { readIdempotencyKey } from './key';
 
@@ -32,5 +34,24 @@ describe('readIdempotencyKey', () => {
     expect(tagOf(() => readIdempotencyKey('clé'))).toBe('ValidationError');
     expect(tagOf(() => readIdempotencyKey('a\tb'))).toBe('ValidationError');
     expect(tagOf(() => readIdempotencyKey(['a', 'b']))).toBe('ValidationError');
+  });
+
+  // The gateway's half of "one rule, two owners" (issue 10 point 6): its reader says what platform's
+  // checkIdempotencyKey says of every single key, so it agrees with payout, which calls the same rule.
+  it("refuses exactly the keys platform's rule refuses, with the rule's verdict", () => {
+    const verdictTag = { ok: undefined, missing: 'IdempotencyKeyMissing', invalid: 'ValidationError' };
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: fc.constantFrom(' ', 'a', '~', '\t', '\x7f', 'é', '\u0000'), maxLength: 8 }),
+          fc.string({ unit: 'grapheme-ascii', minLength: 250, maxLength: 260 }),
+          fc.string({ unit: 'binary', maxLength: 20 }),
+        ),
+        (key) => {
+          expect(tagOf(() => readIdempotencyKey(key))).toBe(verdictTag[checkIdempotencyKey(key)]);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

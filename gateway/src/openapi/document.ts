@@ -1,3 +1,4 @@
+import { RAILS } from '@qr-payout/platform/partner-protocol';
 import { ERROR_REGISTRY, ERROR_TAGS, type ErrorEntry } from '../errors/registry';
 import { DELIVERY_LIST_QUERY_PARAMETERS } from '../http/delivery-list-query';
 import { TRANSACTION_ID_PATTERN } from '../http/ids';
@@ -435,7 +436,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               required: true,
               schema: {
                 type: 'string',
-                enum: ['pix', 'transferencias-3.0', 'bre-b', 'cce-inmediatas', 'bolivia-qr-interoperable'],
+                // Every rail's partner calls back: the partner protocol's one rail list.
+                enum: [...RAILS],
               },
             },
             {

@@ -3,7 +3,7 @@ import { createCallbackSender } from './callbacks';
 import type { Faults } from './faults';
 import type { PayoutJournal } from './journal';
 import { outcomeFor } from './outcome';
-import type { PayoutResource, SubmitPayoutBody } from './protocol';
+import { isTerminal, type PayoutResource, type SubmitPayoutBody } from './protocol';
 import { newRailReference } from './references';
 import { createSettlementScheduler, type LaterOutcome } from './settlement';
 import type { SimStats } from './stats';
@@ -91,7 +91,7 @@ export function createPayoutService(opts: PayoutServiceOptions): PayoutService {
   // Payouts accepted before a restart settle when they would have: at once when that time passed
   // while the simulator was down (their callback then goes out, as it would have).
   for (const payout of store.all()) {
-    if (payout.status !== 'ACSP' && payout.status !== 'PDNG') continue;
+    if (isTerminal(payout.status)) continue;
     const outcome = outcomeFor(payout.amount.amount_minor);
     if (outcome.kind !== 'settles_later') continue;
     scheduler.schedule(payout.id, outcome, opts.now().getTime() - payout.createdAt.getTime());

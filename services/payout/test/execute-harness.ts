@@ -60,7 +60,7 @@ export type World = {
   close(): Promise<void>;
 };
 
-export const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
+export { tenant } from './fixtures';
 
 export function pixQr(amountMinor?: bigint): DecodedQr {
   return create(DecodedQrSchema, {

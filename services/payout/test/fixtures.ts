@@ -8,6 +8,9 @@ import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
 import { type RunningPayout, startPayout } from '../src/index';
 
+/** A fresh tenant id, so tests sharing a schema never see each other's rows. */
+export const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
+
 /** The error a call ended with; fails the test when the call succeeds. */
 export async function failure(promise: Promise<unknown>): Promise<ConnectError> {
   try {

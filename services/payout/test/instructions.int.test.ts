@@ -1,6 +1,5 @@
 // CreateInstruction / GetInstruction over real gRPC (HTTP/2) against real PostgreSQL: a random
 // schema migrated by the service at start, dropped afterwards.
-import { randomBytes } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
@@ -13,9 +12,7 @@ import {
   PointOfInitiation,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { type Quote, QuoteSchema, QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
-import { failure, usePayoutOverGrpc } from './fixtures';
-
-const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
+import { failure, tenant, usePayoutOverGrpc } from './fixtures';
 
 function pixQr(amountMinor: bigint | undefined): DecodedQr {
   return create(DecodedQrSchema, {

@@ -78,6 +78,9 @@ describe('payout Pay', () => {
     expect(again.replayed).toBe(true);
     expect(again.instruction).toEqual(first.instruction);
     expect(again.transaction?.id).toBe(first.transaction?.id);
+    // The first answer's facts (country, creditor) came from memory, the replay's from the
+    // database: the same transaction either way.
+    expect(again.transaction).toEqual(first.transaction);
     expect(await rowsOf(tenantId)).toEqual({ instructions: 1, transactions: 1, keys: 1 });
   });
 
@@ -126,12 +129,14 @@ describe('payout Pay', () => {
 
   it('quotes a wallet currency with fx and shows what the payer pays', async () => {
     const tenantId = tenant();
-    const { instruction, transaction } = await world.client.pay(
-      payRequest(tenantId, { walletCurrency: 'USD' }),
-    );
+    const req = payRequest(tenantId, { walletCurrency: 'USD' });
+    const { instruction, transaction } = await world.client.pay(req);
     expect(instruction?.quote?.id).toMatch(/^quo_/);
     expect(instruction?.payAmount?.currency).toBe('USD');
     expect(transaction?.quote?.id).toBe(instruction?.quote?.id);
+    expect(transaction?.quote?.rate).toBe(instruction?.quote?.rate);
     expect(transaction?.payAmount).toEqual(instruction?.payAmount);
+    // The applied quote as the stored instruction shows it on a replay, the rate's string included.
+    expect((await world.client.pay(req)).transaction).toEqual(transaction);
   });
 });

@@ -9,7 +9,7 @@ import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc
 import { PayoutService, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
 import { type RunningPayout, startPayout } from '../src/index';
-import { failure, seedTransaction } from './fixtures';
+import { failure, seedTransaction, tenant } from './fixtures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DATABASE_URL = requiredEnv('DATABASE_URL');
@@ -78,7 +78,7 @@ describe('payout service', () => {
   });
 
   it("GetTransaction: reads a stored transaction for its tenant, NOT_FOUND for another tenant's", async () => {
-    const tenantId = `ten_${randomBytes(4).toString('hex')}`;
+    const tenantId = tenant();
     const seeded = await seedTransaction(admin, schema, tenantId, {
       amountMinor: 9_007_199_254_740_993n,
       callbackUrl: 'https://merchant.test/hook',

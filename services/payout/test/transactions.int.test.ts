@@ -1,6 +1,5 @@
 // GetTransaction and ListTransactions over real gRPC (HTTP/2) against real PostgreSQL: the money a
 // transaction shows (issue 10 §2) and keyset paging that stays exact while rows are inserted.
-import { randomBytes } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
@@ -12,9 +11,7 @@ import {
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { QuoteSchema, QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { usePayoutOverGrpc } from './fixtures';
-
-const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
+import { tenant, usePayoutOverGrpc } from './fixtures';
 
 const decoded = create(DecodedQrSchema, {
   schemeId: 'BR.PIX',

@@ -7,23 +7,17 @@ import { decodeRequest, type ResolveInstructionDeps } from '../../payments/resol
 import { dropNullFields } from '../null-as-absent';
 import { toPublicInstruction } from '../presenters/instruction';
 import { PAY_REQUEST_SCHEMA } from '../schemas';
-import { type PaymentRouteDeps, payerOf, paymentRequest } from './execute';
+import { type PayerBody, type PaymentRouteDeps, payerOf, paymentRequest } from './execute';
 
 export interface PayRouteDeps extends PaymentRouteDeps {
   resolve: Pick<ResolveInstructionDeps, 'decoder' | 'currencies'>;
   payout: Pick<Client<typeof PayoutService>, 'pay'>;
 }
 
-interface PayBody {
+interface PayBody extends PayerBody {
   qr_string: string;
   wallet_currency?: string;
   amount?: number;
-  payer_name: string;
-  payer_account: string;
-  payer_tax_id: string;
-  payer_country?: string;
-  payer_id_type?: string;
-  callback_url?: string;
 }
 
 export const PAY_OPERATION = 'POST /v1/pay';

@@ -63,7 +63,7 @@ function checkDecoded(decoded: DecodedQr | undefined): DecodedQr {
 }
 
 /** design §3: the QR's amount, or the request's for a QR without one; both only when equal. */
-export function amountOwed(requested: Money | undefined, decoded: DecodedQr): Money {
+function amountOwed(requested: Money | undefined, decoded: DecodedQr): Money {
   if (!requested) {
     if (decoded.amount === undefined) throw amountRequired();
     return create(MoneySchema, { currency: decoded.currency, amountMinor: decoded.amount.amountMinor });

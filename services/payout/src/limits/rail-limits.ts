@@ -26,7 +26,7 @@ export type RailLimitTable = Readonly<Record<RailName, AmountRange>>;
  * Sandbox defaults, in major units. An operator sets each rail's real limits per partner contract
  * (RAIL_LIMITS_<RAIL>); these are only plausible values for the sandbox.
  */
-export const DEFAULT_RAIL_LIMITS: Readonly<Record<RailName, string>> = {
+const DEFAULT_RAIL_LIMITS: Readonly<Record<RailName, string>> = {
   pix: '0.01..1000000.00',
   'transferencias-3.0': '1.00..50000000.00',
   'bre-b': '1..100000000',
@@ -35,7 +35,7 @@ export const DEFAULT_RAIL_LIMITS: Readonly<Record<RailName, string>> = {
 };
 
 /** 15 digits of minor units: a JSON number holds any amount up to it exactly. */
-export const MAX_LIMIT_MINOR = 999_999_999_999_999n;
+const MAX_LIMIT_MINOR = 999_999_999_999_999n;
 
 const DECIMAL = /^(\d{1,15})(?:\.(\d+))?$/;
 
@@ -65,7 +65,7 @@ export function parseAmountRange(text: string, currency: string): AmountRange | 
 }
 
 /** The env variable of a rail's limits: RAIL_LIMITS_PIX, RAIL_LIMITS_TRANSFERENCIAS_3_0, ... */
-export function railLimitsVariable(rail: RailName): string {
+function railLimitsVariable(rail: RailName): string {
   return `RAIL_LIMITS_${railEnvName(rail)}`;
 }
 
@@ -79,7 +79,7 @@ export function railLimits(): ConfigReader<RailLimitTable> {
 }
 
 /** 422 AmountOutOfRange: the message names the limit and the currency. */
-export function amountOutOfRange(message: string): ConnectError {
+function amountOutOfRange(message: string): ConnectError {
   return serviceError('AmountOutOfRange', message, { code: Code.OutOfRange, field: 'amount' });
 }
 

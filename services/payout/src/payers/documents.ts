@@ -274,7 +274,7 @@ export const DOCUMENT_RULES: readonly DocumentRule[] = [
  */
 export const PASSPORT_FORMAT = '5 to 20 letters and digits (ICAO 9303); spaces ignored';
 
-export function passportRule(country: string): DocumentRule {
+function passportRule(country: string): DocumentRule {
   return {
     country,
     idType: 'passport',

@@ -11,6 +11,7 @@ import type { ClaimedTransaction, ExecutionStore } from '../execution/store';
 import type { Submitter } from '../execution/submission';
 import { railAdapterFor } from '../rails/adapters';
 import type { PartnerClient } from '../rails/partner-client';
+import type { RailAdapter } from '../rails/rail-adapter';
 import { horizonOf, type SettlementHorizons } from '../stuck/horizons';
 import {
   decideAtHorizon,
@@ -58,6 +59,16 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
   const log = opts.logger;
   const stopping = new AbortController();
 
+  /**
+   * What the partner says of a claimed transaction: by its payout id once processing, otherwise by
+   * our idempotency key (the transaction id), where a 404 means the partner never received it.
+   */
+  function askPartner(adapter: RailAdapter, txn: ClaimedTransaction) {
+    return txn.status === 'processing' && txn.partner_payout_id
+      ? opts.partner.getPayout(adapter.rail, txn.partner_payout_id)
+      : opts.partner.findPayoutByIdempotencyKey(adapter.rail, txn.id);
+  }
+
   async function pollProcessing(txn: ClaimedTransaction): Promise<void> {
     const adapter = railAdapterFor(txn.rail);
     if (!adapter) {
@@ -65,9 +76,7 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
       await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.poll_attempts));
       return;
     }
-    const answer = txn.partner_payout_id
-      ? await opts.partner.getPayout(adapter.rail, txn.partner_payout_id)
-      : await opts.partner.findPayoutByIdempotencyKey(adapter.rail, txn.id);
+    const answer = await askPartner(adapter, txn);
     if (answer.kind === 'found') {
       await opts.settlement.applyPartnerOutcome(
         txn.id,
@@ -91,10 +100,7 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
       decision = { kind: 'stuck', reason: 'rail_not_served' };
     } else {
       // A pending row is asked by key (our transaction id): 404 there is "never received".
-      const answer =
-        txn.status === 'processing' && txn.partner_payout_id
-          ? await opts.partner.getPayout(adapter.rail, txn.partner_payout_id)
-          : await opts.partner.findPayoutByIdempotencyKey(adapter.rail, txn.id);
+      const answer = await askPartner(adapter, txn);
       decision = decideAtHorizon(
         txn.status,
         answer.kind === 'found'

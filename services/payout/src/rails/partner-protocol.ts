@@ -2,10 +2,7 @@
 // parser are the one contract in platform, which the partner simulator follows too; what each
 // status means for a transaction is payout's own (rail-adapter.ts `toOutcome`).
 export {
-  isRailName,
   type Originator,
-  PARTNER_STATUSES,
-  type PartnerStatus,
   type PayoutResource,
   parsePayoutResource,
   RAIL_COUNTRY,
@@ -13,5 +10,4 @@ export {
   RAILS,
   type RailName,
   type SubmitPayoutBody,
-  type WireMoney,
 } from '@qr-payout/platform/partner-protocol';

@@ -67,7 +67,7 @@ const REASON_TEXT: Readonly<Record<string, string>> = {
 };
 
 /** Words for an ISO 20022 reason code ("rejected by the partner" for an unknown one). */
-export function reasonText(code: string): string {
+function reasonText(code: string): string {
   return REASON_TEXT[code] ?? 'rejected by the partner';
 }
 
@@ -99,7 +99,7 @@ function forwardedReferences(refs: Readonly<Record<string, string>>): Record<str
  * document was issued by the rail's country; an undeclared document is a foreign identifier, so
  * the payer is not presented as a resident with a local tax id they never claimed.
  */
-export function originatorOf(payer: SubmissionInput['payer'], railCountry: string): Originator {
+function originatorOf(payer: SubmissionInput['payer'], railCountry: string): Originator {
   return {
     name: payer.name,
     account: payer.account,

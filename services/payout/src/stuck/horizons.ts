@@ -14,7 +14,7 @@ export type SettlementHorizons = Readonly<Record<RailName, number>>;
 
 export const DEFAULT_SETTLEMENT_HORIZON_MS = 5 * 60_000;
 /** A horizon past a week is a misconfiguration (minutes, not milliseconds, were meant). */
-export const MAX_SETTLEMENT_HORIZON_MS = 7 * 24 * 60 * 60_000;
+const MAX_SETTLEMENT_HORIZON_MS = 7 * 24 * 60 * 60_000;
 
 /** The env variable of a rail's horizon: SETTLEMENT_HORIZON_PIX_MS, SETTLEMENT_HORIZON_BRE_B_MS, ... */
 export function settlementHorizonVariable(rail: RailName): string {

@@ -12,14 +12,14 @@ import {
 import type { SettlementHorizons } from './horizons';
 import type { StuckStore, StuckTransactionRow } from './store';
 
-export const DEFAULT_STUCK_LIMIT = 100;
-export const MAX_STUCK_LIMIT = 500;
+const DEFAULT_STUCK_LIMIT = 100;
+const MAX_STUCK_LIMIT = 500;
 
 export interface StuckService {
   listStuckTransactions(req: ListStuckTransactionsRequest): Promise<StuckTransaction[]>;
 }
 
-export function toStuckMessage(row: StuckTransactionRow): StuckTransaction {
+function toStuckMessage(row: StuckTransactionRow): StuckTransaction {
   return create(StuckTransactionSchema, {
     id: row.id,
     tenantId: row.tenant_id,

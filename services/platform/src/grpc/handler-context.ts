@@ -15,12 +15,8 @@ export type ServerCall = Pick<
   'cancelled' | 'metadata' | 'getDeadline' | 'sendMetadata' | 'once'
 >;
 
-/**
- * Why a call stopped before its handler answered: its deadline passed (grpc-js has already sent
- * DEADLINE_EXCEEDED) or the client went away.
- */
-export function cancelReason(call: ServerCall): ConnectError {
-  return deadlinePassed(call)
+function newCancelReason(timedOut: boolean): ConnectError {
+  return timedOut
     ? new ConnectError('the operation timed out', Code.DeadlineExceeded)
     : new ConnectError('the call was cancelled by the client', Code.Canceled);
 }
@@ -30,14 +26,19 @@ function deadlinePassed(call: ServerCall): boolean {
 }
 
 /**
+ * Why a call stopped before its handler answered: its deadline passed (grpc-js has already sent
+ * DEADLINE_EXCEEDED) or the client went away.
+ */
+export function cancelReason(call: ServerCall): ConnectError {
+  return newCancelReason(deadlinePassed(call));
+}
+
+/**
  * The reasons a handler's signal is aborted with, made once: grpc-js also emits 'cancelled' after
  * every answered call, and building a ConnectError (with its stack trace) per call cost measurable
  * CPU for a reason nobody reads once the call is over. Never mutated: only read as the reason.
  */
-const ABORT_REASONS = Object.freeze({
-  deadline: new ConnectError('the operation timed out', Code.DeadlineExceeded),
-  cancelled: new ConnectError('the call was cancelled by the client', Code.Canceled),
-});
+const ABORT_REASONS = Object.freeze({ deadline: newCancelReason(true), cancelled: newCancelReason(false) });
 
 function abortReason(call: ServerCall): ConnectError {
   return deadlinePassed(call) ? ABORT_REASONS.deadline : ABORT_REASONS.cancelled;
