@@ -45,7 +45,7 @@ export function formatBanner(info: BannerInfo): string {
     '  signed within a second; retries run 10,000 times faster than in production (docs/webhooks.md).',
     `  QR_PAYOUT_SIGNING_SECRET='${info.signingSecret}' node webhook-receiver/examples/receiver.js`,
     '',
-    'Amounts ending in 51 fail at the partner (AC03); partner-sim/README.md lists the other test amounts.',
+    'Amounts ending in 51 fail at the partner (AC03); docs/partner-protocol.md "Sandbox outcomes" lists the others.',
     'Press Ctrl-C to stop. Data is kept in the data folder between runs.',
     '',
   ].join('\n');
