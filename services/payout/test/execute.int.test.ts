@@ -405,6 +405,45 @@ describe('payout execute', () => {
       expect(await outboxEvents(world, transaction!.id)).toEqual(['transaction.completed']);
     });
 
+    it('while execute holds the acceptance, a callback naming another partner payout is refused', async () => {
+      // 54: the partner accepts, then calls back 700 ms later; the acceptance is held in memory
+      // (the row stays pending, no partner id stored) while the call waits.
+      const tenantId = tenant();
+      const instructionId = await newInstruction(world, tenantId, 454n);
+      const executing = world.client.executeInstruction(
+        executeRequest(tenantId, instructionId, { waitMs: 1_200 }),
+      );
+      const transactionId = await eventually(
+        async () =>
+          (
+            await world.admin.query<{ id: string }>(
+              `SELECT id FROM "${world.schema}".transactions WHERE instruction_id = $1`,
+              [instructionId],
+            )
+          ).rows[0]?.id,
+        (id) => id !== undefined,
+      );
+      await eventually(
+        () => simStats(world),
+        (stats) => stats.submissions[transactionId!] === 1,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const forged = await failure(
+        world.client.applyPartnerCallback(
+          partnerCallback('pix', {
+            transactionId: transactionId!,
+            partnerPayoutId: 'pp_forged',
+            status: 'ACSC',
+          }),
+        ),
+      );
+      expect(readErrorDetail(forged)).toMatchObject({ tag: 'ValidationError', field: 'partner_payout_id' });
+      // The partner's own callback still settles it, once.
+      const { transaction } = await executing;
+      expect(transaction?.status).toBe(TransactionStatus.COMPLETED);
+      expect(await outboxEvents(world, transactionId!)).toEqual(['transaction.completed']);
+    });
+
     it('refuses a callback for another rail, an unknown status, or a body that is not a payout', async () => {
       const tenantId = tenant();
       const instructionId = await newInstruction(world, tenantId, 454n);

@@ -93,6 +93,21 @@ describe('payout Pay', () => {
     expect(await rowsOf(tenantId)).toEqual({ instructions: 1, transactions: 1, keys: 1 });
   });
 
+  it('a taken key is the earlier pay even when the new body does not resolve or check: IdempotencyConflict', async () => {
+    const tenantId = tenant();
+    const req = payRequest(tenantId, { decoded: pixQr(1270n) });
+    await world.client.pay(req);
+    // The key is not looked up before resolving (the INSERT decides): a refusal of the new body is
+    // given only once the key is known to be free.
+    for (const overrides of [{ decoded: pixQr() }, { callbackUrl: 'ftp://merchant.example/hook' }]) {
+      const err = await failure(
+        world.client.pay({ ...req, ...overrides, requestFingerprint: fingerprintOf(overrides) }),
+      );
+      expect(readErrorDetail(err)).toMatchObject({ tag: 'IdempotencyConflict', field: 'idempotency_key' });
+    }
+    expect(await rowsOf(tenantId)).toEqual({ instructions: 1, transactions: 1, keys: 1 });
+  });
+
   it('20 concurrent pays with one key: one instruction, one transaction, one submission; losers leave nothing', async () => {
     const tenantId = tenant();
     const req = payRequest(tenantId, { decoded: pixQr(1260n) });

@@ -166,6 +166,12 @@ function checkKeyedRequest(req: {
 
 export function createExecutionService(deps: ExecutionServiceDeps): ExecutionService {
   const keyTtlMs = deps.idempotencyKeyTtlMs ?? DAY_MS;
+  // The rows this process's executes and pays are submitting or waiting on, with the partner's id
+  // once it accepted (written only when the call stops waiting). The partner's callback for one of
+  // them is checked against this row instead of a read (README "Execute: state machine, durable
+  // idempotency, rails"); it can be stale only in its status, which the settlement's guarded
+  // UPDATE decides anyway.
+  const held = new Map<string, LiveTransactionRow>();
 
   /**
    * The wait counts from the call's start, so the whole call stays within wait_ms plus one
@@ -221,11 +227,11 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
    */
   async function submitInsertedAndWait(
     inserted: LiveTransactionRow,
-    held: { payer: ValidPayer; decoded: unknown; quoteId: string | null; instructionId: string },
+    facts: { payer: ValidPayer; decoded: unknown; quoteId: string | null; instructionId: string },
     waitUntil: number,
     signal?: AbortSignal,
   ): Promise<LiveTransactionRow | undefined> {
-    const { payer } = held;
+    const { payer } = facts;
     const submission: SubmissionRow = {
       ...inserted,
       payer_name: payer.name,
@@ -233,13 +239,21 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       payer_tax_id: payer.taxId,
       payer_country: payer.country,
       payer_id_type: payer.idType,
-      decoded: held.decoded,
-      quote_id: held.quoteId,
+      decoded: facts.decoded,
+      quote_id: facts.quoteId,
     };
-    const result = await deps.submitter.submitTransaction(inserted.id, 0, submission, HOLD_ACCEPTED);
-    const refusal = refusalOf(result, held.instructionId);
-    if (refusal) throw refusal;
-    return waitAfterSubmission(inserted.id, result, waitUntil, signal);
+    held.set(inserted.id, inserted);
+    try {
+      const result = await deps.submitter.submitTransaction(inserted.id, 0, submission, HOLD_ACCEPTED);
+      const refusal = refusalOf(result, facts.instructionId);
+      if (refusal) throw refusal;
+      if (result.kind === 'accepted') {
+        held.set(inserted.id, { ...result.row, partner_payout_id: result.partnerPayoutId });
+      }
+      return await waitAfterSubmission(inserted.id, result, waitUntil, signal);
+    } finally {
+      held.delete(inserted.id);
+    }
   }
 
   /**
@@ -459,31 +473,49 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       ...(await replay(req.requestFingerprint, stored, waitUntil, signal)),
       replayed: true,
     });
-    const taken = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
-    if (taken) return replayOf(taken);
-    const resolved = await deps.resolver.resolve(
-      {
-        tenantId: req.tenantId,
-        decoded: req.decoded,
-        amount: req.amount,
-        walletCurrency: req.walletCurrency,
-      },
-      signal,
-    );
+    // The key is not looked up first: the gateway answers repeats from its cache, so a new key is
+    // the usual case, and the INSERT below decides (a taken key writes nothing and is replayed).
+    // A repeat that reaches us and fails to resolve or check (the charge was paid since, another
+    // body) is still the earlier pay's: the key is looked up before the refusal is given.
+    let prepared: {
+      resolved: ResolvedInstruction;
+      transactionId: string;
+      payer: ValidPayer;
+      callbackUrl: string | null;
+    };
+    try {
+      const resolved = await deps.resolver.resolve(
+        {
+          tenantId: req.tenantId,
+          decoded: req.decoded,
+          amount: req.amount,
+          walletCurrency: req.walletCurrency,
+        },
+        signal,
+      );
+      const transactionId = newId('txn');
+      const { payer, callbackUrl } = checkPayment(
+        req,
+        {
+          country: resolved.row.country,
+          rail: resolved.row.rail,
+          amount_currency: resolved.row.amountCurrency,
+          amount_minor: resolved.row.amountMinor.toString(),
+          decoded: resolved.row.decodedJson,
+        },
+        transactionId,
+        'decoded',
+      );
+      prepared = { resolved, transactionId, payer, callbackUrl };
+    } catch (err) {
+      const taken = await deps.store
+        .findIdempotencyKey(req.tenantId, req.idempotencyKey)
+        .catch(() => undefined);
+      if (taken) return replayOf(taken);
+      throw err;
+    }
+    const { resolved, transactionId, payer, callbackUrl } = prepared;
     const ins = resolved.row;
-    const transactionId = newId('txn');
-    const { payer, callbackUrl } = checkPayment(
-      req,
-      {
-        country: ins.country,
-        rail: ins.rail,
-        amount_currency: ins.amountCurrency,
-        amount_minor: ins.amountMinor.toString(),
-        decoded: ins.decodedJson,
-      },
-      transactionId,
-      'decoded',
-    );
     const txn = { id: transactionId, chargeKey: ins.chargeKey, payer, callbackUrl };
     const key = { key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: keyTtlMs };
     let inserted = await deps.store.insertPaidInstruction(ins, txn, key, deps.leaseMs);
@@ -582,7 +614,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
         throw invalidRequest('rail', `rail ${resource.rail} does not match the callback path (${req.rail})`);
       }
       if (!isId(resource.idempotency_key, 'txn')) throw transactionNotFound();
-      const row = await deps.store.findTransaction(resource.idempotency_key);
+      const row =
+        held.get(resource.idempotency_key) ?? (await deps.store.findTransaction(resource.idempotency_key));
       if (!row) throw transactionNotFound();
       if (req.rail !== row.rail) throw invalidRequest('rail', 'the callback came for another rail');
       if (row.partner_payout_id !== null && resource.id !== row.partner_payout_id) {
