@@ -60,6 +60,7 @@ const benches: Record<string, () => Promise<boolean>> = {
       concurrency: positiveInt('BENCH_CONNECTIONS', 64),
       settleMs: positiveInt('BENCH_PAY_SETTLE_MS', 2),
       cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,
+      floor: process.env.BENCH_PAY_FLOOR !== '0',
     }),
   webhooks: () =>
     runWebhooksBench({

@@ -2,6 +2,10 @@
 // the duration, terminal commit → Kafka latency read back by our own consumer, and the same-run
 // pgbench baseline doing one payment's row writes per script.
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import {
+  startTransactionEventReader,
+  type TransactionEventReader,
+} from '../../test-e2e/support/transaction-events';
 import { percentile } from '../gateway/load';
 import { cpuBetween, DATABASE_BACKENDS, POSTGRES_CLUSTER, sampleCpu } from '../shared/cpu';
 import { countTransactions, type PayBenchContext, STATS_FLUSH_MS, sleep } from './context';
@@ -34,13 +38,29 @@ export async function measureClosedLoop(
   ctx: PayBenchContext,
   opts: ClosedLoopOptions,
 ): Promise<{ summary: PaySummary; cpu: ReturnType<typeof cpuBetween> }> {
-  const { system, reader, db, tenantId } = ctx;
+  // The closed part's own reader of the events (the open loop runs without one, as production has
+  // only the webhook service's consumer): it sees the events of the pays made from here on.
+  const reader = await startTransactionEventReader((process.env.KAFKA_BROKERS as string).split(','));
+  try {
+    return await measureWithReader(ctx, opts, reader);
+  } finally {
+    await reader.stop();
+  }
+}
+
+async function measureWithReader(
+  ctx: PayBenchContext,
+  opts: ClosedLoopOptions,
+  reader: TransactionEventReader,
+): Promise<{ summary: PaySummary; cpu: ReturnType<typeof cpuBetween> }> {
+  const { system, db, tenantId } = ctx;
   const load = {
     gatewayUrl: ctx.gatewayUrl,
     apiKey: ctx.apiKey,
     body: ctx.body,
     concurrency: opts.concurrency,
   };
+  const startedAt = new Date();
   // Earlier work's table counters are reported before the "before" reading.
   await sleep(STATS_FLUSH_MS);
   const schemas = { except: [BASELINE_SCHEMA] };
@@ -57,10 +77,12 @@ export async function measureClosedLoop(
   const completed = measured.latenciesMs.length;
   console.log(`  measured: ${completed} pays completed in ${(measured.durationMs / 1000).toFixed(1)} s`);
 
-  // Every terminal transaction of the run's tenant, then its events (they trail the answers).
+  // Every terminal transaction of the tenant made in this part, then its events (they trail the
+  // answers).
   const { rows: terminal } = await db.query<{ id: string }>(
-    `SELECT id FROM payout.transactions WHERE tenant_id = $1 AND status IN ('completed', 'failed')`,
-    [tenantId],
+    `SELECT id FROM payout.transactions
+      WHERE tenant_id = $1 AND status IN ('completed', 'failed') AND created_at >= $2`,
+    [tenantId, startedAt],
   );
   const paysMade = (await countTransactions(ctx)) - transactionsBefore;
   const ofTenant = () => reader.events.filter((e) => e.event.tenantId === tenantId);

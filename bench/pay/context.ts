@@ -1,12 +1,9 @@
-// What the pay bench's parts share: one system, one tenant, the pay body, the event reader and a
-// small pool for the bench's own queries (./index.ts makes it once; ./open.ts and ./closed.ts use it).
+// What the pay bench's parts share: one system, one tenant, the pay body and a small pool for the bench's own queries (./index.ts makes it once; ./open.ts and ./closed.ts use it).
 import type pg from 'pg';
 import type { startSystem } from '../../test-e2e/harness';
-import type { startTransactionEventReader } from '../../test-e2e/support/transaction-events';
 
 export interface PayBenchContext {
   system: Awaited<ReturnType<typeof startSystem>>;
-  reader: Awaited<ReturnType<typeof startTransactionEventReader>>;
   db: pg.Pool;
   tenantId: string;
   gatewayUrl: string;

@@ -1,7 +1,8 @@
 // Pay benchmark (bench/README.md "pay"): POST /v1/pay through the whole system (every service its
 // own process, real PostgreSQL, Redis and Kafka, the partner simulator settling within
 // milliseconds), in two parts on one system: an open loop at a fixed arrival rate (latency, CPU and
-// rows written per pay against the issue's goals) and a closed loop at a fixed concurrency
+// rows written per pay against the issue's goals, beside the same open loop's CPU through the pay
+// skeleton, the floor, measured first) and a closed loop at a fixed concurrency
 // (throughput against a same-run pgbench baseline doing one payment's row writes per script).
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -9,11 +10,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
 import { PAYER, PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
-import { startTransactionEventReader } from '../../test-e2e/support/transaction-events';
 import { formatCpuTable, postmasterPidOf } from '../shared/cpu';
 import { cpuProfileEnv, writeBenchResults } from '../shared/results';
 import { measureClosedLoop } from './closed';
 import type { PayBenchContext } from './context';
+import { measurePayFloor } from './floor';
 import { sendPay } from './load';
 import { measureOpenLoop } from './open';
 import { formatOpenLoop, type OpenLoopSummary } from './open-report';
@@ -35,33 +36,66 @@ export interface PayBenchOptions {
   settleMs: number;
   /** Where the gateway, payout and the simulator write V8 CPU profiles (unset: no profiling). */
   cpuProfileDir?: string;
+  /** Open loop: measure the pay skeleton's floor first (BENCH_PAY_FLOOR=0: not). */
+  floor: boolean;
 }
 
 // The admin API's maximum: nothing is refused at these rates, but the limiter still runs.
 const BENCH_RATE_LIMIT = 1_000_000;
 // Every service with its own default pool (the e2e harness gives tests 4 connections each).
 const POOL = { DB_POOL_MAX: '10' };
+// The webhook service as production runs it: the harness's test timings (a claim poll every
+// 100 ms, a 6 s Kafka session) would bill the database and Kafka for polls production does not make.
+const WEBHOOK_PRODUCTION_TIMINGS = { WEBHOOK_POLL_MS: '1000', KAFKA_SESSION_TIMEOUT_MS: '30000' };
 // An amount whose last two digits (00) select the default outcome: completed through the callback.
 const AMOUNT = 10;
 
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
 export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
+  const openLoop = {
+    ratePerSec: opts.ratePerSec,
+    seconds: opts.durationSeconds,
+    warmupSeconds: opts.warmupSeconds,
+    maxInFlight: opts.maxInFlight,
+  };
+  // The floor before the system exists: the shared Redis and Kafka then serve the skeleton alone.
+  const floor =
+    opts.mode !== 'closed' && opts.floor
+      ? await measurePayFloor(
+          {
+            databaseUrl: requiredEnv('DATABASE_URL'),
+            redisUrl: requiredEnv('REDIS_URL'),
+            kafkaBrokers: requiredEnv('KAFKA_BROKERS'),
+            settleMs: opts.settleMs,
+          },
+          openLoop,
+        )
+      : undefined;
   console.log('starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...');
   // BENCH_CPU_PROF_DIR: the gateway, payout and the simulator write V8 CPU profiles there on exit.
   const profile = cpuProfileEnv(opts.cpuProfileDir);
   const system = await startSystem({
     logLevel: 'warn',
     gatewayEnv: { ...POOL, ...profile },
-    serviceEnv: { decoder: POOL, fx: POOL, payout: { ...POOL, ...profile }, webhook: POOL },
+    serviceEnv: {
+      decoder: POOL,
+      fx: POOL,
+      payout: { ...POOL, ...profile },
+      webhook: { ...POOL, ...WEBHOOK_PRODUCTION_TIMINGS },
+    },
     partnerSimEnv: { PARTNER_SIM_SETTLE_MS: String(opts.settleMs), ...profile },
   });
-  const reader = await startTransactionEventReader((process.env.KAFKA_BROKERS as string).split(','));
   const db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
   try {
     const tenant = await system.createTenant(`bench-pay-${randomBytes(4).toString('hex')}`, BENCH_RATE_LIMIT);
     const postmasterPid = await postmasterPidOf(system.databaseUrl);
     const ctx: PayBenchContext = {
       system,
-      reader,
       db,
       tenantId: tenant.tenantId,
       gatewayUrl: system.gatewayUrl,
@@ -81,12 +115,7 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
     let closed: PaySummary | undefined;
     let closedCpu: unknown;
     if (opts.mode !== 'closed') {
-      open = await measureOpenLoop(ctx, {
-        ratePerSec: opts.ratePerSec,
-        seconds: opts.durationSeconds,
-        warmupSeconds: opts.warmupSeconds,
-        maxInFlight: opts.maxInFlight,
-      });
+      open = { ...(await measureOpenLoop(ctx, openLoop)), floor };
       console.log(`\n${formatOpenLoop(open)}\n`);
     }
     if (opts.mode !== 'open') {
@@ -113,7 +142,6 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
     return (open?.pass.all ?? true) && (closed?.pass.all ?? true);
   } finally {
     await db.end();
-    await reader.stop();
     await system.stop();
   }
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { postJson } from '../shared/post-json';
 
 export interface PayLoadOptions {
   gatewayUrl: string;
@@ -41,32 +42,9 @@ export function sendPay(
   apiKey: string,
   body: string,
 ): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'x-api-key': apiKey,
-          'idempotency-key': randomUUID(),
-        },
-        timeout: REQUEST_TIMEOUT_MS,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end(body);
+  return postJson(agent, url, body, {
+    headers: { 'x-api-key': apiKey, 'idempotency-key': randomUUID() },
+    timeoutMs: REQUEST_TIMEOUT_MS,
   });
 }
 

@@ -5,11 +5,21 @@ import type { RowWritesPerUnit } from './row-writes';
 
 export const OPEN_LOOP_GOALS = { p99BelowMs: 50, cpuMsPerPayAtMost: 4.5, rowsPerPayAtMost: 6 };
 
-// What a pay costs the system: its services and the infrastructure they use. The partner
-// simulator stands for the partner, and the bench is the client: both shown, neither counted;
-// nor are kernel interrupts, which no process is charged with. PostgreSQL counts as the run's own
-// database's backends when that row is there (the cluster is shared with other test runs).
-const SERVICES = [/^gateway-/, /^decoder-/, /^fx-/, /^payout-/, /^webhook-/, /^Redis/, /^Kafka/];
+// What a pay costs the system, as issue 10 counts it: the gateway, decoder and payout, and the
+// infrastructure they use. fx and webhook (off a pay's path, or after it), the partner simulator
+// (the partner) and the bench (the client) are shown, not counted; nor are kernel interrupts, which
+// no process is charged with. PostgreSQL always counts, as the run's own database's backends when
+// that row is there (the cluster is shared with other test runs).
+export const SYSTEM_COUNTED: readonly RegExp[] = [/^gateway-/, /^decoder-/, /^payout-/, /^Redis/, /^Kafka/];
+// The same for the pay skeleton (bench/README.md "pay", "the floor"): its front, decoder and store
+// stand for gateway, decoder and payout; its partner and consumer are shown, not counted.
+export const FLOOR_COUNTED: readonly RegExp[] = [
+  /^skeleton-front$/,
+  /^skeleton-decoder$/,
+  /^skeleton-store$/,
+  /^Redis/,
+  /^Kafka/,
+];
 
 export interface CpuPerPay {
   /**
@@ -27,6 +37,7 @@ export function cpuPerPay(
   rows: ReturnType<typeof cpuBetween>,
   idle: ReturnType<typeof cpuBetween>,
   paysPerSec: number,
+  counted: readonly RegExp[] = SYSTEM_COUNTED,
 ): CpuPerPay {
   const postgres = rows.some((r) => r.name === DATABASE_BACKENDS) ? DATABASE_BACKENDS : POSTGRES_CLUSTER;
   const out = rows.map((row) => ({
@@ -34,13 +45,13 @@ export function cpuPerPay(
     cores: row.cores,
     msPerPay: (row.cores * 1000) / paysPerSec,
     idleMsPerPay: ((idle.find((r) => r.name === row.name)?.cores ?? 0) * 1000) / paysPerSec,
-    counted: row.name === postgres || SERVICES.some((re) => re.test(row.name)),
+    counted: row.name === postgres || counted.some((re) => re.test(row.name)),
   }));
-  const counted = out.filter((r) => r.counted);
+  const countedRows = out.filter((r) => r.counted);
   return {
     rows: out,
-    countedMsPerPay: counted.reduce((n, r) => n + r.msPerPay, 0),
-    countedIdleMsPerPay: counted.reduce((n, r) => n + r.idleMsPerPay, 0),
+    countedMsPerPay: countedRows.reduce((n, r) => n + r.msPerPay, 0),
+    countedIdleMsPerPay: countedRows.reduce((n, r) => n + r.idleMsPerPay, 0),
   };
 }
 
@@ -70,8 +81,23 @@ export interface OpenLoopSummary {
   /** Over the warm-up and the measured window, per transaction made. */
   writes: RowWritesPerUnit;
   commitsPerPay: number;
+  /** The pay skeleton's open loop in the same run, before the system started (BENCH_PAY_FLOOR=0: none). */
+  floor?: PayFloor;
   goals: typeof OPEN_LOOP_GOALS;
   pass: { p99: boolean; clean: boolean; cpu: boolean; rows: boolean; all: boolean };
+}
+
+/** The same open loop through the pay skeleton: the least a pay costs in this architecture. */
+export interface PayFloor {
+  cpu: CpuPerPay;
+  sent: number;
+  perSec: number;
+  /** Answered 200 with a completed transaction. */
+  completed: number;
+  errors: number;
+  unexpected: number;
+  p50Ms: number;
+  p99Ms: number;
 }
 
 export function judgeOpenLoop(summary: Omit<OpenLoopSummary, 'goals' | 'pass'>): OpenLoopSummary {
@@ -92,6 +118,38 @@ export function judgeOpenLoop(summary: Omit<OpenLoopSummary, 'goals' | 'pass'>):
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value >= 100 ? 0 : 1) : 'n/a');
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 
+function cpuTable(cpu: CpuPerPay): string[] {
+  return [
+    `    ${'process'.padEnd(40)}${'cores'.padStart(7)}${'ms per pay'.padStart(12)}${'of it idle'.padStart(12)}`,
+    ...cpu.rows.map(
+      (r) =>
+        `  ${r.counted ? '* ' : '  '}${r.name.padEnd(40)}${r.cores.toFixed(3).padStart(7)}` +
+        `${r.msPerPay.toFixed(3).padStart(12)}${r.idleMsPerPay.toFixed(3).padStart(12)}`,
+    ),
+    `    ${'counted sum'.padEnd(40)}${''.padStart(7)}${cpu.countedMsPerPay.toFixed(3).padStart(12)}` +
+      `${cpu.countedIdleMsPerPay.toFixed(3).padStart(12)}`,
+  ];
+}
+
+// The floor's table, then the system against it and the goal: a goal the floor alone misses is
+// out of this architecture's reach on this machine (bench/README.md "pay", "the floor").
+function floorLines(floor: PayFloor, system: CpuPerPay, goalMs: number): string[] {
+  const x = system.countedMsPerPay;
+  const y = floor.cpu.countedMsPerPay;
+  return [
+    `  floor: the pay skeleton, same open loop earlier in this run: sent ${floor.sent} (${floor.perSec.toFixed(1)}/s), ` +
+      `completed ${floor.completed}, no answer ${floor.errors}, unexpected ${floor.unexpected}, ` +
+      `p50 ${ms(floor.p50Ms)} ms, p99 ${ms(floor.p99Ms)} ms`,
+    ...cpuTable(floor.cpu),
+    '',
+    `  CPU per pay: system ${x.toFixed(2)} ms, floor ${y.toFixed(2)} ms (ratio ${(x / y).toFixed(2)}), goal ${goalMs} ms`,
+    y > goalMs
+      ? '  goal unreachable in this architecture on this machine: the floor alone is above it'
+      : `  the floor is under the goal: the gap (${x.toFixed(2)} − ${goalMs} = ${(x - goalMs).toFixed(2)} ms) is ours to cut`,
+    '',
+  ];
+}
+
 export function formatOpenLoop(s: OpenLoopSummary): string {
   const { pays, cpu, writes } = s;
   const lines = [
@@ -104,15 +162,9 @@ export function formatOpenLoop(s: OpenLoopSummary): string {
     '',
     '  CPU per pay over the measured window (* counted in the goal; idle = the same process with no',
     '  load, spread over this rate: the fixed part):',
-    `    ${'process'.padEnd(40)}${'cores'.padStart(7)}${'ms per pay'.padStart(12)}${'of it idle'.padStart(12)}`,
-    ...cpu.rows.map(
-      (r) =>
-        `  ${r.counted ? '* ' : '  '}${r.name.padEnd(40)}${r.cores.toFixed(3).padStart(7)}` +
-        `${r.msPerPay.toFixed(3).padStart(12)}${r.idleMsPerPay.toFixed(3).padStart(12)}`,
-    ),
-    `    ${'counted sum'.padEnd(40)}${''.padStart(7)}${cpu.countedMsPerPay.toFixed(3).padStart(12)}` +
-      `${cpu.countedIdleMsPerPay.toFixed(3).padStart(12)}`,
+    ...cpuTable(cpu),
     '',
+    ...(s.floor ? floorLines(s.floor, cpu, s.goals.cpuMsPerPayAtMost) : []),
     '  rows written per pay (pg_stat_user_tables, every schema of the database):',
     `    ${'table'.padEnd(36)}${'ins'.padStart(7)}${'upd'.padStart(7)}${'del'.padStart(7)}`,
     ...writes.tables.map(

@@ -6,37 +6,14 @@
 // No auth, rate limit, protobuf, validation, tracing or logging: whatever our system spends beyond
 // this is ours to cut; what this spends is the floor of the transport and the database.
 import http from 'node:http';
-import * as grpc from '@grpc/grpc-js';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import pg from 'pg';
-
-const identity = (bytes: Buffer) => bytes;
-const NO_CHANNELZ = { 'grpc.enable_channelz': 0 };
-
-// About the size of our DecodedQr for a static Pix QR.
-const DECODED = Buffer.from(
-  JSON.stringify({
-    schemeId: 'BR.PIX',
-    country: 'BR',
-    rail: 'pix',
-    currency: 'BRL',
-    amountMinor: '1050',
-    creditor: { name: 'PADARIA PAO DOURADO LTDA', account: '123e4567-e12b-12d1-a456-426655440000' },
-    merchantCity: 'SAO PAULO',
-    reference: 'PAG123456789',
-    confidence: 0.95,
-  }),
-);
-
-function serve(port: number, path: string, handler: grpc.handleUnaryCall<Buffer, Buffer>): void {
-  const server = new grpc.Server(NO_CHANNELZ);
-  server.register(path, handler, identity, identity, 'unary');
-  server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err) => {
-    if (err) throw err;
-  });
-}
+import { bareUnaryClient, SKELETON_DECODED_QR, serveBareUnary } from '../../shared/skeleton';
 
 function decoder(port: number): void {
-  serve(port, '/skeleton.Decoder/Decode', (_call, callback) => callback(null, DECODED));
+  serveBareUnary(port, {
+    '/skeleton.Decoder/Decode': (_call, callback) => callback(null, SKELETON_DECODED_QR),
+  });
 }
 
 async function store(port: number, databaseUrl: string): Promise<void> {
@@ -45,38 +22,26 @@ async function store(port: number, databaseUrl: string): Promise<void> {
     id text PRIMARY KEY, tenant_id text NOT NULL, decoded jsonb NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now())`);
   let sequence = 0;
-  serve(port, '/skeleton.Store/CreateInstruction', (call, callback) => {
-    const id = `ins_${process.pid}_${sequence++}`;
-    pool
-      .query('INSERT INTO bench_skeleton_instructions (id, tenant_id, decoded) VALUES ($1, $2, $3)', [
-        id,
-        'ten_skeleton',
-        call.request.toString(),
-      ])
-      .then(
-        () => callback(null, Buffer.from(id)),
-        (err: Error) => callback({ code: grpc.status.INTERNAL, details: err.message }),
-      );
+  serveBareUnary(port, {
+    '/skeleton.Store/CreateInstruction': (call, callback) => {
+      const id = `ins_${process.pid}_${sequence++}`;
+      pool
+        .query('INSERT INTO bench_skeleton_instructions (id, tenant_id, decoded) VALUES ($1, $2, $3)', [
+          id,
+          'ten_skeleton',
+          call.request.toString(),
+        ])
+        .then(
+          () => callback(null, Buffer.from(id)),
+          (err: Error) => callback({ code: grpcStatus.INTERNAL, details: err.message }),
+        );
+    },
   });
 }
 
 function front(port: number, decoderPort: number, storePort: number): void {
-  const channel = (target: number) =>
-    new grpc.Client(`127.0.0.1:${target}`, grpc.credentials.createInsecure(), NO_CHANNELZ);
-  const decoderClient = channel(decoderPort);
-  const storeClient = channel(storePort);
-  const unary = (client: grpc.Client, path: string, request: Buffer) =>
-    new Promise<Buffer>((resolve, reject) => {
-      client.makeUnaryRequest(
-        path,
-        identity,
-        identity,
-        request,
-        new grpc.Metadata(),
-        { deadline: Date.now() + 5_000 },
-        (err, response) => (err || !response ? reject(err) : resolve(response)),
-      );
-    });
+  const decode = bareUnaryClient(decoderPort);
+  const createInstruction = bareUnaryClient(storePort);
   const answer = (res: http.ServerResponse, status: number, body: string) => {
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
@@ -89,8 +54,8 @@ function front(port: number, decoderPort: number, storePort: number): void {
       req.on('end', async () => {
         try {
           const { qr_string } = JSON.parse(Buffer.concat(chunks).toString()) as { qr_string: string };
-          const decoded = await unary(decoderClient, '/skeleton.Decoder/Decode', Buffer.from(qr_string));
-          const id = await unary(storeClient, '/skeleton.Store/CreateInstruction', decoded);
+          const decoded = await decode('/skeleton.Decoder/Decode', Buffer.from(qr_string), 5_000);
+          const id = await createInstruction('/skeleton.Store/CreateInstruction', decoded, 5_000);
           const instruction = { id: id.toString(), ...JSON.parse(decoded.toString()) };
           answer(res, 200, JSON.stringify({ instruction, request_id: 'req_skeleton' }));
         } catch (err) {
