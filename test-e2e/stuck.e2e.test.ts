@@ -64,7 +64,7 @@ const stuckIds = async (): Promise<string[]> => {
     system.adminUrl,
     system.adminToken,
   );
-  return (out.transactions as { transaction_id: string }[]).map((t) => t.transaction_id).sort();
+  return (out.transactions as { id: string }[]).map((t) => t.id).sort();
 };
 
 const TERMINAL = new Set(['completed', 'failed']);

@@ -59,25 +59,47 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean };
-type Options = Record<string, OptionSpec>;
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
-interface CommandSpec {
-  usage: string;
-  summary: string;
-  options: Options;
-  /** Names of positional arguments, in order. */
-  positionals?: string[];
-  build(values: Values, positionals: string[]): Command;
+/**
+ * One flag, as the parser reads it and the help shows it: the help text is generated from this
+ * table (`COMMANDS`), so what `--help` says is what the parser accepts.
+ */
+export interface OptionSpec {
+  /** Placeholder of the value (`TENANT_ID`); absent for a flag without a value. */
+  value?: string;
+  /** What the flag means, with its syntax. */
+  help: string;
+  /** The parser refuses the command without it. */
+  required?: boolean;
+  /** The flag may be given more than once; its values add up. */
+  multiple?: boolean;
+  /** The only values accepted (checked by the parser). */
+  choices?: readonly string[];
+  /** What applies when the flag is left out. */
+  default?: string;
+  /** Environment variable read when the flag is left out. */
+  env?: string;
 }
 
-const GLOBAL_HELP = `Global options:
-  --admin-url URL   admin API address (env PAYOUT_ADMIN_URL, default ${DEFAULT_ADMIN_URL})
-  --token TOKEN     operator token (env PAYOUT_ADMIN_TOKEN; prefer the env var: flags show in ps)
-  --help            this help`;
+export interface PositionalSpec {
+  /** Placeholder (`ENDPOINT_ID`). */
+  name: string;
+  help: string;
+}
 
-const str = { type: 'string' } as const;
+export interface CommandSpec {
+  /** One line: what the command does. */
+  summary: string;
+  /** More about it, when one line is not enough. */
+  details?: string;
+  options: Record<string, OptionSpec>;
+  /** Required positional arguments, in order. */
+  positionals?: PositionalSpec[];
+  /** Full command lines, each one that the parser accepts (a unit test runs them). */
+  examples: string[];
+  build(values: Values, positionals: string[]): Command;
+}
 
 function requireString(values: Values, name: string): string {
   const value = values[name];
@@ -85,12 +107,10 @@ function requireString(values: Values, name: string): string {
   return value.trim();
 }
 
-function rateLimit(values: Values, required: boolean): number {
+/** `--rate-limit N`; left out (tenant create only: the table requires it elsewhere) is 0. */
+function rateLimit(values: Values): number {
   const raw = values['rate-limit'];
-  if (raw === undefined) {
-    if (required) throw new UsageError('--rate-limit is required (0 for the default)');
-    return 0;
-  }
+  if (raw === undefined) return 0;
   if (typeof raw !== 'string' || !/^\d+$/.test(raw.trim()) || Number(raw) > MAX_RATE_LIMIT) {
     throw new UsageError(`--rate-limit must be an integer from 0 (the default) to ${MAX_RATE_LIMIT}`);
   }
@@ -124,18 +144,6 @@ function strings(values: Values, name: string): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
-function endpointId(positionals: string[]): string {
-  const id = positionals[0];
-  if (!id) throw new UsageError('the endpoint id is required');
-  return id;
-}
-
-function deliveryId(positionals: string[]): string {
-  const id = positionals[0];
-  if (!id) throw new UsageError('the delivery id is required');
-  return id;
-}
-
 function optionalString(values: Values, name: string): string {
   const value = values[name];
   return typeof value === 'string' ? value.trim() : '';
@@ -154,16 +162,6 @@ function pageLimit(values: Values, max = 100): number {
   return Math.min(Number(raw), INT32_MAX);
 }
 
-function deliveryStatus(values: Values): DeliveryStatusName | undefined {
-  const raw = values['status'];
-  if (raw === undefined) return undefined;
-  const name = String(raw).trim();
-  if (!(DELIVERY_STATUS_NAMES as readonly string[]).includes(name)) {
-    throw new UsageError(`--status must be one of ${DELIVERY_STATUS_NAMES.join(', ')}`);
-  }
-  return name as DeliveryStatusName;
-}
-
 const DURATION_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
 
 /**
@@ -179,110 +177,164 @@ export function parseDuration(raw: string): number {
   return Math.min(Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? 1), UINT32_MAX);
 }
 
+/** Event types an endpoint can subscribe to (spec §6.1). */
+export const EVENT_TYPES = ['transaction.completed', 'transaction.failed'] as const;
+const RETRY_NAMES = ['standard', 'extended'] as const;
+
+const TENANT: OptionSpec = { value: 'TENANT_ID', required: true, help: "the tenant's id (ten_…)" };
+const ENDPOINT_ID: PositionalSpec = { name: 'ENDPOINT_ID', help: "the webhook endpoint's id (whe_…)" };
+const DELIVERY_ID: PositionalSpec = { name: 'DELIVERY_ID', help: "the webhook delivery's id (whd_…)" };
+
 const COMMANDS: Record<string, CommandSpec> = {
   'tenant create': {
-    usage: 'payoutctl tenant create --name NAME [--rate-limit N]',
-    summary: 'Create a tenant with its first API key and signing secret (both shown once).',
-    options: { name: str, 'rate-limit': str },
+    summary: 'Create a tenant with its first API key and webhook signing secret (both shown once).',
+    options: {
+      name: { value: 'NAME', required: true, help: 'display name of the tenant' },
+      'rate-limit': {
+        value: 'N',
+        help: `requests per minute per API key, 0 to ${MAX_RATE_LIMIT}; 0 is the gateway's default`,
+        default: "0 (the gateway's default, 100)",
+      },
+    },
+    examples: ['payoutctl tenant create --name Acme', 'payoutctl tenant create --name Acme --rate-limit 600'],
     build: (v) => ({
       kind: 'tenant create',
       name: requireString(v, 'name'),
-      rateLimitPerMinute: rateLimit(v, false),
+      rateLimitPerMinute: rateLimit(v),
     }),
   },
   'tenant list': {
-    usage: 'payoutctl tenant list',
-    summary: 'List tenants.',
+    summary: 'List every tenant.',
     options: {},
+    examples: ['payoutctl tenant list'],
     build: () => ({ kind: 'tenant list' }),
   },
   'tenant update': {
-    usage: 'payoutctl tenant update --tenant TENANT_ID --rate-limit N',
-    summary: "Change a tenant's rate limit per key and minute (0: back to the default).",
-    options: { tenant: str, 'rate-limit': str },
+    summary: "Change a tenant's rate limit per API key and minute.",
+    options: {
+      tenant: TENANT,
+      'rate-limit': {
+        value: 'N',
+        required: true,
+        help: `requests per minute per API key, 0 to ${MAX_RATE_LIMIT}; 0 goes back to the gateway's default`,
+      },
+    },
+    examples: ['payoutctl tenant update --tenant ten_01J0ACME --rate-limit 600'],
     build: (v) => ({
       kind: 'tenant update',
       tenantId: requireString(v, 'tenant'),
-      rateLimitPerMinute: rateLimit(v, true),
+      rateLimitPerMinute: rateLimit(v),
     }),
   },
   'key create': {
-    usage: 'payoutctl key create --tenant TENANT_ID',
     summary: 'Create another API key for a tenant (shown once).',
-    options: { tenant: str },
+    options: { tenant: TENANT },
+    examples: ['payoutctl key create --tenant ten_01J0ACME'],
     build: (v) => ({ kind: 'key create', tenantId: requireString(v, 'tenant') }),
   },
   'key revoke': {
-    usage: 'payoutctl key revoke --key-prefix PREFIX',
-    summary: 'Revoke an API key by its public prefix (takes effect within the auth cache TTL, 10 s).',
-    options: { 'key-prefix': str },
+    summary: 'Revoke an API key by its public prefix.',
+    details:
+      "Takes effect at once on the gateway replica that answers, on the others within the auth cache's 10 s.",
+    options: {
+      'key-prefix': {
+        value: 'PREFIX',
+        required: true,
+        help: "the key's public prefix: its first 12 characters (qrp_ and 8 more), as key list shows it",
+      },
+    },
+    examples: ['payoutctl key revoke --key-prefix qrp_AbCd1234'],
     build: (v) => ({ kind: 'key revoke', keyPrefix: requireString(v, 'key-prefix') }),
   },
   'key list': {
-    usage: 'payoutctl key list --tenant TENANT_ID',
-    summary: "List a tenant's API keys (prefixes only).",
-    options: { tenant: str },
+    summary: "List a tenant's API keys (prefixes only; a key is shown in clear only when created).",
+    options: { tenant: TENANT },
+    examples: ['payoutctl key list --tenant ten_01J0ACME'],
     build: (v) => ({ kind: 'key list', tenantId: requireString(v, 'tenant') }),
   },
   'endpoint create': {
-    usage:
-      "payoutctl endpoint create --tenant TENANT_ID --url URL [--events '*' | --events a,b] [--header 'Name: value']... [--retry standard|extended]",
-    summary: 'Register a webhook endpoint. Header values are write-only.',
+    summary: "Register a webhook endpoint for a tenant's events.",
+    details:
+      'Header values are write-only: no command or API shows them again. The webhook service refuses more than 20 headers, more than 8 KiB of them, and the reserved names Host, Content-Length, Content-Type and Service-Signature.',
     options: {
-      tenant: str,
-      url: str,
-      events: { type: 'string', multiple: true },
-      header: { type: 'string', multiple: true },
-      retry: str,
+      tenant: TENANT,
+      url: { value: 'URL', required: true, help: 'the https URL that receives the signed POSTs' },
+      events: {
+        value: 'TYPES',
+        multiple: true,
+        help: `event types to send, comma-separated or the flag repeated (${EVENT_TYPES.join(', ')}); '*' alone for every event type, current and future`,
+        default: "'*'",
+      },
+      header: {
+        value: "'NAME: VALUE'",
+        multiple: true,
+        help: 'a header sent with every attempt, split at the first colon; quote it for the shell; repeat the flag for each header',
+      },
+      retry: {
+        value: 'STRATEGY',
+        choices: RETRY_NAMES,
+        help: 'retry schedule: standard (16 attempts over about 5.7 days) or extended (17, about 6.2 days)',
+        default: 'standard',
+      },
     },
-    build: (v) => {
-      const retry = v['retry'] ?? 'standard';
-      if (retry !== 'standard' && retry !== 'extended') {
-        throw new UsageError('--retry must be standard or extended');
-      }
-      return {
-        kind: 'endpoint create',
-        tenantId: requireString(v, 'tenant'),
-        url: requireString(v, 'url'),
-        eventTypes: parseEvents(strings(v, 'events')),
-        headers: strings(v, 'header').map(parseHeader),
-        retry,
-      };
-    },
+    examples: [
+      'payoutctl endpoint create --tenant ten_01J0ACME --url https://merchant.example/webhooks',
+      "payoutctl endpoint create --tenant ten_01J0ACME --url https://merchant.example/webhooks --events transaction.completed,transaction.failed --header 'Authorization: Bearer s3cr3t' --header 'X-Merchant-Key: k1' --retry extended",
+    ],
+    build: (v) => ({
+      kind: 'endpoint create',
+      tenantId: requireString(v, 'tenant'),
+      url: requireString(v, 'url'),
+      eventTypes: parseEvents(strings(v, 'events')),
+      headers: strings(v, 'header').map(parseHeader),
+      retry: (optionalString(v, 'retry') || 'standard') as RetryName,
+    }),
   },
   'endpoint enable': {
-    usage: 'payoutctl endpoint enable ENDPOINT_ID',
     summary: 'Enable a webhook endpoint (for example after auto-disable).',
     options: {},
-    positionals: ['ENDPOINT_ID'],
-    build: (_v, p) => ({ kind: 'endpoint enable', endpointId: endpointId(p) }),
+    positionals: [ENDPOINT_ID],
+    examples: ['payoutctl endpoint enable whe_01J0HOOK'],
+    build: (_v, p) => ({ kind: 'endpoint enable', endpointId: p[0] ?? '' }),
   },
   'endpoint disable': {
-    usage: 'payoutctl endpoint disable ENDPOINT_ID',
-    summary: 'Disable a webhook endpoint.',
+    summary: 'Disable a webhook endpoint: no new deliveries go to it until it is enabled.',
     options: {},
-    positionals: ['ENDPOINT_ID'],
-    build: (_v, p) => ({ kind: 'endpoint disable', endpointId: endpointId(p) }),
+    positionals: [ENDPOINT_ID],
+    examples: ['payoutctl endpoint disable whe_01J0HOOK'],
+    build: (_v, p) => ({ kind: 'endpoint disable', endpointId: p[0] ?? '' }),
   },
   'endpoint list': {
-    usage: 'payoutctl endpoint list --tenant TENANT_ID',
-    summary: "List a tenant's webhook endpoints (header names only).",
-    options: { tenant: str },
+    summary: "List a tenant's webhook endpoints (header names only, never their values).",
+    options: { tenant: TENANT },
+    examples: ['payoutctl endpoint list --tenant ten_01J0ACME'],
     build: (v) => ({ kind: 'endpoint list', tenantId: requireString(v, 'tenant') }),
   },
   'endpoint ping': {
-    usage: 'payoutctl endpoint ping ENDPOINT_ID',
-    summary:
-      'Queue a signed test event (webhook.ping) to an endpoint; prints the delivery (follow it with delivery show).',
+    summary: 'Queue a signed test event (webhook.ping) to an endpoint and print its delivery.',
+    details: 'Follow it with delivery show DELIVERY_ID; it is signed, retried and listed like any delivery.',
     options: {},
-    positionals: ['ENDPOINT_ID'],
-    build: (_v, p) => ({ kind: 'endpoint ping', endpointId: endpointId(p) }),
+    positionals: [ENDPOINT_ID],
+    examples: ['payoutctl endpoint ping whe_01J0HOOK'],
+    build: (_v, p) => ({ kind: 'endpoint ping', endpointId: p[0] ?? '' }),
   },
   'secret rotate': {
-    usage: 'payoutctl secret rotate --tenant TENANT_ID [--grace DURATION]',
-    summary:
-      "Replace a tenant's webhook signing secret (the new one is shown once). The previous one keeps signing beside it for the grace period: seconds or 30s, 15m, 24h, 7d (default 24h, at most 7d, 0 ends it at once).",
-    options: { tenant: str, grace: str },
+    summary: "Replace a tenant's webhook signing secret (the new one is shown once).",
+    details:
+      "The previous secret keeps signing beside the new one for the grace period, so the tenant can switch without a failed verification. Rotating the sandbox's tenant (ten_sandbox) with the sandbox's operator token also writes the new secret to the sandbox's sandbox.json, so the next npm start prints it (SANDBOX_DATA_DIR, default .data, under the current directory).",
+    options: {
+      tenant: TENANT,
+      grace: {
+        value: 'DURATION',
+        help: 'how long the previous secret keeps signing: seconds, or a number with s, m, h or d (30s, 15m, 24h, 7d); at most 7d; 0 ends it at once',
+        default: '24h',
+      },
+    },
+    examples: [
+      'payoutctl secret rotate --tenant ten_01J0ACME',
+      'payoutctl secret rotate --tenant ten_01J0ACME --grace 0',
+      'payoutctl secret rotate --tenant ten_sandbox --grace 7d',
+    ],
     build: (v) => {
       const grace = v['grace'];
       return {
@@ -293,39 +345,56 @@ const COMMANDS: Record<string, CommandSpec> = {
     },
   },
   'delivery list': {
-    usage:
-      'payoutctl delivery list --tenant TENANT_ID [--transaction-id TXN_ID] [--status STATUS] [--limit N] [--cursor CURSOR]',
-    summary: `List a tenant's webhook deliveries, newest first (STATUS: ${DELIVERY_STATUS_NAMES.join(', ')}; N: 1 to 100, default 20); pass next_cursor as --cursor for the next page.`,
-    options: { tenant: str, 'transaction-id': str, status: str, limit: str, cursor: str },
+    summary: "List a tenant's webhook deliveries, newest first, a page at a time.",
+    details:
+      'Pass the next_cursor it prints as --cursor for the next page; next_cursor is null on the last one.',
+    options: {
+      tenant: TENANT,
+      'transaction-id': { value: 'TXN_ID', help: "only this transaction's deliveries (txn_…)" },
+      status: { value: 'STATUS', choices: DELIVERY_STATUS_NAMES, help: 'only deliveries in this state' },
+      limit: { value: 'N', help: 'page size, 1 to 100', default: '20' },
+      cursor: { value: 'CURSOR', help: 'next_cursor of the previous page' },
+    },
+    examples: [
+      'payoutctl delivery list --tenant ten_01J0ACME',
+      'payoutctl delivery list --tenant ten_01J0ACME --status exhausted --limit 50',
+      'payoutctl delivery list --tenant ten_01J0ACME --transaction-id txn_01J0PAID',
+    ],
     build: (v) => ({
       kind: 'delivery list',
       tenantId: requireString(v, 'tenant'),
       transactionId: optionalString(v, 'transaction-id'),
-      status: deliveryStatus(v),
+      status: (optionalString(v, 'status') || undefined) as DeliveryStatusName | undefined,
       limit: pageLimit(v),
       cursor: optionalString(v, 'cursor'),
     }),
   },
   'delivery show': {
-    usage: 'payoutctl delivery show DELIVERY_ID',
     summary: 'Show a webhook delivery of any tenant with its attempt log.',
     options: {},
-    positionals: ['DELIVERY_ID'],
-    build: (_v, p) => ({ kind: 'delivery show', deliveryId: deliveryId(p) }),
+    positionals: [DELIVERY_ID],
+    examples: ['payoutctl delivery show whd_01J0SENT'],
+    build: (_v, p) => ({ kind: 'delivery show', deliveryId: p[0] ?? '' }),
   },
   'delivery replay': {
-    usage: 'payoutctl delivery replay DELIVERY_ID',
-    summary:
-      'Send a delivered, failed or exhausted webhook delivery again (same event_id); refused while pending or delivering.',
+    summary: 'Send a delivered, failed or exhausted webhook delivery again (same event_id).',
+    details: 'Refused while the delivery is pending or delivering. Receivers deduplicate on event_id.',
     options: {},
-    positionals: ['DELIVERY_ID'],
-    build: (_v, p) => ({ kind: 'delivery replay', deliveryId: deliveryId(p) }),
+    positionals: [DELIVERY_ID],
+    examples: ['payoutctl delivery replay whd_01J0SENT'],
+    build: (_v, p) => ({ kind: 'delivery replay', deliveryId: p[0] ?? '' }),
   },
   'transactions stuck': {
-    usage: 'payoutctl transactions stuck [--tenant TENANT_ID] [--limit N]',
     summary:
-      "List transactions still pending or processing past their rail's settlement horizon, oldest first, of every tenant or one (N: 1 to 500, default 100): id, tenant, status, rail, age, horizon, partner payout id, last poll.",
-    options: { tenant: str, limit: str },
+      "List transactions still pending or processing past their rail's settlement horizon, oldest first.",
+    options: {
+      tenant: { value: 'TENANT_ID', help: "only this tenant's transactions", default: 'every tenant' },
+      limit: { value: 'N', help: 'at most N transactions, 1 to 500', default: '100' },
+    },
+    examples: [
+      'payoutctl transactions stuck',
+      'payoutctl transactions stuck --tenant ten_01J0ACME --limit 10',
+    ],
     build: (v) => ({
       kind: 'transactions stuck',
       tenantId: optionalString(v, 'tenant'),
@@ -334,29 +403,210 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
 };
 
+const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  'admin-url': {
+    value: 'URL',
+    env: 'PAYOUT_ADMIN_URL',
+    help: "the gateway's admin API",
+    default: DEFAULT_ADMIN_URL,
+  },
+  token: {
+    value: 'TOKEN',
+    env: 'PAYOUT_ADMIN_TOKEN',
+    help: 'operator token; prefer the env variable (flags show in ps)',
+  },
+  help: { help: 'this help (also -h, or payoutctl help COMMAND)' },
+};
+
+/** The table itself, read-only: the tests check the help against it. */
+export function commandTable(): Readonly<Record<string, CommandSpec>> {
+  return COMMANDS;
+}
+
+const HELP_WIDTH = 100;
+
+function wrap(text: string, indent: number, firstColumn = indent): string[] {
+  const lines: string[] = [];
+  let line = '';
+  let width = HELP_WIDTH - firstColumn;
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+      width = HELP_WIDTH - indent;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function flagSyntax(name: string, spec: OptionSpec): string {
+  return spec.value ? `--${name} ${spec.value}` : `--${name}`;
+}
+
+/** `payoutctl endpoint create --tenant TENANT_ID --url URL [--events TYPES]...` from the table. */
+export function usageLine(name: string, spec: CommandSpec): string {
+  const parts = [`payoutctl ${name}`, ...(spec.positionals ?? []).map((p) => p.name)];
+  for (const [flag, option] of Object.entries(spec.options)) {
+    const syntax = flagSyntax(flag, option);
+    parts.push(`${option.required ? syntax : `[${syntax}]`}${option.multiple ? '...' : ''}`);
+  }
+  return parts.join(' ');
+}
+
+/** The meaning line of a flag: its help, then what is required, accepted, repeatable, defaulted. */
+function optionMeaning(spec: OptionSpec): string {
+  const notes = [
+    spec.required ? 'required' : '',
+    spec.choices ? `one of ${spec.choices.join(', ')}` : '',
+    spec.multiple ? 'repeatable' : '',
+    spec.env ? `env ${spec.env}` : '',
+    spec.default !== undefined ? `default: ${spec.default}` : '',
+  ].filter(Boolean);
+  return notes.length ? `${spec.help} (${notes.join('; ')})` : spec.help;
+}
+
+function table(rows: [string, string][]): string[] {
+  const column = Math.min(Math.max(...rows.map(([left]) => left.length)) + 4, 34);
+  return rows.flatMap(([left, right]) => {
+    const [first = '', ...more] = wrap(right, column, Math.max(column, left.length + 4));
+    const head = `  ${left.padEnd(column - 2)}`;
+    const pad = left.length + 4 > column ? ' ' : '';
+    return [`${head}${pad}${first}`, ...more.map((m) => `${' '.repeat(column)}${m}`)];
+  });
+}
+
+function globalHelp(): string {
+  return `Global options:\n${table(
+    Object.entries(GLOBAL_OPTIONS).map(([name, o]) => [flagSyntax(name, o), optionMeaning(o)]),
+  ).join('\n')}`;
+}
+
+const EXIT_CODES = 'Exit codes: 0 ok, 1 the call failed (error JSON on stderr), 2 usage error.';
+
+function groups(): Map<string, string[]> {
+  const byGroup = new Map<string, string[]>();
+  for (const name of Object.keys(COMMANDS)) {
+    const group = name.split(' ')[0] ?? name;
+    byGroup.set(group, [...(byGroup.get(group) ?? []), name]);
+  }
+  return byGroup;
+}
+
+function commandList(names: string[]): string {
+  return names
+    .map((name) => {
+      const spec = COMMANDS[name] as CommandSpec;
+      return [`  ${usageLine(name, spec)}`, ...wrap(spec.summary, 6).map((l) => `      ${l}`)].join('\n');
+    })
+    .join('\n');
+}
+
 export function generalHelp(): string {
-  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage}\n      ${c.summary}`);
-  return `payoutctl: the QR Payout operator CLI. Prints JSON on stdout; errors as JSON on stderr.\n\nCommands:\n${lines.join('\n')}\n\n${GLOBAL_HELP}\n\nExit codes: 0 ok, 1 the call failed, 2 usage error.\n`;
+  return [
+    'payoutctl: the QR Payout operator CLI, a client of the gateway admin API.',
+    'Prints the JSON of the API on stdout; errors as JSON on stderr.',
+    '',
+    'Usage: payoutctl COMMAND SUBCOMMAND [ARGUMENTS] [OPTIONS]',
+    '       payoutctl COMMAND SUBCOMMAND --help    flags, defaults and examples of one subcommand',
+    '',
+    'Commands:',
+    commandList(Object.keys(COMMANDS)),
+    '',
+    globalHelp(),
+    '',
+    EXIT_CODES,
+    '',
+  ].join('\n');
 }
 
-function commandHelp(spec: CommandSpec): string {
-  return `${spec.summary}\n\nUsage: ${spec.usage}\n\n${GLOBAL_HELP}\n`;
+export function groupHelp(group: string): string {
+  const names = groups().get(group) ?? [];
+  return [
+    `payoutctl ${group}: ${names.map((n) => n.split(' ')[1]).join(', ')}.`,
+    '',
+    'Subcommands:',
+    commandList(names),
+    '',
+    `Run payoutctl ${group} SUBCOMMAND --help for its flags, defaults and examples.`,
+    '',
+    globalHelp(),
+    '',
+  ].join('\n');
 }
 
-const GLOBAL_OPTIONS: Options = { 'admin-url': str, token: str, help: { type: 'boolean' } };
+export function commandHelp(name: string): string {
+  const spec = COMMANDS[name];
+  if (!spec) throw new UsageError(`unknown command: ${name} (see payoutctl --help)`);
+  const sections = [`payoutctl ${name}: ${spec.summary}`];
+  if (spec.details) sections.push(wrap(spec.details, 0).join('\n'));
+  sections.push(`Usage:\n  ${usageLine(name, spec)}`);
+  if (spec.positionals?.length) {
+    sections.push(`Arguments:\n${table(spec.positionals.map((p) => [p.name, p.help])).join('\n')}`);
+  }
+  const options = Object.entries(spec.options);
+  if (options.length) {
+    sections.push(
+      `Options:\n${table(options.map(([flag, o]) => [flagSyntax(flag, o), optionMeaning(o)])).join('\n')}`,
+    );
+  }
+  sections.push(`Examples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
+  sections.push(globalHelp(), EXIT_CODES);
+  return `${sections.join('\n\n')}\n`;
+}
+
+const HELP_FLAGS = new Set(['--help', '-h']);
+
+/** `help`, `--help`, `help GROUP [SUB]`, `GROUP [--help]`, `GROUP SUB ... --help`; else undefined. */
+function helpFor(argv: string[]): string | undefined {
+  const [first, second, third] = argv;
+  if (first === undefined || HELP_FLAGS.has(first)) return generalHelp();
+  if (first === 'help') {
+    if (second === undefined) return generalHelp();
+    if (third !== undefined) return commandHelp(`${second} ${third}`);
+    if (groups().has(second)) return groupHelp(second);
+    throw new UsageError(`unknown command: ${second} (see payoutctl --help)`);
+  }
+  const name = `${first} ${second ?? ''}`;
+  if (COMMANDS[name]) return argv.slice(2).some((a) => HELP_FLAGS.has(a)) ? commandHelp(name) : undefined;
+  if (groups().has(first) && (second === undefined || HELP_FLAGS.has(second))) return groupHelp(first);
+  return undefined;
+}
+
+function checkTable(spec: CommandSpec, values: Values, positionals: string[]): void {
+  for (const [i, positional] of (spec.positionals ?? []).entries()) {
+    if (!positionals[i]?.trim()) throw new UsageError(`${positional.name} is required`);
+  }
+  for (const [flag, option] of Object.entries(spec.options)) {
+    const value = values[flag];
+    if (option.required && (typeof value !== 'string' || value.trim() === '')) {
+      throw new UsageError(`--${flag} is required`);
+    }
+    if (option.choices && typeof value === 'string' && !option.choices.includes(value.trim())) {
+      throw new UsageError(`--${flag} must be one of ${option.choices.join(', ')}`);
+    }
+  }
+}
+
+function parserOptions(options: Record<string, OptionSpec>) {
+  return Object.fromEntries(
+    Object.entries(options).map(([flag, o]) => [
+      flag,
+      { type: o.value ? ('string' as const) : ('boolean' as const), multiple: o.multiple ?? false },
+    ]),
+  );
+}
 
 /** Parses argv (without node and script) with the environment's defaults. Throws UsageError. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed {
+  const help = helpFor(argv);
+  if (help !== undefined) return { type: 'help', text: help };
   const [group, action] = argv;
-  if (group === undefined || group === '--help' || group === '-h' || group === 'help') {
-    return { type: 'help', text: generalHelp() };
-  }
-  const spec = COMMANDS[`${group} ${action ?? ''}`];
+  const name = `${group} ${action ?? ''}`;
+  const spec = COMMANDS[name];
   if (!spec) {
-    const groupKnown = Object.keys(COMMANDS).some((k) => k.startsWith(`${group} `));
-    if (groupKnown && (action === undefined || action === '--help' || action === '-h')) {
-      return { type: 'help', text: generalHelp() };
-    }
     throw new UsageError(
       `unknown command: ${[group, action].filter(Boolean).join(' ')} (see payoutctl --help)`,
     );
@@ -366,20 +616,23 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
   try {
     parsed = parseArgs({
       args: argv.slice(2),
-      options: { ...GLOBAL_OPTIONS, ...spec.options },
+      options: parserOptions({ ...GLOBAL_OPTIONS, ...spec.options }),
       allowPositionals: true,
       strict: true,
     }) as { values: Values; positionals: string[] };
   } catch (err) {
-    throw new UsageError(`${(err as Error).message} (see payoutctl ${group} ${action} --help)`);
+    throw new UsageError(`${(err as Error).message} (see payoutctl ${name} --help)`);
   }
-  if (parsed.values['help']) return { type: 'help', text: commandHelp(spec) };
 
   const allowed = spec.positionals?.length ?? 0;
   if (parsed.positionals.length > allowed) {
     throw new UsageError(`unexpected argument: ${parsed.positionals[allowed]}`);
   }
-  const command = spec.build(parsed.values, parsed.positionals);
+  checkTable(spec, parsed.values, parsed.positionals);
+  const command = spec.build(
+    parsed.values,
+    parsed.positionals.map((p) => p.trim()),
+  );
 
   const adminUrl =
     (parsed.values['admin-url'] as string | undefined) ?? env['PAYOUT_ADMIN_URL'] ?? DEFAULT_ADMIN_URL;

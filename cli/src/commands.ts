@@ -14,7 +14,10 @@ import {
 
 export type AdminClient = Client<typeof AdminService>;
 
-/** Runs one command against the admin API and returns what to print (design §7 shapes). */
+/**
+ * Runs one command against the admin API and returns what to print: the call's response message,
+ * field names as in the admin API (output.ts; cli/README.md "Output").
+ */
 export async function executeCommand(admin: AdminClient, command: Command): Promise<unknown> {
   switch (command.kind) {
     case 'tenant create': {
@@ -22,7 +25,7 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
         name: command.name,
         rateLimitPerMinute: command.rateLimitPerMinute,
       });
-      return { tenant_id: res.tenant?.id ?? '', api_key: res.apiKey, signing_secret: res.signingSecret };
+      return { tenant: tenantJson(res.tenant), api_key: res.apiKey, signing_secret: res.signingSecret };
     }
     case 'tenant list': {
       const res = await admin.listTenants({});
@@ -33,16 +36,15 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
         tenantId: command.tenantId,
         rateLimitPerMinute: command.rateLimitPerMinute,
       });
-      return tenantJson(res.tenant);
+      return { tenant: tenantJson(res.tenant) };
     }
     case 'key create': {
       const res = await admin.createApiKey({ tenantId: command.tenantId });
-      return { api_key: res.apiKey, key_prefix: res.key?.prefix ?? '', tenant_id: res.key?.tenantId ?? '' };
+      return { key: apiKeyJson(res.key), api_key: res.apiKey };
     }
     case 'key revoke': {
       const res = await admin.revokeApiKey({ keyPrefix: command.keyPrefix });
-      const key = apiKeyJson(res.key);
-      return { key_prefix: key.key_prefix, tenant_id: key.tenant_id, revoked_at: key.revoked_at };
+      return { key: apiKeyJson(res.key) };
     }
     case 'key list': {
       const res = await admin.listApiKeys({ tenantId: command.tenantId });
@@ -58,7 +60,7 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
           retryStrategy: command.retry === 'extended' ? RetryStrategy.EXTENDED : RetryStrategy.STANDARD,
         },
       });
-      return { endpoint_id: res.endpoint?.id ?? '' };
+      return { endpoint: endpointJson(res.endpoint) };
     }
     case 'endpoint enable':
     case 'endpoint disable': {
@@ -66,7 +68,7 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
         endpointId: command.endpointId,
         enabled: command.kind === 'endpoint enable',
       });
-      return endpointJson(res.endpoint);
+      return { endpoint: endpointJson(res.endpoint) };
     }
     case 'endpoint list': {
       const res = await admin.listWebhookEndpoints({ tenantId: command.tenantId });
@@ -74,7 +76,7 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
     }
     case 'endpoint ping': {
       const res = await admin.pingWebhookEndpoint({ endpointId: command.endpointId });
-      return deliveryJson(res.delivery);
+      return { delivery: deliveryJson(res.delivery) };
     }
     case 'secret rotate': {
       const res = await admin.rotateSigningSecret({
@@ -84,11 +86,7 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
           ? { gracePeriodSeconds: command.gracePeriodSeconds }
           : {}),
       });
-      return {
-        tenant_id: command.tenantId,
-        signing_secret: res.signingSecret,
-        previous_secret_expires_at: iso(res.previousExpiresAt),
-      };
+      return { signing_secret: res.signingSecret, previous_expires_at: iso(res.previousExpiresAt) };
     }
     case 'delivery list': {
       const res = await admin.listWebhookDeliveries({
@@ -105,19 +103,19 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
     }
     case 'delivery replay': {
       const res = await admin.replayWebhookDelivery({ deliveryId: command.deliveryId });
-      return deliveryJson(res.delivery);
+      return { delivery: deliveryJson(res.delivery) };
     }
     case 'transactions stuck': {
       const res = await admin.listStuckTransactions({ tenantId: command.tenantId, limit: command.limit });
       return {
         transactions: res.transactions.map((t) => ({
-          transaction_id: t.id,
+          id: t.id,
           tenant_id: t.tenantId,
           status: t.status,
           rail: t.rail,
           created_at: iso(t.createdAt),
-          age_seconds: Math.floor(Number(t.ageMs) / 1000),
-          horizon_seconds: Math.floor(Number(t.horizonMs) / 1000),
+          age_ms: Number(t.ageMs),
+          horizon_ms: Number(t.horizonMs),
           partner_payout_id: t.partnerPayoutId || null,
           last_polled_at: iso(t.lastPolledAt),
           stuck_since: iso(t.stuckSince),

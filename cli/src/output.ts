@@ -9,7 +9,11 @@ import {
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { DeliveryStatusName } from './args';
 
-// The CLI's JSON shapes: snake_case, ISO 8601 timestamps, null for "not set".
+// The CLI's JSON: the admin API's messages (proto/payout/admin/v1/admin.proto) with their field
+// names in snake_case, enums as the public API names them, ISO 8601 timestamps, null for "not set".
+// Endpoints and deliveries are the public API's objects (docs/api-conventions.md "Webhook
+// deliveries"; gateway/src/http/presenters/, mirrored: the CLI and the gateway are separate
+// deployables) plus `tenant_id`, since the operator sees every tenant's.
 
 export function iso(ts: Timestamp | undefined): string | null {
   return ts ? timestampDate(ts).toISOString() : null;
@@ -17,7 +21,7 @@ export function iso(ts: Timestamp | undefined): string | null {
 
 export function tenantJson(t: Tenant | undefined) {
   return {
-    tenant_id: t?.id ?? '',
+    id: t?.id ?? '',
     name: t?.name ?? '',
     // 0 on the wire means "the gateway's default".
     rate_limit_per_minute: t?.rateLimitPerMinute || null,
@@ -27,7 +31,7 @@ export function tenantJson(t: Tenant | undefined) {
 
 export function apiKeyJson(k: ApiKey | undefined) {
   return {
-    key_prefix: k?.prefix ?? '',
+    prefix: k?.prefix ?? '',
     tenant_id: k?.tenantId ?? '',
     created_at: iso(k?.createdAt),
     revoked_at: iso(k?.revokedAt),
@@ -40,21 +44,17 @@ export function retryName(strategy: RetryStrategy): 'standard' | 'extended' {
 
 export function endpointJson(e: Endpoint | undefined) {
   return {
-    endpoint_id: e?.id ?? '',
+    id: e?.id ?? '',
     tenant_id: e?.tenantId ?? '',
     url: e?.url ?? '',
     event_types: e?.eventTypes ?? [],
     header_names: e?.headerNames ?? [],
-    retry: retryName(e?.retryStrategy ?? RetryStrategy.UNSPECIFIED),
+    retry_strategy: retryName(e?.retryStrategy ?? RetryStrategy.UNSPECIFIED),
     enabled: e?.enabled ?? false,
     disabled_reason: e?.disabledReason || null,
     created_at: iso(e?.createdAt),
   };
 }
-
-// Deliveries: the public API's shape (gateway/src/http/presenters/webhook-delivery.ts, mirrored:
-// the CLI and the gateway are separate deployables) plus `tenant_id`, since operators see every
-// tenant's deliveries.
 
 const DELIVERY_STATUS_NAMES: Record<DeliveryStatus, DeliveryStatusName> = {
   [DeliveryStatus.UNSPECIFIED]: 'pending',

@@ -52,9 +52,8 @@ describe('runPayoutctl', () => {
       EXIT_OK,
     );
     expect(JSON.parse(c.out.join(''))).toEqual({
-      tenant_id: 'ten_1',
       signing_secret: 'whsec-for-ten_1',
-      previous_secret_expires_at: null,
+      previous_expires_at: null,
     });
   });
 
@@ -74,9 +73,8 @@ describe('runPayoutctl', () => {
     expect(await runPayoutctl(argv, env, c.io, () => admin)).toBe(EXIT_OK);
     expect(asked).toEqual([{ tenantId: 'ten_1', gracePeriodSeconds: 86_400 }]);
     expect(JSON.parse(c.out.join(''))).toEqual({
-      tenant_id: 'ten_1',
       signing_secret: 'whsec-new',
-      previous_secret_expires_at: '2026-11-25T12:00:00.000Z',
+      previous_expires_at: '2026-11-25T12:00:00.000Z',
     });
   });
 });
@@ -208,10 +206,10 @@ describe('payoutctl delivery and ping commands', () => {
       }),
     } as unknown as AdminClient;
     expect(await runPayoutctl(['delivery', 'replay', 'whd_1'], env, c.io, () => admin)).toBe(EXIT_OK);
-    expect(JSON.parse(c.out.join(''))).toEqual({ ...DELIVERY_JSON, status: 'pending' });
+    expect(JSON.parse(c.out.join(''))).toEqual({ delivery: { ...DELIVERY_JSON, status: 'pending' } });
     c.out.length = 0;
     expect(await runPayoutctl(['endpoint', 'ping', 'whe_9'], env, c.io, () => admin)).toBe(EXIT_OK);
-    expect(JSON.parse(c.out.join(''))).toMatchObject({
+    expect(JSON.parse(c.out.join('')).delivery).toMatchObject({
       status: 'pending',
       transaction_id: null,
       endpoint_id: 'whe_9',

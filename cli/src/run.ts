@@ -4,6 +4,7 @@ import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import { ErrorDetailSchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import { type Connection, parseCommandLine, UsageError } from './args';
 import { type AdminClient, executeCommand } from './commands';
+import { recordSandboxSigningSecret } from './sandbox-secret';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -49,6 +50,7 @@ export async function runPayoutctl(
   env: NodeJS.ProcessEnv,
   io: Io,
   makeClient: (c: Connection) => AdminClient = createAdminClient,
+  cwd: string = process.cwd(),
 ): Promise<number> {
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
@@ -63,7 +65,17 @@ export async function runPayoutctl(
     return EXIT_OK;
   }
   try {
-    const result = await executeCommand(makeClient(parsed.connection), parsed.command);
+    const { command, connection } = parsed;
+    const result = await executeCommand(makeClient(connection), command);
+    if (command.kind === 'secret rotate') {
+      await recordSandboxSigningSecret({
+        env,
+        cwd,
+        tenantId: command.tenantId,
+        adminToken: connection.token,
+        signingSecret: (result as { signing_secret: string }).signing_secret,
+      });
+    }
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return EXIT_OK;
   } catch (err) {

@@ -448,13 +448,13 @@ describe('admin API: stuck transactions', () => {
     expect(JSON.parse(listed.stdout)).toEqual({
       transactions: [
         {
-          transaction_id: 'txn_stuck',
+          id: 'txn_stuck',
           tenant_id: 'ten_any',
           status: 'processing',
           rail: 'pix',
           created_at: '2026-11-24T12:00:00.000Z',
-          age_seconds: 600,
-          horizon_seconds: 300,
+          age_ms: 600_000,
+          horizon_ms: 300_000,
           partner_payout_id: 'pp_1',
           last_polled_at: '2026-11-24T12:09:00.000Z',
           stuck_since: null,
@@ -471,27 +471,38 @@ describe('payoutctl against the admin API', () => {
   it('onboards a tenant and manages keys, endpoints and secrets, printing JSON', async () => {
     const created = await payoutctl(['tenant', 'create', '--name', 'CLI tenant', '--rate-limit', '120']);
     expect(created.code).toBe(0);
-    const tenant = JSON.parse(created.stdout);
-    expect(Object.keys(tenant).sort()).toEqual(['api_key', 'signing_secret', 'tenant_id']);
-    expect(tenant.api_key).toMatch(/^qrp_/);
-    expect((await tenants.authenticate(tenant.api_key))?.rateLimitPerMinute).toBe(120);
+    const onboarded = JSON.parse(created.stdout);
+    expect(Object.keys(onboarded).sort()).toEqual(['api_key', 'signing_secret', 'tenant']);
+    const tenant = onboarded.tenant;
+    expect(tenant).toEqual({
+      id: expect.stringMatching(/^ten_/),
+      name: 'CLI tenant',
+      rate_limit_per_minute: 120,
+      created_at: expect.any(String),
+    });
+    expect(onboarded.api_key).toMatch(/^qrp_/);
+    expect((await tenants.authenticate(onboarded.api_key))?.rateLimitPerMinute).toBe(120);
 
-    const key = JSON.parse((await payoutctl(['key', 'create', '--tenant', tenant.tenant_id])).stdout);
+    const key = JSON.parse((await payoutctl(['key', 'create', '--tenant', tenant.id])).stdout);
     expect(key).toEqual({
       api_key: expect.stringMatching(/^qrp_/),
-      key_prefix: key.api_key.slice(0, 12),
-      tenant_id: tenant.tenant_id,
+      key: {
+        prefix: key.api_key.slice(0, 12),
+        tenant_id: tenant.id,
+        created_at: expect.any(String),
+        revoked_at: null,
+      },
     });
-    const revoked = JSON.parse((await payoutctl(['key', 'revoke', '--key-prefix', key.key_prefix])).stdout);
-    expect(revoked.revoked_at).toEqual(expect.any(String));
-    const keys = JSON.parse((await payoutctl(['key', 'list', '--tenant', tenant.tenant_id])).stdout);
+    const revoked = JSON.parse((await payoutctl(['key', 'revoke', '--key-prefix', key.key.prefix])).stdout);
+    expect(revoked.key.revoked_at).toEqual(expect.any(String));
+    const keys = JSON.parse((await payoutctl(['key', 'list', '--tenant', tenant.id])).stdout);
     expect(keys.keys).toHaveLength(2);
 
     const endpoint = await payoutctl([
       'endpoint',
       'create',
       '--tenant',
-      tenant.tenant_id,
+      tenant.id,
       '--url',
       'https://merchant.example/cli',
       '--events',
@@ -504,32 +515,32 @@ describe('payoutctl against the admin API', () => {
       'extended',
     ]);
     expect(endpoint.code).toBe(0);
-    const { endpoint_id } = JSON.parse(endpoint.stdout);
+    const endpoint_id = JSON.parse(endpoint.stdout).endpoint.id;
     expect(endpoint_id).toMatch(/^whe_/);
     const disabled = JSON.parse((await payoutctl(['endpoint', 'disable', endpoint_id])).stdout);
-    expect(disabled).toMatchObject({ endpoint_id, enabled: false });
-    const list = JSON.parse((await payoutctl(['endpoint', 'list', '--tenant', tenant.tenant_id])).stdout);
+    expect(disabled.endpoint).toMatchObject({ id: endpoint_id, enabled: false });
+    const list = JSON.parse((await payoutctl(['endpoint', 'list', '--tenant', tenant.id])).stdout);
     expect(list.endpoints).toEqual([
       expect.objectContaining({
-        endpoint_id,
+        id: endpoint_id,
+        tenant_id: tenant.id,
         event_types: ['transaction.completed', 'transaction.failed'],
         header_names: ['Authorization', 'X-Merchant-Key'],
-        retry: 'extended',
+        retry_strategy: 'extended',
       }),
     ]);
     expect(list.endpoints[0]).not.toHaveProperty('headers');
 
-    const secret = JSON.parse((await payoutctl(['secret', 'rotate', '--tenant', tenant.tenant_id])).stdout);
+    const secret = JSON.parse((await payoutctl(['secret', 'rotate', '--tenant', tenant.id])).stdout);
     expect(secret).toEqual({
-      tenant_id: tenant.tenant_id,
       signing_secret: expect.stringMatching(/^whsec_/),
-      previous_secret_expires_at: null,
+      previous_expires_at: null,
     });
     const graced = JSON.parse(
-      (await payoutctl(['secret', 'rotate', '--tenant', tenant.tenant_id, '--grace', '2h'])).stdout,
+      (await payoutctl(['secret', 'rotate', '--tenant', tenant.id, '--grace', '2h'])).stdout,
     );
-    expect(Date.parse(graced.previous_secret_expires_at) - Date.now()).toBeGreaterThan(7_000_000);
-    const tooLong = await payoutctl(['secret', 'rotate', '--tenant', tenant.tenant_id, '--grace', '8d']);
+    expect(Date.parse(graced.previous_expires_at) - Date.now()).toBeGreaterThan(7_000_000);
+    const tooLong = await payoutctl(['secret', 'rotate', '--tenant', tenant.id, '--grace', '8d']);
     expect(tooLong.code).toBe(1);
     expect(JSON.parse(tooLong.stderr).error).toMatchObject({
       code: 'invalid_argument',
@@ -537,14 +548,14 @@ describe('payoutctl against the admin API', () => {
     });
 
     const ping = JSON.parse((await payoutctl(['endpoint', 'ping', endpoint_id])).stdout);
-    expect(ping).toMatchObject({
+    expect(ping.delivery).toMatchObject({
       event_type: 'webhook.ping',
       endpoint_id,
       transaction_id: null,
       status: 'pending',
     });
     const deliveries = JSON.parse(
-      (await payoutctl(['delivery', 'list', '--tenant', tenant.tenant_id, '--status', 'failed'])).stdout,
+      (await payoutctl(['delivery', 'list', '--tenant', tenant.id, '--status', 'failed'])).stdout,
     );
     expect(deliveries).toEqual({
       deliveries: [expect.objectContaining({ id: 'whd_listed' })],
@@ -560,7 +571,7 @@ describe('payoutctl against the admin API', () => {
     expect(JSON.parse(inFlight.stderr).error.code).toBe('failed_precondition');
     const listedTenants = JSON.parse((await payoutctl(['tenant', 'list'])).stdout);
     expect(listedTenants.tenants).toContainEqual(
-      expect.objectContaining({ tenant_id: tenant.tenant_id, rate_limit_per_minute: 120 }),
+      expect.objectContaining({ id: tenant.id, rate_limit_per_minute: 120 }),
     );
   }, 60_000);
 

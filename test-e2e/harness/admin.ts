@@ -75,9 +75,10 @@ export async function createTenantViaCli(
   const args = ['tenant', 'create', '--name', name];
   if (rateLimitPerMinute !== undefined) args.push('--rate-limit', String(rateLimitPerMinute));
   const out = await runPayoutctl(args, adminUrl, adminToken);
-  const { tenant_id, api_key, signing_secret } = out;
-  if (typeof tenant_id !== 'string' || typeof api_key !== 'string' || typeof signing_secret !== 'string') {
+  const { tenant, api_key, signing_secret } = out as { tenant?: { id?: unknown }; [k: string]: unknown };
+  const tenantId = tenant?.id;
+  if (typeof tenantId !== 'string' || typeof api_key !== 'string' || typeof signing_secret !== 'string') {
     throw new Error(`payoutctl tenant create printed an unexpected shape: ${Object.keys(out).join(', ')}`);
   }
-  return { tenantId: tenant_id, apiKey: api_key, signingSecret: signing_secret };
+  return { tenantId, apiKey: api_key, signingSecret: signing_secret };
 }
