@@ -2,7 +2,7 @@
 // own process, real PostgreSQL, Redis and Kafka, the partner simulator settling within
 // milliseconds), in two parts on one system: an open loop at a fixed arrival rate (latency, CPU and
 // rows written per pay against the issue's goals, beside the same open loop's CPU through the pay
-// skeleton, the floor, measured first) and a closed loop at a fixed concurrency
+// skeleton at its two levels, the floors, measured first) and a closed loop at a fixed concurrency
 // (throughput against a same-run pgbench baseline doing one payment's row writes per script).
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -17,8 +17,9 @@ import type { PayBenchContext } from './context';
 import { measurePayFloor } from './floor';
 import { sendPay } from './load';
 import { measureOpenLoop } from './open';
-import { formatOpenLoop, type OpenLoopSummary } from './open-report';
+import { formatOpenLoop, type OpenLoopSummary, type PayFloor } from './open-report';
 import { formatReport, type PaySummary } from './report';
+import { SKELETON_LEVELS } from './skeleton/levels';
 
 export type PayBenchMode = 'open' | 'closed' | 'both';
 
@@ -36,7 +37,7 @@ export interface PayBenchOptions {
   settleMs: number;
   /** Where the gateway, payout and the simulator write V8 CPU profiles (unset: no profiling). */
   cpuProfileDir?: string;
-  /** Open loop: measure the pay skeleton's floor first (BENCH_PAY_FLOOR=0: not). */
+  /** Open loop: measure the pay skeleton's two floors first (BENCH_PAY_FLOOR=0: not). */
   floor: boolean;
 }
 
@@ -49,6 +50,8 @@ const POOL = { DB_POOL_MAX: '10' };
 const WEBHOOK_PRODUCTION_TIMINGS = { WEBHOOK_POLL_MS: '1000', KAFKA_SESSION_TIMEOUT_MS: '30000' };
 // An amount whose last two digits (00) select the default outcome: completed through the callback.
 const AMOUNT = 10;
+// Every pay's body, the skeleton's too.
+const PAY_BODY = JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: AMOUNT, ...PAYER });
 
 function requiredEnv(name: string): string {
   const value = process.env[name];
@@ -63,19 +66,17 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
     warmupSeconds: opts.warmupSeconds,
     maxInFlight: opts.maxInFlight,
   };
-  // The floor before the system exists: the shared Redis and Kafka then serve the skeleton alone.
-  const floor =
-    opts.mode !== 'closed' && opts.floor
-      ? await measurePayFloor(
-          {
-            databaseUrl: requiredEnv('DATABASE_URL'),
-            redisUrl: requiredEnv('REDIS_URL'),
-            kafkaBrokers: requiredEnv('KAFKA_BROKERS'),
-            settleMs: opts.settleMs,
-          },
-          openLoop,
-        )
-      : undefined;
+  // The floors before the system exists: the shared Redis and Kafka then serve the skeleton alone.
+  const floors: PayFloor[] = [];
+  if (opts.mode !== 'closed' && opts.floor) {
+    const infra = {
+      databaseUrl: requiredEnv('DATABASE_URL'),
+      redisUrl: requiredEnv('REDIS_URL'),
+      kafkaBrokers: requiredEnv('KAFKA_BROKERS'),
+      settleMs: opts.settleMs,
+    };
+    for (const level of SKELETON_LEVELS) floors.push(await measurePayFloor(infra, openLoop, level, PAY_BODY));
+  }
   console.log('starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...');
   // BENCH_CPU_PROF_DIR: the gateway, payout and the simulator write V8 CPU profiles there on exit.
   const profile = cpuProfileEnv(opts.cpuProfileDir);
@@ -100,7 +101,7 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
       tenantId: tenant.tenantId,
       gatewayUrl: system.gatewayUrl,
       apiKey: tenant.apiKey,
-      body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: AMOUNT, ...PAYER }),
+      body: PAY_BODY,
       postmasterPid,
       cpuScope: { postmasterPid, database: new URL(system.databaseUrl).pathname.slice(1) },
     };
@@ -115,7 +116,7 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
     let closed: PaySummary | undefined;
     let closedCpu: unknown;
     if (opts.mode !== 'closed') {
-      open = { ...(await measureOpenLoop(ctx, openLoop)), floor };
+      open = { ...(await measureOpenLoop(ctx, openLoop)), ...(floors.length > 0 ? { floors } : {}) };
       console.log(`\n${formatOpenLoop(open)}\n`);
     }
     if (opts.mode !== 'open') {

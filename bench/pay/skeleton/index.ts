@@ -1,9 +1,11 @@
-// Starts the pay skeleton (./process.ts) as five processes on a database of its own, and says where
-// its front answers (bench/README.md "pay", "the floor"). Its own database makes the CPU row
-// "PostgreSQL (this run's database)" of bench/shared/cpu.ts count only the skeleton's backends.
+// Starts the pay skeleton (./process.ts) at one of its levels (./levels.ts) as five processes on a
+// database of its own, and says where its front answers (bench/README.md "pay", "the floors"). Its
+// own database makes the CPU row "PostgreSQL (this run's database)" of bench/shared/cpu.ts count
+// only the skeleton's backends.
 import { randomBytes } from 'node:crypto';
 import { freePorts, type ManagedProcess, spawnTsProcess, waitUntilReady } from '../../../test-e2e/harness';
 import { createRunDatabase } from '../../../test-e2e/harness/database';
+import type { SkeletonLevelName } from './levels';
 
 export interface PaySkeleton {
   /** Where the front answers POST /v1/pay. */
@@ -25,6 +27,9 @@ export async function startPaySkeleton(opts: {
   logDir: string;
   /** The partner's delay from acceptance to callback (the simulator's PARTNER_SIM_SETTLE_MS). */
   settleMs?: number;
+  level: SkeletonLevelName;
+  /** The body of every POST /v1/pay (the readiness probe's too). */
+  body: string;
 }): Promise<PaySkeleton> {
   const database = await createRunDatabase(opts.databaseUrl);
   const ports = (await freePorts(4)).map(String);
@@ -37,6 +42,7 @@ export async function startPaySkeleton(opts: {
     REDIS_URL: opts.redisUrl,
     KAFKA_BROKERS: opts.kafkaBrokers,
     SETTLE_MS: String(opts.settleMs ?? 2),
+    SKELETON_LEVEL: opts.level,
     CONSUMER_GROUP: `bench-skeleton-${randomBytes(4).toString('hex')}`,
   };
   // Every role gets every port: front, decoder, store, partner.
@@ -65,7 +71,7 @@ export async function startPaySkeleton(opts: {
         const res = await fetch(`${url}/v1/pay`, {
           method: 'POST',
           headers: { 'idempotency-key': randomBytes(8).toString('hex') },
-          body: '{"qr_string":"x","amount":10}',
+          body: opts.body,
         });
         return res.status === 200 && (await res.text()).includes('"status":"completed"');
       },

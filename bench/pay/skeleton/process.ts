@@ -1,39 +1,44 @@
-// The pay skeleton (bench/README.md "pay", "the floor"): the least a pay can cost on this machine in
-// this architecture, as five processes shaped like ours and doing none of our work.
+// The pay skeleton (bench/README.md "pay", "the floors"): the least a pay can cost on this machine in
+// this architecture, as five processes shaped like ours and doing none of our work, at one of two
+// levels (SKELETON_LEVEL, ./levels.ts): `transport` (raw JSON bytes, tables with primary keys only)
+// or `contract` (our generated protobuf messages on every gRPC call, payout's own tables).
 //   front:    node:http (the gateway). POST /v1/pay: parse the JSON body, one Redis script call
-//             (the limiter's one per request), the idempotency record taken (SET NX), gRPC Pay to
-//             store, the answer stored on the record, answer the transaction.
+//             (the limiter's one per request), the idempotency record taken (SET NX), gRPC Decode to
+//             decoder and Pay to store (as the gateway decodes and then pays), the answer stored on
+//             the record, answer the transaction.
 //             POST /partner/callback: check the HMAC-SHA256 signature, gRPC Settle to store, 204.
 //   decoder:  bare @grpc/grpc-js unary answering a fixed decoded QR.
-//   store:    bare @grpc/grpc-js (payout). Pay: call decoder, one statement writing the idempotency
-//             key, the instruction and the pending transaction, POST the payout to the partner,
-//             wait for its Settle. Settle: one statement updating the transaction to completed and
+//   store:    bare @grpc/grpc-js (payout). Pay: one statement writing the idempotency key, the
+//             instruction and the pending transaction, POST the payout to the partner, wait for
+//             its Settle. Settle: one statement updating the transaction to completed and
 //             appending its outbox event with a NOTIFY. A relay LISTENs, lingers 25 ms, and in one
 //             database transaction locks the unpublished events, produces them to Kafka (idempotent
 //             producer, acks -1, as ours) and marks them published: 6 rows per pay, as ours.
 //   partner:  node:http, answers 202 and calls the front back SETTLE_MS later (not counted).
 //   consumer: a kafkajs consumer group reading the topic and doing nothing with it (stands for the
 //             webhook service's consumer, not counted: its fetches are Kafka's cost, as in ours).
-// No auth, protobuf, validation, state machine, tracing or logging: whatever our system spends
-// beyond this is ours to cut; what this spends is the floor of the transports and the stores.
+// No auth, validation, state machine, tracing or logging: whatever our system spends beyond this is
+// ours to cut; what this spends is the floor of the transports, the serialization and the stores.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { status as grpcStatus } from '@grpc/grpc-js';
+import { status as grpcStatus, type handleUnaryCall } from '@grpc/grpc-js';
 import Redis from 'ioredis';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import pg from 'pg';
 import { postJson } from '../../shared/post-json';
+import { serveUnary, type UnaryMethod, unaryClient, unaryHandler } from '../../shared/skeleton';
 import {
-  type BareUnaryHandler,
-  bareUnaryClient,
-  SKELETON_DECODED_QR,
-  serveBareUnary,
-} from '../../shared/skeleton';
+  CHANNEL,
+  LEVELS,
+  type PayBody,
+  SCHEMA,
+  type SkeletonLevel,
+  type StorePay,
+  skeletonLevel,
+  TOPIC,
+} from './levels';
 
 const TENANT = 'ten_skeleton';
-const TOPIC = 'bench.skeleton.events.v1';
-const CHANNEL = 'bench_skeleton_outbox';
-const SCHEMA = 'bench_skeleton';
 // Partners sign their callbacks; the front verifies them as the gateway does.
 const CALLBACK_SECRET = 'bench-skeleton-callback-secret';
 const SIGNATURE_HEADER = 'x-skeleton-signature';
@@ -65,14 +70,21 @@ function answer(res: http.ServerResponse, status: number, body?: string): void {
 
 const sign = (body: Buffer | string) => createHmac('sha256', CALLBACK_SECRET).update(body).digest('hex');
 
-function decoder(port: number): void {
-  serveBareUnary(port, {
-    '/skeleton.Decoder/Decode': (_call, callback) => callback(null, SKELETON_DECODED_QR),
-  });
+function decoder(port: number, level: SkeletonLevel): void {
+  serveUnary(port, [
+    unaryHandler(level.methods.decode, (call, callback) => callback(null, level.decodeAnswer(call.request))),
+  ]);
 }
 
-function front(port: number, storePort: number, redisUrl: string): void {
-  const store = bareUnaryClient(storePort);
+function front(
+  port: number,
+  decoderPort: number,
+  storePort: number,
+  redisUrl: string,
+  level: SkeletonLevel,
+): void {
+  const decode = unaryClient(decoderPort);
+  const store = unaryClient(storePort);
   const redis = new Redis(redisUrl);
   // One script call per request, like the gateway's limiter: a fixed window per tenant.
   redis.defineCommand('skeletonLimit', {
@@ -85,26 +97,26 @@ function front(port: number, storePort: number, redisUrl: string): void {
       60_000,
     );
   const limitKey = `bench:skeleton:${process.pid}:rl:${TENANT}`;
-  // The contract's idempotency (docs/api-conventions.md "Execute, pay and idempotency": a repeat
+  // The contract's idempotency (docs/api/idempotency.md "The Idempotency-Key": a repeat
   // gets the cached answer, a concurrent one 409) needs a shared record per key: taken before the
   // pay, the answer stored after it, two more round trips, as the gateway makes them.
   const begin = (key: string) => redis.set(key, 'running', 'PX', IDEMPOTENCY_TTL_MS, 'NX');
   const complete = (key: string, body: string) => redis.set(key, body, 'PX', IDEMPOTENCY_TTL_MS);
 
   async function pay(req: http.IncomingMessage, res: http.ServerResponse) {
-    const { qr_string, amount } = JSON.parse((await readBody(req)).toString()) as {
-      qr_string: string;
-      amount: number;
-    };
+    const raw = await readBody(req);
+    const body = JSON.parse(raw.toString()) as PayBody;
     await limit(limitKey);
     const key = String(req.headers['idempotency-key'] ?? randomUUID());
     const record = `bench:skeleton:idem:${TENANT}:${key}`;
     if ((await begin(record)) === null) return answer(res, 409, '{"error":"IdempotencyInProgress"}');
-    const request = JSON.stringify({ tenant: TENANT, key, qr: qr_string, amount });
-    const id = (await store('/skeleton.Store/Pay', Buffer.from(request), 10_000)).toString();
-    const body = JSON.stringify({ transaction: { id, status: 'completed' } });
-    await complete(record, body);
-    answer(res, 200, body);
+    // The gateway decodes, then pays with the decoded QR.
+    const decoded = await decode(level.methods.decode, level.decodeRequest(body.qr_string), 5_000);
+    const request = level.payRequest({ tenant: TENANT, key, raw, body }, decoded);
+    const transaction = level.paidTransaction(await store(level.methods.pay, request, 10_000));
+    const text = JSON.stringify({ transaction });
+    await complete(record, text);
+    answer(res, 200, text);
   }
 
   async function callback(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -112,7 +124,7 @@ function front(port: number, storePort: number, redisUrl: string): void {
     const given = Buffer.from(String(req.headers[SIGNATURE_HEADER] ?? ''), 'hex');
     const expected = Buffer.from(sign(body), 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return answer(res, 401, '{}');
-    await store('/skeleton.Store/Settle', body, 5_000);
+    await store(level.methods.settle, level.settleRequest(body), 5_000);
     answer(res, 204);
   }
 
@@ -140,57 +152,14 @@ async function ensureTopic(kafka: Kafka): Promise<void> {
   }
 }
 
-async function createSchema(pool: pg.Pool): Promise<void> {
-  await pool.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA};
-    CREATE TABLE IF NOT EXISTS ${SCHEMA}.idempotency_keys (
-      tenant_id text NOT NULL, key text NOT NULL, transaction_id text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (tenant_id, key));
-    CREATE TABLE IF NOT EXISTS ${SCHEMA}.instructions (
-      id text PRIMARY KEY, tenant_id text NOT NULL, decoded jsonb NOT NULL,
-      amount_minor bigint NOT NULL, currency text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now());
-    CREATE TABLE IF NOT EXISTS ${SCHEMA}.transactions (
-      id text PRIMARY KEY, tenant_id text NOT NULL, instruction_id text NOT NULL,
-      amount_minor bigint NOT NULL, currency text NOT NULL, status text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
-    CREATE TABLE IF NOT EXISTS ${SCHEMA}.outbox_events (
-      id bigserial PRIMARY KEY, payload jsonb NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(), published_at timestamptz);
-    CREATE INDEX IF NOT EXISTS outbox_events_unpublished_idx ON ${SCHEMA}.outbox_events (id)
-      WHERE published_at IS NULL;`);
-}
-
-// Key, instruction and pending transaction in one statement (ours writes its key and transaction
-// in one, bench/README.md "pay").
-const INSERT_PAY = `WITH k AS (
-    INSERT INTO ${SCHEMA}.idempotency_keys (tenant_id, key, transaction_id) VALUES ($1, $2, $3)
-  ), i AS (
-    INSERT INTO ${SCHEMA}.instructions (id, tenant_id, decoded, amount_minor, currency)
-    VALUES ($4, $1, $5, $6, 'BRL')
-  )
-  INSERT INTO ${SCHEMA}.transactions (id, tenant_id, instruction_id, amount_minor, currency, status)
-  VALUES ($3, $1, $4, $6, 'BRL', 'pending')`;
-
-// The terminal update and its outbox event in one statement, the NOTIFY sent at its commit.
-const SETTLE = `WITH t AS (
-    UPDATE ${SCHEMA}.transactions SET status = 'completed', updated_at = now()
-    WHERE id = $1 AND status = 'pending' RETURNING id, tenant_id, amount_minor, currency
-  ), o AS (
-    INSERT INTO ${SCHEMA}.outbox_events (payload)
-    SELECT jsonb_build_object('type', 'transaction.completed', 'transaction_id', id, 'tenant_id', tenant_id,
-      'amount_minor', amount_minor, 'currency', currency) FROM t
-    RETURNING id
-  )
-  SELECT pg_notify('${CHANNEL}', '') FROM o`;
-
 async function store(
   port: number,
-  decoderPort: number,
   partnerPort: number,
   env: { databaseUrl: string; brokers: string },
+  level: SkeletonLevel,
 ): Promise<void> {
   const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 10 });
-  await createSchema(pool);
+  await level.prepare(pool);
   const kafka = kafkaOf(env.brokers, 'skeleton-store');
   await ensureTopic(kafka);
   const producer = kafka.producer({
@@ -199,80 +168,75 @@ async function store(
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
-  startRelay(pool, producer, env.databaseUrl);
+  startRelay(pool, producer, env.databaseUrl, level);
 
-  const decode = bareUnaryClient(decoderPort);
   const partnerAgent = new http.Agent({ keepAlive: true });
   const partnerUrl = new URL(`http://127.0.0.1:${partnerPort}/payouts`);
-  const waiters = new Map<string, () => void>();
+  const waiters = new Map<string, { pay: StorePay; settled: () => void }>();
 
-  async function pay(request: Buffer): Promise<Buffer> {
-    const { tenant, key, amount } = JSON.parse(request.toString()) as {
-      tenant: string;
-      key: string;
-      amount: number;
-    };
-    const decoded = await decode('/skeleton.Decoder/Decode', request, 5_000);
-    const id = `txn_${randomUUID()}`;
-    await pool.query(INSERT_PAY, [
-      tenant,
-      key,
-      id,
-      `ins_${randomUUID()}`,
-      decoded.toString(),
-      Math.round(amount * 100),
-    ]);
+  async function pay(request: unknown): Promise<unknown> {
+    const pending = level.openPay(request);
+    const { id } = pending;
+    await pool.query(pending.insert);
     // Waiting before the partner is called: its callback may come back before its answer.
     const settled = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiters.delete(id);
         reject(new Error(`not settled within ${SETTLE_WAIT_MS} ms`));
       }, SETTLE_WAIT_MS);
-      waiters.set(id, () => {
-        clearTimeout(timer);
-        waiters.delete(id);
-        resolve();
+      waiters.set(id, {
+        pay: pending,
+        settled: () => {
+          clearTimeout(timer);
+          waiters.delete(id);
+          resolve();
+        },
       });
     });
     settled.catch(() => undefined);
     const { status } = await postJson(
       partnerAgent,
       partnerUrl,
-      JSON.stringify({
-        transaction_id: id,
-        amount_minor: Math.round(amount * 100),
-        currency: 'BRL',
-        rail: 'pix',
-      }),
+      JSON.stringify({ transaction_id: id, amount_minor: pending.amountMinor, currency: 'BRL', rail: 'pix' }),
       { timeoutMs: SETTLE_WAIT_MS },
     );
     if (status !== 202) throw new Error(`partner answered ${status}`);
     await settled;
-    return Buffer.from(id);
+    return pending.answer();
   }
 
-  async function settle(request: Buffer): Promise<Buffer> {
-    const { transaction_id } = JSON.parse(request.toString()) as { transaction_id: string };
-    await pool.query(SETTLE, [transaction_id]);
-    waiters.get(transaction_id)?.();
-    return Buffer.alloc(0);
+  async function settle(request: unknown): Promise<unknown> {
+    const callback = level.callbackOf(request);
+    const waiter = waiters.get(callback.idempotency_key);
+    if (!waiter) throw new Error(`no pay waits for ${callback.idempotency_key}`);
+    const { statement, answer } = waiter.pay.settle(callback);
+    await pool.query(statement);
+    waiter.settled();
+    return answer;
   }
 
   const unary =
-    (fn: (request: Buffer) => Promise<Buffer>): BareUnaryHandler =>
+    (fn: (request: unknown) => Promise<unknown>): handleUnaryCall<unknown, unknown> =>
     (call, callback) =>
       fn(call.request).then(
         (response) => callback(null, response),
         (err: Error) => callback({ code: grpcStatus.INTERNAL, details: err.message }),
       );
-  serveBareUnary(port, { '/skeleton.Store/Pay': unary(pay), '/skeleton.Store/Settle': unary(settle) });
+  const served = (method: UnaryMethod<unknown, unknown>, fn: (request: unknown) => Promise<unknown>) =>
+    unaryHandler(method, unary(fn));
+  serveUnary(port, [served(level.methods.pay, pay), served(level.methods.settle, settle)]);
 }
 
 /**
  * The outbox relay's shape (bench/README.md "pay"): woken by NOTIFY, it lingers so events committing
  * together share a round, then locks, produces and marks them in one database transaction.
  */
-function startRelay(pool: pg.Pool, producer: ReturnType<Kafka['producer']>, databaseUrl: string): void {
+function startRelay(
+  pool: pg.Pool,
+  producer: ReturnType<Kafka['producer']>,
+  databaseUrl: string,
+  level: SkeletonLevel,
+): void {
   let woken = false;
   let running = false;
 
@@ -280,19 +244,12 @@ function startRelay(pool: pg.Pool, producer: ReturnType<Kafka['producer']>, data
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows } = await client.query<{ id: string; payload: { transaction_id: string } }>(
-        `SELECT id, payload FROM ${SCHEMA}.outbox_events WHERE published_at IS NULL
+      const { rows } = await client.query<Record<string, unknown> & { id: string }>(
+        `SELECT ${level.relayColumns} FROM ${SCHEMA}.outbox_events WHERE published_at IS NULL
          ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       );
       if (rows.length > 0) {
-        await producer.send({
-          topic: TOPIC,
-          acks: -1,
-          messages: rows.map((row) => ({
-            key: row.payload.transaction_id,
-            value: JSON.stringify(row.payload),
-          })),
-        });
+        await producer.send({ topic: TOPIC, acks: -1, messages: rows.map(level.relayMessage) });
         await client.query(`UPDATE ${SCHEMA}.outbox_events SET published_at = now() WHERE id = ANY($1)`, [
           rows.map((row) => row.id),
         ]);
@@ -331,16 +288,38 @@ function startRelay(pool: pg.Pool, producer: ReturnType<Kafka['producer']>, data
   void listener.connect().then(() => listener.query(`LISTEN ${CHANNEL}`));
 }
 
+// The partner's settled payout resource (docs/partner-protocol.md), with a Pix end-to-end id.
+function settledPayout(transactionId: string, amountMinor: string, acceptedAt: Date): string {
+  const now = new Date();
+  const minute = now.toISOString().slice(0, 16).replace(/[-T:]/g, '');
+  return JSON.stringify({
+    id: `pp_${randomUUID().replaceAll('-', '')}`,
+    idempotency_key: transactionId,
+    rail: 'pix',
+    amount: { currency: 'BRL', amount_minor: amountMinor },
+    status: 'ACSC',
+    reason_code: null,
+    reason: null,
+    reference: `E99999999${minute}${randomUUID().replaceAll('-', '').slice(0, 11)}`,
+    created_at: acceptedAt.toISOString(),
+    settled_at: now.toISOString(),
+  });
+}
+
 function partner(port: number, frontPort: number, settleMs: number): void {
   const agent = new http.Agent({ keepAlive: true });
   const callbackUrl = new URL(`http://127.0.0.1:${frontPort}/partner/callback`);
   http
     .createServer((req, res) => {
       readBody(req).then((body) => {
-        const { transaction_id } = JSON.parse(body.toString()) as { transaction_id: string };
+        const { transaction_id, amount_minor } = JSON.parse(body.toString()) as {
+          transaction_id: string;
+          amount_minor: string;
+        };
+        const acceptedAt = new Date();
         answer(res, 202, '{"status":"accepted"}');
         setTimeout(() => {
-          const callback = JSON.stringify({ transaction_id, status: 'completed' });
+          const callback = settledPayout(transaction_id, amount_minor, acceptedAt);
           postJson(agent, callbackUrl, callback, {
             headers: { [SIGNATURE_HEADER]: sign(callback) },
             timeoutMs: SETTLE_WAIT_MS,
@@ -369,17 +348,20 @@ async function consumer(brokers: string, groupId: string): Promise<void> {
 const [role, ...args] = process.argv.slice(2);
 const [frontPort, decoderPort, storePort, partnerPort] = args.map(Number) as [number, number, number, number];
 const env = process.env;
+const level = LEVELS[skeletonLevel(env.SKELETON_LEVEL)];
 const fail = (err: unknown) => {
   console.error(err);
   process.exit(1);
 };
-if (role === 'decoder') decoder(decoderPort);
-else if (role === 'front') front(frontPort, storePort, env.REDIS_URL ?? '');
+if (role === 'decoder') decoder(decoderPort, level);
+else if (role === 'front') front(frontPort, decoderPort, storePort, env.REDIS_URL ?? '', level);
 else if (role === 'store')
-  store(storePort, decoderPort, partnerPort, {
-    databaseUrl: env.DATABASE_URL ?? '',
-    brokers: env.KAFKA_BROKERS ?? '',
-  }).catch(fail);
+  store(
+    storePort,
+    partnerPort,
+    { databaseUrl: env.DATABASE_URL ?? '', brokers: env.KAFKA_BROKERS ?? '' },
+    level,
+  ).catch(fail);
 else if (role === 'partner') partner(partnerPort, frontPort, Number(env.SETTLE_MS ?? 2));
 else if (role === 'consumer')
   consumer(env.KAFKA_BROKERS ?? '', env.CONSUMER_GROUP ?? 'bench-skeleton').catch(fail);
