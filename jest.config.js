@@ -17,7 +17,7 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: [
-        '<rootDir>/{services,gateway,partner-sim,sandbox,cli,webhook-receiver}/**/src/**/*.test.ts',
+        '<rootDir>/{services,gateway,partner-sim,sandbox,cli,webhook-receiver,client}/**/src/**/*.test.ts',
         '<rootDir>/bench/**/*.test.ts',
       ],
     },

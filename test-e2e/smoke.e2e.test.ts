@@ -34,6 +34,31 @@ describe('operator onboarding', () => {
   });
 });
 
+describe('wallet currencies and the API reference', () => {
+  test("GET /v1/fx/currencies lists fx's rate table, and resolve takes exactly those codes", async () => {
+    const res = await call(system.gatewayUrl, '/v1/fx/currencies', { apiKey: tenant.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).not.toBeNull();
+    const currencies = res.json!.currencies as { code: string; minor_units: number }[];
+    // fx's default table (services/fx/README.md "Rate table").
+    expect(currencies.map((c) => c.code)).toEqual(['ARS', 'BOB', 'BRL', 'COP', 'EUR', 'PEN', 'USD']);
+    expect(currencies.every((c) => c.minor_units === 2)).toBe(true);
+    const unquoted = await call(system.gatewayUrl, '/v1/resolve', {
+      apiKey: tenant.apiKey,
+      method: 'POST',
+      contentType: 'application/json',
+      body: JSON.stringify({ qr_string: '000201', wallet_currency: 'JPY' }),
+    });
+    expectErrorBody(unquoted, 400, 'ValidationError', docsBase());
+    expect(unquoted.json!.message).toMatch(/wallet_currency/);
+  });
+
+  test('the OpenAPI document names this gateway as its server', async () => {
+    const res = await call(system.gatewayUrl, '/v1/openapi.json');
+    expect(res.json!.servers).toEqual([expect.objectContaining({ url: system.gatewayUrl })]);
+  });
+});
+
 describe('401 AuthError (spec §5.3)', () => {
   test.each([
     ['missing', undefined, /missing/i],
@@ -192,7 +217,7 @@ describe('GET /v1/schemes through gRPC', () => {
       expect(up.json!.schemes).toEqual(reference.json!.schemes);
 
       // Once loaded, the gateway keeps serving its last list while the decoder is away
-      // (stale-on-error scheme cache, docs/api-conventions.md).
+      // (stale-on-error scheme cache, docs/api/resources.md "The scheme catalogue").
       await decoder.process.stop();
       const stale = await call(gateway.url, '/v1/schemes', { apiKey: tenant.apiKey });
       expect(stale.status).toBe(200);

@@ -12,6 +12,7 @@ import { createSchemeCatalogue } from './schemes/catalogue';
 import { createTenantService, type TenantService } from './tenants/service';
 
 export { loadGatewayConfig } from './config';
+export { DYNAMIC_PIX_CHARGE, SANDBOX_TEST_QRS, type SandboxTestQr } from './docs/sandbox-test-qrs';
 export { buildPublicApp } from './http/app';
 export { migrateGateway } from './migrations';
 export { buildOpenApiDocument } from './openapi/document';

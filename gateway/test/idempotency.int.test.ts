@@ -233,7 +233,7 @@ async function startApp(backend: CacheBackend, opts: { cache?: IdempotencyCache;
         },
       })) as never,
     },
-    currencies: { isQuotable: async () => true },
+    currencies: { isQuotable: async () => true, list: async () => [] },
     payout: fakePayout(state),
     payments: {
       idempotency: cache,

@@ -1,4 +1,5 @@
 import { type RunningDecoder, startDecoder } from '@qr-payout/decoder';
+import { type RunningFx, startFx } from '@qr-payout/fx';
 import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -28,7 +29,8 @@ import {
 // validate against the documented schema (ajv, JSON Schema 2020-12), and documented headers must
 // be present. At the end every documented (operation, status) must have been seen.
 //
-// Most responses come from the gateway as startGateway builds it (real PostgreSQL, Redis, decoder).
+// Most responses come from the gateway as startGateway builds it (real PostgreSQL, Redis, decoder,
+// fx).
 // Outcomes the running services cannot produce yet (a resolved instruction with and without an FX
 // quote, a decode error, a decoder outage) come from the same app wired to stub clients.
 
@@ -46,6 +48,7 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 
 const schema = `gw_oas_${randomSuffix()}`;
 let decoder: RunningDecoder;
+let fx: RunningFx;
 let payout: Awaited<ReturnType<typeof startSchemePayout>>;
 let gateway: RunningGateway;
 let stubApp: FastifyInstance;
@@ -256,13 +259,23 @@ const json = (apiKey: string | undefined, body: string, contentType = 'applicati
 beforeAll(async () => {
   payout = await startSchemePayout();
   decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
+  // ListCurrencies reads only fx's rate table (the default one here): no schema needed.
+  fx = await startFx({
+    GRPC_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    DATABASE_URL: 'postgres://unused',
+  });
   gateway = await startGateway(
-    gatewayEnv({
-      schema,
-      redisPrefix: `test:gw-oas:${randomSuffix()}:`,
-      decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
-      payoutUrl: payout.url,
-    }),
+    {
+      ...gatewayEnv({
+        schema,
+        redisPrefix: `test:gw-oas:${randomSuffix()}:`,
+        decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
+        payoutUrl: payout.url,
+      }),
+      FX_URL: `http://127.0.0.1:${fx.grpcPort}`,
+    },
     { logger: silentLogger() },
   );
   base = `http://127.0.0.1:${gateway.port}`;
@@ -273,6 +286,7 @@ beforeAll(async () => {
   redis = new Redis(REDIS_URL, { commandTimeout: 2_000 });
   let schemeCalls = 0;
   let endpointCalls = 0;
+  let currencyCalls = 0;
   stubApp = buildPublicApp({
     tenants: createTenantService({
       pool,
@@ -310,7 +324,20 @@ beforeAll(async () => {
         };
       }) as never,
     },
-    currencies: { isQuotable: async (code: string) => ['BRL', 'USD'].includes(code) },
+    currencies: {
+      isQuotable: async (code: string) => ['BRL', 'USD'].includes(code),
+      // First the list, then an fx outage before the first fetch (503), then an unexpected failure (500).
+      list: async () => {
+        currencyCalls++;
+        if (currencyCalls === 2) throw new ConnectError('unavailable', Code.Unavailable);
+        if (currencyCalls === 3) throw new Error('unexpected');
+        return [
+          { code: 'BRL', minorUnits: 2 },
+          { code: 'JPY', minorUnits: 0 },
+          { code: 'USD', minorUnits: 2 },
+        ];
+      },
+    },
     payout: {
       getTransaction: (async (req: { transactionId: string }) => {
         if (req.transactionId === STUB_TXN_DOWN) throw new ConnectError('unavailable', Code.Unavailable);
@@ -526,6 +553,7 @@ afterAll(async () => {
   await stubApp?.close();
   await gateway?.close();
   await decoder?.close();
+  await fx?.close();
   await payout?.close();
   const keys = (await redis?.keys(`${idempotencyPrefix}*`)) ?? [];
   if (keys.length > 0) await redis.del(...keys);
@@ -789,24 +817,56 @@ describe('OpenAPI document conformance', () => {
     expect(statuses).toEqual([200, 404, 404, 503, 500, 401, 404, 429]);
   });
 
-  it('GET /v1/webhook-endpoints', async () => {
-    const path = '/v1/webhook-endpoints';
+  /**
+   * A GET without parameters whose stub client answers, then fails (503), then breaks (500): those
+   * three from the stub app, 401 from the real one, then 200 and 429 under a limit of one a minute.
+   * Returns the first (200) answer.
+   */
+  async function checkPlainGet(path: string): Promise<HttpResponse> {
     const { apiKey } = await seedTenant(pool);
-    const list = (b: string, key: string | null = apiKey) =>
-      request(b, path, { headers: key ? { 'x-api-key': key } : {} });
-    const statuses: number[] = [];
-    const check = async (res: HttpResponse) => {
-      statuses.push(res.status);
-      conform('get', path, res);
-    };
-    await check(await list(stubBase)); // 200
-    await check(await list(stubBase)); // 503
-    await check(await list(stubBase)); // 500
-    await check(await list(base, null));
     const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
-    await check(await list(stubBase, limited));
-    await check(await list(stubBase, limited));
-    expect(statuses).toEqual([200, 503, 500, 401, 200, 429]);
+    const responses: HttpResponse[] = [];
+    for (const [b, key] of [
+      [stubBase, apiKey],
+      [stubBase, apiKey],
+      [stubBase, apiKey],
+      [base, null],
+      [stubBase, limited],
+      [stubBase, limited],
+    ] as const) {
+      const res = await request(b, path, { headers: key ? { 'x-api-key': key } : {} });
+      conform('get', path, res);
+      responses.push(res);
+    }
+    expect(responses.map((r) => r.status)).toEqual([200, 503, 500, 401, 200, 429]);
+    return responses[0]!;
+  }
+
+  it('GET /v1/webhook-endpoints', async () => {
+    await checkPlainGet('/v1/webhook-endpoints');
+  });
+
+  it('GET /v1/fx/currencies', async () => {
+    const listed = await checkPlainGet('/v1/fx/currencies');
+    expect(listed.json().currencies).toEqual([
+      { code: 'BRL', minor_units: 2 },
+      { code: 'JPY', minor_units: 0 },
+      { code: 'USD', minor_units: 2 },
+    ]);
+    // The real fx behind the real gateway: its default rate table (services/fx/README.md).
+    const { apiKey } = await seedTenant(pool);
+    const real = await request(base, '/v1/fx/currencies', { headers: { 'x-api-key': apiKey } });
+    conform('get', '/v1/fx/currencies', real);
+    expect(real.status).toBe(200);
+    expect(real.json().currencies.map((c: { code: string }) => c.code)).toEqual([
+      'ARS',
+      'BOB',
+      'BRL',
+      'COP',
+      'EUR',
+      'PEN',
+      'USD',
+    ]);
   });
 
   it('GET /v1/webhook-deliveries', async () => {
@@ -941,6 +1001,7 @@ describe('OpenAPI document conformance', () => {
     conform('get', '/v1/openapi.json', await request(base, '/v1/openapi.json'));
     conform('get', '/docs', await request(base, '/docs'));
     conform('get', '/docs/errors', await request(base, '/docs/errors'));
+    conform('get', '/v1/sandbox/test-qrs', await request(base, '/v1/sandbox/test-qrs'));
     conform('get', '/docs/assets/{name}', await request(base, '/docs/assets/swagger-ui.css'));
     conform('get', '/docs/assets/{name}', await request(base, '/docs/assets/nothing.js'));
     conform('get', '/healthz', await request(base, '/healthz'));

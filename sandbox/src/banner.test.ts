@@ -1,4 +1,6 @@
-import { type BannerInfo, formatBanner } from './banner';
+import { execFileSync } from 'node:child_process';
+import { SANDBOX_TEST_QRS } from '@qr-payout/gateway';
+import { BANNER_PAYER, type BannerInfo, bannerCommands, formatBanner, RECEIVER_CALLBACK_URL } from './banner';
 
 const info: BannerInfo = {
   baseUrl: 'http://localhost:18080',
@@ -34,6 +36,34 @@ describe('formatBanner', () => {
 
   it('gives a curl example against the schemes endpoint with the key', () => {
     expect(text).toContain(`curl -s ${info.baseUrl}/v1/schemes -H 'x-api-key: ${info.apiKey}'`);
+  });
+
+  it('prints the schemes, resolve, pay, transaction and receiver commands with the key and secret', () => {
+    const commands = bannerCommands(info);
+    for (const command of Object.values(commands)) expect(text).toContain(`  ${command}\n`);
+    for (const command of [commands.schemes, commands.resolve, commands.pay, commands.transaction]) {
+      expect(command).toContain(`-H 'x-api-key: ${info.apiKey}'`);
+      expect(command).toContain(info.baseUrl);
+    }
+    expect(commands.receiver).toBe(
+      `QR_PAYOUT_SIGNING_SECRET='${info.signingSecret}' node webhook-receiver/examples/receiver.js`,
+    );
+    expect(commands.transaction).toContain(`${info.baseUrl}/v1/transactions/$(`);
+  });
+
+  it('pays a catalogue test QR as a foreign payer, with the receiver as callback_url', () => {
+    const body = /-d '(\{.*\})'\)/.exec(bannerCommands(info).pay)?.[1];
+    const qrStrings = SANDBOX_TEST_QRS.map((qr) => qr.qr_string);
+    const sent = JSON.parse(body ?? '{}');
+    expect(qrStrings).toContain(sent.qr_string);
+    expect(sent).toMatchObject({ ...BANNER_PAYER, callback_url: RECEIVER_CALLBACK_URL });
+    expect(sent.payer_country).not.toBe('BR');
+  });
+
+  it('prints commands that bash parses as printed', () => {
+    for (const command of Object.values(bannerCommands(info))) {
+      expect(() => execFileSync('bash', ['-n', '-c', command], { stdio: 'pipe' })).not.toThrow();
+    }
   });
 
   it('gives a payoutctl example against the admin API with the token', () => {

@@ -1,6 +1,8 @@
 // The text `npm start` prints once the sandbox is up (design §8: base URL, API key, signing
 // secret, admin token). Shown on the developer's own terminal, the one place the sandbox's
-// credentials are meant to appear; they never go to the logs.
+// credentials are meant to appear; they never go to the logs. Every command in it runs as printed
+// in bash (key included), in the order docs/quick-start.md follows.
+import { DYNAMIC_PIX_CHARGE, SANDBOX_TEST_QRS, type SandboxTestQr } from '@qr-payout/gateway';
 
 export type BannerInfo = {
   baseUrl: string;
@@ -15,11 +17,56 @@ export type BannerInfo = {
   startupMs: number;
 };
 
+/** Where the printed receiver listens (webhook-receiver/examples/receiver.js). */
+export const RECEIVER_CALLBACK_URL = 'http://127.0.0.1:9000/hook';
+
+/** An Argentine paying a Brazilian merchant with their CUIT (docs/payer-identity.md). */
+export const BANNER_PAYER = {
+  payer_name: 'Juan Perez',
+  payer_account: '0001-1234567',
+  payer_tax_id: '20-12345678-6',
+  payer_country: 'AR',
+  payer_id_type: 'tax_id',
+} as const;
+
+function testQr(id: string): SandboxTestQr & { qr_string: string } {
+  const entry = SANDBOX_TEST_QRS.find((qr) => qr.id === id);
+  if (!entry?.qr_string) throw new Error(`no static sandbox test QR ${id}`);
+  return entry as SandboxTestQr & { qr_string: string };
+}
+
+/** The copy-paste commands: schemes, resolve, pay (with a webhook), the transaction, the receiver. */
+export function bannerCommands(info: Pick<BannerInfo, 'baseUrl' | 'apiKey' | 'signingSecret'>): {
+  receiver: string;
+  schemes: string;
+  resolve: string;
+  pay: string;
+  transaction: string;
+} {
+  const key = `-H 'x-api-key: ${info.apiKey}'`;
+  const json = "-H 'content-type: application/json'";
+  const payQr = testQr('br-static-amountless');
+  const payBody = JSON.stringify({
+    qr_string: payQr.qr_string,
+    amount: payQr.amount,
+    ...BANNER_PAYER,
+    callback_url: RECEIVER_CALLBACK_URL,
+  });
+  return {
+    receiver: `QR_PAYOUT_SIGNING_SECRET='${info.signingSecret}' node webhook-receiver/examples/receiver.js`,
+    schemes: `curl -s ${info.baseUrl}/v1/schemes ${key}`,
+    resolve: `curl -s ${info.baseUrl}/v1/resolve ${key} ${json} -d '${JSON.stringify({ qr_string: testQr('br-static-amount').qr_string })}'`,
+    pay: `PAY=$(curl -s ${info.baseUrl}/v1/pay ${key} ${json} -H "idempotency-key: $(node -p 'crypto.randomUUID()')" -d '${payBody}'); echo "$PAY"`,
+    transaction: `curl -s ${info.baseUrl}/v1/transactions/$(node -p 'JSON.parse(process.argv[1]).transaction.id' "$PAY") ${key}`,
+  };
+}
+
 export function formatBanner(info: BannerInfo): string {
   const seconds = (info.startupMs / 1000).toFixed(1);
   const rows: Array<[string, string]> = [
     ['Base URL', info.baseUrl],
     ['API reference', info.docsUrl],
+    ['Test QR codes', `${info.baseUrl}/docs/sandbox-test-qrs`],
     ['API key', info.apiKey],
     ['Signing secret', info.signingSecret],
     ['Tenant', info.tenantId],
@@ -29,23 +76,29 @@ export function formatBanner(info: BannerInfo): string {
     ['Data', info.dataDir],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
+  const commands = bannerCommands(info);
   return [
     '',
     `QR Payout sandbox is running (started in ${seconds} s)`,
     '',
     ...rows.map(([label, value]) => `  ${`${label}:`.padEnd(width + 2)}${value}`),
     '',
-    'Try it:',
-    `  curl -s ${info.baseUrl}/v1/schemes -H 'x-api-key: ${info.apiKey}'`,
-    `  curl -s ${info.partnerSimUrl}/pix/v2/cob -H 'content-type: application/json' -d '{"valor":"25.90","chave":"+5511999998888","nome":"Padaria"}'`,
+    'Try it (bash, from the repository root; docs/quick-start.md walks through it).',
+    'In a second terminal, a webhook receiver that verifies signatures (prints "paid <id>"):',
+    `  ${commands.receiver}`,
+    'In a third: the schemes, a resolve, a pay of a test QR by an Argentine payer, then its transaction:',
+    `  ${commands.schemes}`,
+    `  ${commands.resolve}`,
+    `  ${commands.pay}`,
+    `  ${commands.transaction}`,
+    'A dynamic Pix code: create a charge, then pay its qr_string:',
+    `  curl -s ${info.partnerSimUrl}/pix/v2/cob -H 'content-type: application/json' -d '${JSON.stringify(DYNAMIC_PIX_CHARGE)}'`,
+    'Operators:',
     `  PAYOUT_ADMIN_URL=${info.adminUrl} PAYOUT_ADMIN_TOKEN='${info.adminToken}' npx payoutctl tenant list`,
     '',
-    'Webhooks: run a receiver, then add "callback_url": "http://127.0.0.1:9000/hook" to a pay (or register',
-    `  it: npx payoutctl endpoint create --tenant ${info.tenantId} --url http://127.0.0.1:9000/hook). Events arrive`,
-    '  signed within a second; retries run 10,000 times faster than in production (docs/webhooks.md).',
-    `  QR_PAYOUT_SIGNING_SECRET='${info.signingSecret}' node webhook-receiver/examples/receiver.js`,
-    '',
-    'Amounts ending in 51 fail at the partner (AC03); docs/partner-protocol.md "Sandbox outcomes" lists the others.',
+    'Webhooks arrive signed within a second; retries run 10,000 times faster than in production (docs/api/webhooks.md).',
+    'Amounts ending in 51 fail at the partner (AC03), 53 fail later (AM04), 54 settle in about 20 s; the test QR',
+    'codes page and docs/sandbox-test-qrs.md list them all.',
     'Press Ctrl-C to stop. Data is kept in the data folder between runs.',
     '',
   ].join('\n');

@@ -14,7 +14,7 @@ export function expectErrorBody(res: ApiResponse, status: number, tag: string, d
   const body = res.json!;
   // The registry's declared body fields: RateLimitError's retryAfter (spec §7.2),
   // InstructionAlreadyExecuted's transaction_id, and ChargeAlreadyPaid's, present only when the
-  // payment is the caller's (docs/api-conventions.md; the test asserts which).
+  // payment is the caller's (docs/api/idempotency.md "The Idempotency-Key"; the test asserts which).
   const extra =
     tag === 'RateLimitError'
       ? ['retryAfter']

@@ -1,7 +1,33 @@
 import { ERROR_REGISTRY, ERROR_TAGS, type ErrorEntry } from '../errors/registry';
+import {
+  SANDBOX_TEST_AMOUNTS,
+  SANDBOX_TEST_PAYER,
+  SANDBOX_TEST_QRS,
+  type SandboxTestQrExpected,
+} from './sandbox-test-qrs';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const PAGE_STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:55em;margin:2em auto;padding:0 1em;line-height:1.5}h2 small,h3 small{color:#666;font-weight:normal}section{border-top:1px solid #ddd}pre{background:#f5f5f5;padding:1em;white-space:pre-wrap;word-break:break-all}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3em .6em;text-align:left}';
+
+/** A plain documentation page: no script, inline style only (DOCS_CSP allows nothing else). */
+function docPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
 }
 
 /** GET /docs: the API reference, Swagger UI over GET /v1/openapi.json with local assets. */
@@ -16,7 +42,7 @@ export function referencePageHtml(): string {
 <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 </head>
 <body>
-<p style="font-family: sans-serif; margin: 1em 2em">Every error has the same body; see the <a href="/docs/errors">error catalogue</a>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>.</p>
+<p style="font-family: sans-serif; margin: 1em 2em">Every error has the same body; see the <a href="/docs/errors">error catalogue</a>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>. Testing in the sandbox: <a href="/docs/sandbox-test-qrs">test QR codes and amounts</a>.</p>
 <div id="swagger-ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/init.js"></script>
@@ -40,16 +66,9 @@ export function errorCataloguePageHtml(): string {
 ${fields}<p><em>What to do:</em> ${escapeHtml(entry.action)}</p>
 </section>`;
   }).join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>QR Payout API errors</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.5}h2 small{color:#666;font-weight:normal}section{border-top:1px solid #ddd}pre{background:#f5f5f5;padding:1em}</style>
-</head>
-<body>
-<h1>Errors</h1>
+  return docPage(
+    'QR Payout API errors',
+    `<h1>Errors</h1>
 <p>Every error response has this body and an <code>x-request-id</code> header with the same id (spec §7):</p>
 <pre>{
   "_tag": "AuthError",
@@ -60,8 +79,52 @@ ${fields}<p><em>What to do:</em> ${escapeHtml(entry.action)}</p>
 }</pre>
 <p>A 429 also carries <code>retryAfter</code> (seconds) and a <code>Retry-After</code> header. Give support the <code>request_id</code>.</p>
 ${rows}
-<p><a href="/docs">API reference</a></p>
-</body>
-</html>
-`;
+<p><a href="/docs">API reference</a></p>`,
+  );
+}
+
+function expectedText(expected: SandboxTestQrExpected): string {
+  const parts = [`HTTP ${expected.http_status}`];
+  if (expected.error) parts.push(expected.error);
+  if (expected.answered_status) parts.push(`answered ${expected.answered_status}`);
+  if (expected.transaction_status) parts.push(`transaction ${expected.transaction_status}`);
+  if (expected.error_code) parts.push(`error.code ${expected.error_code}`);
+  if (expected.confidence !== undefined) parts.push(`confidence ${expected.confidence}`);
+  return parts.join(', ');
+}
+
+/** GET /docs/sandbox-test-qrs: the test QR codes and amounts (docs/sandbox-test-qrs.md). */
+export function sandboxTestQrsPageHtml(): string {
+  const amounts = SANDBOX_TEST_AMOUNTS.map(
+    (a) =>
+      `<tr><td>${escapeHtml(a.ends_in)}</td><td>${a.example}</td><td>${a.transaction_status}${a.error_code ? ` (${a.error_code})` : ''}</td><td>${escapeHtml(a.description)}</td></tr>`,
+  ).join('\n');
+  const qrs = SANDBOX_TEST_QRS.map((qr) => {
+    const code = qr.qr_string
+      ? `<pre>${escapeHtml(qr.qr_string)}</pre>`
+      : `<p><em>How to get one:</em> ${escapeHtml(qr.how_to_get ?? '')}</p>`;
+    const amount = qr.amount !== undefined ? `, with <code>"amount": ${qr.amount}</code>` : '';
+    return `<section id="${qr.id}">
+<h3><a href="#${qr.id}">${qr.id}</a> <small>${qr.country} · ${qr.scenario}</small></h3>
+<p>${escapeHtml(qr.description)}</p>
+${code}<p><em>Send it to</em> <code>POST /v1/${qr.operation}</code>${amount}. <em>Expect:</em> ${escapeHtml(expectedText(qr.expected))}.</p>
+</section>`;
+  }).join('\n');
+  return docPage(
+    'QR Payout sandbox test QR codes',
+    `<h1>Sandbox test QR codes</h1>
+<p>Merchant QR codes of every country the sandbox pays, with what it answers. The same list as JSON: <a href="/v1/sandbox/test-qrs">/v1/sandbox/test-qrs</a>. Pay them with <code>POST /v1/pay</code> (or resolve with <code>POST /v1/resolve</code>), your sandbox key in <code>x-api-key</code> and a fresh <code>Idempotency-Key</code>.</p>
+<h2>Test amounts</h2>
+<p>The last two digits of the amount (in minor units) pick what the sandbox partner does:</p>
+<table>
+<tr><th>ends in</th><th>example</th><th>transaction</th><th>what happens</th></tr>
+${amounts}
+</table>
+<h2>A payer</h2>
+<p>Any payer works; this one is foreign to every merchant country (a US passport):</p>
+<pre>${escapeHtml(JSON.stringify(SANDBOX_TEST_PAYER, null, 2))}</pre>
+<h2>Codes</h2>
+${qrs}
+<p><a href="/docs">API reference</a> · <a href="/docs/errors">errors</a></p>`,
+  );
 }

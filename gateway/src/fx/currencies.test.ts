@@ -10,7 +10,7 @@ function source(codes: string[]) {
       state.calls++;
       if (state.fail) throw new Error('fx down');
       return create(ListCurrenciesResponseSchema, {
-        currencies: state.codes.map((code) => ({ code, minorUnits: 2 })),
+        currencies: state.codes.map((code) => ({ code, minorUnits: code === 'JPY' ? 0 : 2 })),
       });
     }) as unknown as CurrencySource['listCurrencies'],
   };
@@ -45,6 +45,17 @@ describe('fx currency catalogue', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await catalogue.isQuotable('EUR')).toBe(true);
     expect(state.calls).toBe(2);
+  });
+
+  it('lists the currencies with their minor units from the same fx call as isQuotable', async () => {
+    const { fx, state } = source(['BRL', 'JPY']);
+    const catalogue = createCurrencyCatalogue({ fx, logger: silentLogger(), ttlMs: 1000, now: () => 0 });
+    expect(await catalogue.isQuotable('JPY')).toBe(true);
+    expect(await catalogue.list()).toEqual([
+      { code: 'BRL', minorUnits: 2 },
+      { code: 'JPY', minorUnits: 0 },
+    ]);
+    expect(state.calls).toBe(1);
   });
 
   it('keeps the old list when a refresh fails, and rejects while it never had one', async () => {

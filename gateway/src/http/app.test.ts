@@ -52,7 +52,10 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
         );
       },
     },
-    currencies: { isQuotable: async (code) => code === 'USD' },
+    currencies: {
+      isQuotable: async (code) => code === 'USD',
+      list: async () => [{ code: 'USD', minorUnits: 2 }],
+    },
     payout: {
       createInstruction: async () => {
         throw new Error('not reached');
@@ -315,7 +318,7 @@ describe('public app', () => {
         [{ qr_string: 5 }, /^qr_string must be string$/],
         [{ qr_string: 'x'.repeat(4097) }, /^qr_string /],
         [{ qr_string: 'abc', wallet_currency: 'usd' }, /^wallet_currency /],
-        // Zero or negative is malformed, not AmountOutOfRange (docs/api-conventions.md "Money").
+        // Zero or negative is malformed, not AmountOutOfRange (docs/api/resources.md "Money").
         [{ qr_string: 'abc', amount: -1 }, /^amount must be > 0$/],
         [{ qr_string: 'abc', amount: 0 }, /^amount must be > 0$/],
         [{ qr_string: 'abc', amount: '10' }, /^amount must be number or null$/],
@@ -362,7 +365,7 @@ describe('public app', () => {
     });
   });
 
-  describe('null for an optional request field is "not set" (docs/api-conventions.md "Naming")', () => {
+  describe('null for an optional request field is "not set" (docs/api/resources.md "Naming")', () => {
     const INSTRUCTION_ID = 'ins_01JD0000000000000000000001';
     const PAYER = { payer_name: 'Ana', payer_account: 'ACC-1', payer_tax_id: 'P123' };
     const NULL_PAYER_OPTIONALS = { payer_country: null, payer_id_type: null, callback_url: null };
@@ -389,6 +392,7 @@ describe('public app', () => {
             asked.push(code);
             return true;
           },
+          list: async () => [],
         },
       });
       const resolved = await post('/v1/resolve', { qr_string: '0002', wallet_currency: null, amount: null });

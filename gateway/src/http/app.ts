@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { apiError } from '../errors/api-error';
 import type { IdempotencyCache } from '../idempotency/cache';
-import { buildOpenApiDocument } from '../openapi/document';
+import { buildOpenApiDocument, serverUrlFromDocsUrl } from '../openapi/document';
 import type { RateLimiter } from '../ratelimit/limiter';
 import type { SchemeCatalogue } from '../schemes/catalogue';
 import { type AuthTenants, createAuthHook } from './auth';
@@ -12,11 +12,13 @@ import { sendApiError, toApiError } from './error-reply';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
 import { registerDocsRoutes } from './routes/docs';
 import { registerExecuteRoute } from './routes/execute';
+import { type FxCurrenciesRouteDeps, registerFxCurrenciesRoute } from './routes/fx-currencies';
 import { type Readiness, registerHealthRoutes } from './routes/health';
 import { type InstructionsRouteDeps, registerInstructionsRoute } from './routes/instructions';
 import { type PartnerCallbackRouteDeps, registerPartnerCallbackRoute } from './routes/partner-callbacks';
 import { type PayRouteDeps, registerPayRoute } from './routes/pay';
 import { type ResolveRouteDeps, registerResolveRoute } from './routes/resolve';
+import { registerSandboxTestQrsRoutes } from './routes/sandbox-test-qrs';
 import { registerSchemesRoute } from './routes/schemes';
 import { registerTransactionsRoute, type TransactionsRouteDeps } from './routes/transactions';
 import {
@@ -33,7 +35,7 @@ export interface PublicAppDeps {
   limiter: RateLimiter;
   schemes: SchemeCatalogue;
   decoder: ResolveRouteDeps['decoder'];
-  currencies: ResolveRouteDeps['currencies'];
+  currencies: ResolveRouteDeps['currencies'] & FxCurrenciesRouteDeps['currencies'];
   payout: ResolveRouteDeps['payout'] &
     TransactionsRouteDeps['payout'] &
     InstructionsRouteDeps['payout'] &
@@ -134,7 +136,9 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
     limiter: deps.limiter,
     authFailureLimit: deps.authFailureLimit,
   });
-  const openApiJson = JSON.stringify(buildOpenApiDocument());
+  const openApiJson = JSON.stringify(
+    buildOpenApiDocument({ serverUrl: serverUrlFromDocsUrl(publicDocsUrl) }),
+  );
   registerSchemesRoute(app, { schemes: deps.schemes, authenticate });
   registerResolveRoute(app, {
     decoder: deps.decoder,
@@ -163,11 +167,13 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
     secret: deps.payments.partnerCallbackSecret,
     logger,
   });
+  registerFxCurrenciesRoute(app, { currencies: deps.currencies, authenticate });
   registerTransactionsRoute(app, { payout: deps.payout, authenticate });
   registerInstructionsRoute(app, { payout: deps.payout, authenticate });
   registerWebhookEndpointsRoute(app, { webhook: deps.webhook, authenticate });
   registerWebhookDeliveriesRoutes(app, { webhook: deps.webhook, authenticate });
   registerDocsRoutes(app, { openApiJson });
+  registerSandboxTestQrsRoutes(app);
   registerHealthRoutes(app, { readiness: deps.readiness });
   return app;
 }

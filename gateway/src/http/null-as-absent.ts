@@ -1,4 +1,4 @@
-// `null` for an optional request field means "not set" (docs/api-conventions.md "Naming"): our
+// `null` for an optional request field means "not set" (docs/api/resources.md "Naming"): our
 // responses write "not set" as null, so a client that mirrors them must not get a 400 for it.
 // The request schemas accept null where a field is optional (`orNull`), and `dropNullFields`
 // removes those keys before the handler runs, so handlers, payout and the Idempotency-Key

@@ -154,8 +154,9 @@ export const RESOLVE_REQUEST_SCHEMA = {
     wallet_currency: orNull({
       type: 'string',
       pattern: '^[A-Z]{3}$',
+      examples: ['USD'],
       description:
-        'ISO 4217 currency the payer pays in (upper case, one of the currencies fx quotes); an FX quote is made when it differs from the payment currency. Null: not sent.',
+        'ISO 4217 currency the payer pays in (upper case, one of the currencies fx quotes: GET /v1/fx/currencies); an FX quote is made when it differs from the payment currency. Null: not sent.',
     } as const),
     amount: orNull({
       type: 'number',
@@ -171,7 +172,7 @@ const MONEY_DESCRIPTION =
   "JSON number in major units with at most the currency's ISO 4217 minor-unit digits.";
 
 // The FX quote an instruction carries when the payer pays from another currency. The spec names no
-// quote fields (§2.1 points at §4, which says "not shown"): docs/api-conventions.md "FX quotes".
+// quote fields (§2.1 points at §4, which says "not shown"): docs/api/fx-and-confidence.md "FX quotes".
 export const QUOTE_SCHEMA = {
   type: 'object',
   required: [
@@ -189,11 +190,15 @@ export const QUOTE_SCHEMA = {
     rate: {
       type: 'string',
       pattern: '^[0-9]+(\\.[0-9]+)?$',
-      description: 'Units of target_currency per one unit of source_currency, as an exact decimal string.',
+      description:
+        'Units of target_currency per one unit of source_currency, as an exact decimal string: the mid rate less ' +
+        'the spread, mid × (10000 − FX_SPREAD_BPS) / 10000 (50 bps by default; docs/api/fx-and-confidence.md).',
     },
     source_amount: {
       type: 'number',
-      description: `What the conversion costs in source_currency (the wallet currency). ${MONEY_DESCRIPTION}`,
+      description:
+        'What the conversion costs in source_currency (the wallet currency): the smallest amount in its minor units ' +
+        `worth at least target_amount at rate (rounded up, so the merchant is never short). ${MONEY_DESCRIPTION}`,
     },
     source_currency: { type: 'string', description: 'ISO 4217: the wallet currency.' },
     target_amount: {
@@ -208,7 +213,8 @@ export const QUOTE_SCHEMA = {
     expires_at: {
       type: 'string',
       format: 'date-time',
-      description: 'ISO 8601 UTC with milliseconds; execute after this answers 409 QuoteExpired.',
+      description:
+        'ISO 8601 UTC with milliseconds, FX_QUOTE_TTL_MS (60 s by default) after the quote was made; execute after this answers 409 QuoteExpired (resolve again).',
     },
   },
   additionalProperties: false,
@@ -234,7 +240,15 @@ export const INSTRUCTION_SCHEMA = {
     },
     scheme: { type: 'string', description: 'Scheme identifier, as listed by GET /v1/schemes.' },
     country: { type: 'string', description: 'ISO 3166-1 alpha-2 country of the merchant.' },
-    confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Decode confidence in [0, 1].' },
+    confidence: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description:
+        'Decode confidence in [0, 1]: the sum of the weights of the checks the QR passed (CRC 0.20, mandatory tags 0.15, ' +
+        'identifiers valid 0.20, known identifier 0.15, country and currency consistent 0.15, account in clear 0.15). ' +
+        'A valid static Pix code scores 1.0; docs/api/fx-and-confidence.md "Confidence".',
+    },
     wallet_currency: {
       type: 'string',
       description: 'Only when the request had wallet_currency: the currency the user pays in.',
@@ -267,7 +281,7 @@ const ISO_TIMESTAMP = { type: 'string', format: 'date-time' } as const;
 
 /**
  * Spec §2.2; camelCase as the spec writes it. `result` and `error` are always present, null until
- * set. The money additions (issue 10, docs/api-conventions.md "Transactions") follow the same
+ * set. The money additions (issue 10, docs/api/resources.md "Transactions") follow the same
  * camelCase; `walletAmount`, `walletCurrency` and `quote` are null when no FX applied.
  */
 export const TRANSACTION_SCHEMA = {
@@ -579,7 +593,7 @@ export const PARTNER_CALLBACK_RESPONSE_SCHEMA = {
 
 const NULLABLE_TIMESTAMP = { oneOf: [ISO_TIMESTAMP, { type: 'null' }] } as const;
 
-/** Spec §2.4 and §3.2; the fields beyond those the spec names are design §5's (docs/api-conventions.md). */
+/** Spec §2.4 and §3.2; the fields beyond those the spec names are design §5's (docs/api/webhooks.md "Webhook deliveries"). */
 export const WEBHOOK_DELIVERY_SCHEMA = {
   type: 'object',
   required: [
@@ -804,3 +818,30 @@ export const WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA = webhookEventSchema(
   webhookTransactionEventDataSchema('failed'),
 );
 export const WEBHOOK_PING_EVENT_SCHEMA = webhookEventSchema('webhook.ping', WEBHOOK_PING_EVENT_DATA_SCHEMA);
+
+/** GET /v1/fx/currencies: a currency fx quotes (fx `ListCurrencies`), for `wallet_currency`. */
+export const WALLET_CURRENCY_SCHEMA = {
+  type: 'object',
+  required: ['code', 'minor_units'],
+  properties: {
+    code: {
+      type: 'string',
+      pattern: '^[A-Z]{3}$',
+      description: 'ISO 4217 alphabetic code: a value `wallet_currency` accepts.',
+    },
+    minor_units: {
+      type: 'integer',
+      enum: [0, 2, 3],
+      description:
+        'ISO 4217 minor-unit digits: the decimals a `wallet_amount` or quote `source_amount` in this currency has, ' +
+        'and the unit the payer amount is rounded up to.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const WALLET_CURRENCIES_RESPONSE_SCHEMA = withRequestId('currencies', {
+  type: 'array',
+  items: WALLET_CURRENCY_SCHEMA,
+  description: 'Sorted by code.',
+} as const);

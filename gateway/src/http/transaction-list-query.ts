@@ -4,7 +4,7 @@ import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { apiError } from '../errors/api-error';
 import { knownQueryParams, parseLimit, type QueryParams, singleQueryParam as single } from './list-query';
 
-/** The query parameters of GET /v1/transactions (docs/api-conventions.md "Listing transactions"). */
+/** The query parameters of GET /v1/transactions (docs/api/resources.md "Listing transactions"). */
 export const TRANSACTION_LIST_QUERY_PARAMETERS = [
   'status',
   'created_gte',

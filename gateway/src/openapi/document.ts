@@ -1,5 +1,12 @@
+import { createHmac } from 'node:crypto';
 import { RAILS } from '@qr-payout/platform/partner-protocol';
-import { ERROR_REGISTRY, ERROR_TAGS, type ErrorEntry } from '../errors/registry';
+import {
+  ERROR_REGISTRY,
+  ERROR_TAGS,
+  type ErrorEntry,
+  type ErrorTag,
+  renderErrorBody,
+} from '../errors/registry';
 import { DELIVERY_LIST_QUERY_PARAMETERS } from '../http/delivery-list-query';
 import { TRANSACTION_ID_PATTERN } from '../http/ids';
 import { PUBLIC_DELIVERY_STATUSES } from '../http/presenters/webhook-delivery';
@@ -22,6 +29,8 @@ import {
   TRANSACTION_RESPONSE_SCHEMA,
   TRANSACTION_SCHEMA,
   TRANSACTIONS_RESPONSE_SCHEMA,
+  WALLET_CURRENCIES_RESPONSE_SCHEMA,
+  WALLET_CURRENCY_SCHEMA,
   WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
   WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
   WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
@@ -39,9 +48,47 @@ import {
   PUBLIC_TRANSACTION_STATUSES,
   TRANSACTION_LIST_QUERY_PARAMETERS,
 } from '../http/transaction-list-query';
+import {
+  EXAMPLE_DELIVERY,
+  EXAMPLE_DELIVERY_ID,
+  EXAMPLE_DELIVERY_WITH_ATTEMPTS,
+  EXAMPLE_ENDPOINT,
+  EXAMPLE_EVENTS,
+  EXAMPLE_EXECUTE_REQUEST,
+  EXAMPLE_FAILED_TRANSACTION,
+  EXAMPLE_IDEMPOTENCY_KEY,
+  EXAMPLE_INSTRUCTION,
+  EXAMPLE_INSTRUCTION_ID,
+  EXAMPLE_INSTRUCTION_WITHOUT_FX,
+  EXAMPLE_PARTNER_CALLBACK,
+  EXAMPLE_PAY_REQUEST,
+  EXAMPLE_QR,
+  EXAMPLE_REPLAYED_DELIVERY,
+  EXAMPLE_REQUEST_ID,
+  EXAMPLE_RESOLVE_REQUEST,
+  EXAMPLE_SCHEME,
+  EXAMPLE_TRANSACTION,
+  EXAMPLE_TRANSACTION_ID,
+  EXAMPLE_WALLET_CURRENCIES,
+} from './examples';
+import { CONFIDENCE_DESCRIPTION, FX_DESCRIPTION, TAGS, withErrorLinks } from './reference';
 
 // The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes
-// validate with. test/openapi.int.test.ts checks real responses against it, status by status.
+// validate with. test/openapi.int.test.ts checks real responses against it, status by status;
+// document.test.ts checks every example against its schema and every operation's tags and links.
+
+/** The sandbox's public URL: the server when PUBLIC_DOCS_URL names no other. */
+export const SANDBOX_SERVER_URL = 'http://localhost:8080';
+const EXAMPLE_DOCS_URL = `${SANDBOX_SERVER_URL}/docs`;
+
+/**
+ * The API's base URL from PUBLIC_DOCS_URL (`<base>/docs`, where the gateway serves its reference);
+ * a docs URL elsewhere says nothing about the API's, so the sandbox's is documented then.
+ */
+export function serverUrlFromDocsUrl(publicDocsUrl: string | undefined): string {
+  const match = publicDocsUrl?.match(/^(https?:\/\/[^?#]+?)\/docs\/?$/);
+  return match?.[1] ?? SANDBOX_SERVER_URL;
+}
 
 const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({
   $ref: `#/components/${kind}/${name}`,
@@ -55,22 +102,56 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: ref('headers', 'RateLimit'),
 };
 
-function jsonContent(schema: object) {
-  return { 'application/json': { schema } };
+type Examples = Record<string, { summary?: string; value: unknown }>;
+
+/** A JSON body with its examples; the first example is what "Try it out" sends. */
+function jsonContent(schema: object, examples?: Examples) {
+  return { 'application/json': { schema, ...(examples ? { examples } : {}) } };
 }
 
-function errorResponse(description: string, extraHeaders: Record<string, object> = {}) {
+/** One example of `value`, named `name`. */
+function example(name: string, summary: string, value: unknown): Examples {
+  return { [name]: { summary, value } };
+}
+
+/** The body `tag` answers with, as the registry renders it. */
+function exampleErrorBody(tag: ErrorTag) {
+  const declared = (ERROR_REGISTRY[tag] as ErrorEntry).bodyFields ?? {};
+  return renderErrorBody({
+    tag,
+    requestId: EXAMPLE_REQUEST_ID,
+    publicDocsUrl: EXAMPLE_DOCS_URL,
+    ...(tag === 'RateLimitError' ? { retryAfterSeconds: 12 } : {}),
+    ...('transaction_id' in declared ? { fields: { transaction_id: EXAMPLE_TRANSACTION_ID } } : {}),
+  });
+}
+
+/** An error response: one example per tag it can carry, named by the tag (errorTagsOf reads them). */
+function errorResponse(
+  tags: readonly ErrorTag[],
+  description: string,
+  extraHeaders: Record<string, object> = {},
+) {
+  const examples: Examples = {};
+  for (const tag of tags)
+    examples[tag] = { summary: ERROR_REGISTRY[tag].title, value: exampleErrorBody(tag) };
   return {
     description,
     headers: { 'x-request-id': ref('headers', 'XRequestId'), ...extraHeaders },
-    content: jsonContent(ref('schemas', 'ErrorBody')),
+    content: jsonContent(ref('schemas', 'ErrorBody'), examples),
   };
+}
+
+/** An error response of one tag, described by the registry. */
+function registryErrorResponse(tag: ErrorTag, extraHeaders: Record<string, object> = {}) {
+  return errorResponse([tag], `${describeTags([tag])}: ${ERROR_REGISTRY[tag].description}`, extraHeaders);
 }
 
 function okResponse(
   description: string,
   schema: object,
   authenticated: boolean,
+  examples: Examples,
   extraHeaders: Record<string, object> = {},
 ) {
   return {
@@ -80,19 +161,38 @@ function okResponse(
       ...(authenticated ? RATE_LIMIT_HEADERS : {}),
       ...extraHeaders,
     },
-    content: jsonContent(schema),
+    content: jsonContent(schema, examples),
   };
+}
+
+/** The last page of a newest-first list: one item under `key`, no `next_cursor`. */
+function lastPageExample(key: string, item: unknown): Examples {
+  return example('last_page', 'The last page', {
+    [key]: [item],
+    next_cursor: null,
+    request_id: EXAMPLE_REQUEST_ID,
+  });
+}
+
+/** `{ <key>: value, request_id }`, the shape of most success bodies. */
+function withRequestId(key: string, value: unknown) {
+  return { [key]: value, request_id: EXAMPLE_REQUEST_ID };
 }
 
 function htmlResponse(description: string) {
   return {
     description,
     headers: { 'x-request-id': ref('headers', 'XRequestId') },
-    content: { 'text/html': { schema: { type: 'string' } } },
+    content: {
+      'text/html': {
+        schema: { type: 'string' },
+        examples: example('page', 'An HTML page', '<!doctype html><html lang="en">…</html>'),
+      },
+    },
   };
 }
 
-function describeTags(tags: string[]): string {
+function describeTags(tags: readonly string[]): string {
   return tags.map((t) => `\`${t}\``).join(', ');
 }
 
@@ -105,6 +205,17 @@ function describeBodyField(field: string): string {
   return uses.join(' ');
 }
 
+const HEALTH_OK = example('ok', 'Up', { status: 'ok' });
+
+/** The 400 of a list whose query is refused. */
+const QUERY_ERRORS = {
+  '400': errorResponse(
+    ['ValidationError'],
+    `${describeTags(['ValidationError'])}: a query parameter that is unknown or not of the documented shape (the message names it).`,
+    RATE_LIMIT_HEADERS,
+  ),
+};
+
 /** Responses every authenticated route can give. */
 const AUTHENTICATED_ERRORS = {
   '401': ref('responses', 'Unauthorized'),
@@ -113,14 +224,29 @@ const AUTHENTICATED_ERRORS = {
   '503': ref('responses', 'ServiceUnavailable'),
 };
 
+/** The 422s of the routes that decode a QR. */
+const QR_UNPAYABLE_TAGS = ['QrDecodeError', 'AmountMismatch', 'AmountRequired', 'AmountOutOfRange'] as const;
+
 /** The 503 of the routes that decode a QR: our outage, or the merchant PSP's for a dynamic QR. */
 const QR_ROUTE_UNAVAILABLE = {
   '503': errorResponse(
+    ['ServiceUnavailable', 'QrLocationUnavailable'],
     `${describeTags(['ServiceUnavailable'])}: ${ERROR_REGISTRY.ServiceUnavailable.description} ` +
       `${describeTags(['QrLocationUnavailable'])}: ${ERROR_REGISTRY.QrLocationUnavailable.description} ` +
       'Both are retryable after the Retry-After header.',
     { 'Retry-After': ref('headers', 'RetryAfter') },
   ),
+};
+
+/** The errors of the routes that decode a QR, beyond their body's. */
+const QR_ROUTE_ERRORS = {
+  '422': errorResponse(
+    QR_UNPAYABLE_TAGS,
+    `The QR cannot be paid as sent: ${describeTags(QR_UNPAYABLE_TAGS)}.`,
+    RATE_LIMIT_HEADERS,
+  ),
+  ...AUTHENTICATED_ERRORS,
+  ...QR_ROUTE_UNAVAILABLE,
 };
 
 /** The Idempotency-Key parameter of the payment operations (spec §8). */
@@ -129,6 +255,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: true,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  example: EXAMPLE_IDEMPOTENCY_KEY,
   description:
     'Unique per payment attempt (a UUID is a good choice), at most 255 printable ASCII characters, scoped to your tenant. ' +
     'A retry with the same key and the same body never pays twice and gets the first response back; the key can be reused with any body after 24 hours.',
@@ -141,6 +268,13 @@ const IDEMPOTENCY_DESCRIPTION =
   '400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount ' +
   'errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of ' +
   'the parsed body (key order and spacing do not matter).';
+
+/** The 400 of execute and pay: the body or the Idempotency-Key. */
+const IDEMPOTENT_BODY_400 = errorResponse(
+  ['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'],
+  `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
+  RATE_LIMIT_HEADERS,
+);
 
 /** Marks a response as a replay; only on replays, so not required. */
 const IDEMPOTENT_REPLAYED_HEADER = { 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') };
@@ -219,11 +353,28 @@ const DELIVERY_ID_PARAMETER = {
   in: 'path',
   required: true,
   schema: { type: 'string' },
+  example: EXAMPLE_DELIVERY_ID,
   description: 'Delivery id (`whd_`).',
 };
 
-/** Headers of every webhook the service sends (spec §5, §6). */
-const WEBHOOK_REQUEST_PARAMETERS = [
+/**
+ * Headers of every webhook the service sends (spec §5, §6), with the example event's values: its
+ * `Service-Signature` is the real HMAC of the example body (JSON.stringify of EXAMPLE_EVENTS)
+ * under the secret `whsec_example` at t = 1795003200, so a verifier can be tried on it.
+ */
+function webhookRequestParameters(eventType: keyof typeof EXAMPLE_EVENTS) {
+  const body = JSON.stringify(EXAMPLE_EVENTS[eventType]);
+  const t = 1795003200;
+  const digest = createHmac('sha256', 'whsec_example').update(`${t}.${body}`).digest('hex');
+  const examples: Record<string, string> = {
+    'Service-Signature': `t=${t},v1=${digest}`,
+    'x-event-id': EXAMPLE_EVENTS[eventType].event_id,
+    'x-event-type': eventType,
+  };
+  return WEBHOOK_REQUEST_HEADERS.map((header) => ({ ...header, example: examples[header.name] }));
+}
+
+const WEBHOOK_REQUEST_HEADERS = [
   {
     name: 'Service-Signature',
     in: 'header',
@@ -267,21 +418,65 @@ const WEBHOOK_RESPONSES = {
   },
 };
 
-function webhookOperation(eventType: string, summary: string, description: string, schemaName: string) {
+function webhookOperation(
+  eventType: keyof typeof EXAMPLE_EVENTS,
+  summary: string,
+  description: string,
+  schemaName: string,
+) {
   return {
     post: {
       operationId: `webhook_${eventType.replace(/\./g, '_')}`,
+      tags: ['Webhook events'],
       summary,
-      description,
+      description: `${description} ${WEBHOOK_SIGNATURE_DESCRIPTION}`,
       security: [],
-      parameters: WEBHOOK_REQUEST_PARAMETERS,
-      requestBody: { required: true, content: jsonContent(ref('schemas', schemaName)) },
+      parameters: webhookRequestParameters(eventType),
+      requestBody: {
+        required: true,
+        content: jsonContent(
+          ref('schemas', schemaName),
+          example('event', summary, EXAMPLE_EVENTS[eventType]),
+        ),
+      },
       responses: WEBHOOK_RESPONSES,
     },
   };
 }
 
+const WEBHOOK_SIGNATURE_DESCRIPTION =
+  'Every attempt is a POST of this JSON envelope (docs/api/webhooks.md "The event"), signed with your ' +
+  'tenant\'s signing secret in `Service-Signature` (docs/api/webhooks.md "The signature"): verify it over ' +
+  'the raw body before parsing, deduplicate on `event_id`, answer 2xx.';
+
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
+  const sharedResponses = {
+    BadRequest: errorResponse(
+      ['ValidationError'],
+      `${describeTags(['ValidationError'])}: malformed JSON, a forbidden key, or a field not of the documented shape (the message names it).`,
+      RATE_LIMIT_HEADERS,
+    ),
+    Unauthorized: registryErrorResponse('AuthError'),
+    NotFound: registryErrorResponse('NotFoundError'),
+    PayloadTooLarge: errorResponse(
+      ['PayloadTooLarge'],
+      `${describeTags(['PayloadTooLarge'])}: body over 64 KiB.`,
+      RATE_LIMIT_HEADERS,
+    ),
+    UnsupportedMediaType: errorResponse(
+      ['UnsupportedMediaType'],
+      `${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`,
+      RATE_LIMIT_HEADERS,
+    ),
+    TooManyRequests: registryErrorResponse('RateLimitError', {
+      ...RATE_LIMIT_HEADERS,
+      'Retry-After': ref('headers', 'RetryAfter'),
+    }),
+    InternalError: registryErrorResponse('InternalError'),
+    ServiceUnavailable: registryErrorResponse('ServiceUnavailable', {
+      'Retry-After': ref('headers', 'RetryAfter'),
+    }),
+  };
   return {
     openapi: '3.1.0',
     info: {
@@ -290,406 +485,676 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
       description:
         'Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. ' +
         'Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). ' +
-        'Authenticated responses carry the rate-limit headers (100 requests per minute per key by default).',
+        'Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). ' +
+        'Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and ' +
+        'confidence, webhooks) are in docs/api/ of the repository.',
     },
-    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
+    servers: [
+      {
+        url: opts.serverUrl ?? SANDBOX_SERVER_URL,
+        description:
+          opts.serverUrl && opts.serverUrl !== SANDBOX_SERVER_URL
+            ? 'This deployment'
+            : 'The sandbox (`npm start`)',
+      },
+    ],
+    tags: TAGS,
     security: [{ ApiKey: [] }],
-    paths: {
-      '/v1/schemes': {
-        get: {
-          operationId: 'listSchemes',
-          summary: 'List the accepted QR schemes',
-          description:
-            'The schemes the decoder recognizes (spec §4.5), with country, currency, rail, the payer fields execute needs, ' +
-            'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
-            'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
-            'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
-          responses: {
-            '200': okResponse('The scheme catalogue.', ref('schemas', 'SchemesResponse'), true),
-            ...AUTHENTICATED_ERRORS,
+    paths: withErrorLinks(
+      {
+        '/v1/schemes': {
+          get: {
+            operationId: 'listSchemes',
+            tags: ['Schemes'],
+            summary: 'List the accepted QR schemes',
+            description:
+              'The schemes the decoder recognizes (spec §4.5), with country, currency, rail, the payer fields execute needs, ' +
+              'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
+              'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
+              'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
+            responses: {
+              '200': okResponse(
+                'The scheme catalogue.',
+                ref('schemas', 'SchemesResponse'),
+                true,
+                example('pix', 'The Pix scheme', withRequestId('schemes', [EXAMPLE_SCHEME])),
+              ),
+              ...AUTHENTICATED_ERRORS,
+            },
           },
         },
-      },
-      '/v1/resolve': {
-        post: {
-          operationId: 'resolve',
-          summary: 'Resolve a QR code into a payment instruction',
-          description:
-            'Decodes the QR text and stores a payment instruction (spec §4.1). With `wallet_currency` ' +
-            'different from the payment currency, an FX quote is made and the instruction also carries ' +
-            '`wallet_currency`, `wallet_amount` (what the user pays) and `quote`; with `wallet_currency` equal ' +
-            'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
-            '`wallet_currency` the instruction has exactly the spec §2.1 fields. `amount` is only for QR codes ' +
-            'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
-            "from the QR's); a positive amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
-            '`AmountOutOfRange`; zero or a negative amount, or one a JSON number cannot hold exactly, is 400 `ValidationError`. ' +
-            'An optional field sent as null is taken as not sent. ' +
-            'A `wallet_currency` that is malformed or not quoted is 400 `ValidationError`.',
-          requestBody: { required: true, content: jsonContent(ref('schemas', 'ResolveRequest')) },
-          responses: {
-            '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true),
-            ...BODY_ERRORS,
-            '422': errorResponse(
-              `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired', 'AmountOutOfRange'])}.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            ...AUTHENTICATED_ERRORS,
-            ...QR_ROUTE_UNAVAILABLE,
+        '/v1/fx/currencies': {
+          get: {
+            operationId: 'listFxCurrencies',
+            tags: ['FX'],
+            summary: 'List the wallet currencies',
+            description:
+              'The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay ' +
+              "(any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's " +
+              "cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks " +
+              'against. ' +
+              FX_DESCRIPTION,
+            responses: {
+              '200': okResponse(
+                'The wallet currencies, by code.',
+                ref('schemas', 'WalletCurrenciesResponse'),
+                true,
+                example(
+                  'sandbox',
+                  'The sandbox rate table',
+                  withRequestId('currencies', EXAMPLE_WALLET_CURRENCIES),
+                ),
+              ),
+              ...AUTHENTICATED_ERRORS,
+            },
           },
         },
-      },
-      '/v1/execute': {
-        post: {
-          operationId: 'execute',
-          summary: 'Execute a resolved instruction',
-          description:
-            'Pays the instruction from POST /v1/resolve (spec §4.2) and answers the transaction. The call waits a bounded time ' +
-            '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
-            'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
-            '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
-            '`transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is ' +
-            'paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote ' +
-            'is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with ' +
-            '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
-            'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
-            'as an undeclared foreign identifier (docs/payer-identity.md). ' +
-            IDEMPOTENCY_DESCRIPTION,
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
-          requestBody: { required: true, content: jsonContent(ref('schemas', 'ExecuteRequest')) },
-          responses: {
-            '200': okResponse(
-              'The transaction as it stands.',
-              ref('schemas', 'ExecuteResponse'),
-              true,
-              IDEMPOTENT_REPLAYED_HEADER,
-            ),
-            '400': errorResponse(
-              `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            '404': errorResponse(
-              `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            '409': errorResponse(
-              `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'])}.`,
-              { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
-            ),
-            '413': BODY_ERRORS['413'],
-            '415': BODY_ERRORS['415'],
-            ...AUTHENTICATED_ERRORS,
-          },
-        },
-      },
-      '/v1/pay': {
-        post: {
-          operationId: 'pay',
-          summary: 'Resolve a QR code and execute the payment in one call',
-          description:
-            'POST /v1/resolve and POST /v1/execute in one call (spec §4.3): the body is the union of both, and the answer ' +
-            'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
-            '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
-            'nor pays twice. ' +
-            IDEMPOTENCY_DESCRIPTION,
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
-          requestBody: { required: true, content: jsonContent(ref('schemas', 'PayRequest')) },
-          responses: {
-            '200': okResponse(
-              'The transaction as it stands and its instruction.',
-              ref('schemas', 'PayResponse'),
-              true,
-              IDEMPOTENT_REPLAYED_HEADER,
-            ),
-            '400': errorResponse(
-              `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            '409': errorResponse(
-              `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            '413': BODY_ERRORS['413'],
-            '415': BODY_ERRORS['415'],
-            '422': errorResponse(
-              `The QR cannot be paid as sent: ${describeTags(['QrDecodeError', 'AmountMismatch', 'AmountRequired', 'AmountOutOfRange'])}.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            ...AUTHENTICATED_ERRORS,
-            ...QR_ROUTE_UNAVAILABLE,
-          },
-        },
-      },
-      '/v1/partner/callbacks/{rail}': {
-        post: {
-          operationId: 'partnerCallback',
-          summary: "Partner callback (for the rails' partners, not for API clients)",
-          description:
-            'Where a rail partner reports the terminal state of a payout (docs/partner-callbacks.md). No API key: the ' +
-            '`Partner-Signature` header (`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`) authenticates ' +
-            'it; a timestamp older than 5 minutes or more than 1 minute ahead is refused. The 200 is sent only after the ' +
-            'transaction was updated, so any other status means: retry later.',
-          security: [],
-          parameters: [
-            {
-              name: 'rail',
-              in: 'path',
+        '/v1/resolve': {
+          post: {
+            operationId: 'resolve',
+            tags: ['Payments'],
+            summary: 'Resolve a QR code into a payment instruction',
+            description:
+              'Decodes the QR text and stores a payment instruction (spec §4.1). With `wallet_currency` ' +
+              'different from the payment currency, an FX quote is made and the instruction also carries ' +
+              '`wallet_currency`, `wallet_amount` (what the user pays) and `quote`; with `wallet_currency` equal ' +
+              'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
+              '`wallet_currency` the instruction has exactly the spec §2.1 fields. `amount` is only for QR codes ' +
+              'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
+              "from the QR's); a positive amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
+              '`AmountOutOfRange`; zero or a negative amount, or one a JSON number cannot hold exactly, is 400 `ValidationError`. ' +
+              'An optional field sent as null is taken as not sent. ' +
+              'A `wallet_currency` that is malformed or not quoted (GET /v1/fx/currencies) is 400 `ValidationError`. ' +
+              `\n\n${FX_DESCRIPTION}\n\nConfidence: ${CONFIDENCE_DESCRIPTION}`,
+            requestBody: {
               required: true,
-              schema: {
-                type: 'string',
-                // Every rail's partner calls back: the partner protocol's one rail list.
-                enum: [...RAILS],
+              content: jsonContent(ref('schemas', 'ResolveRequest'), {
+                ...example(
+                  'wallet_currency_usd',
+                  '100.00 BRL paid from a USD wallet',
+                  EXAMPLE_RESOLVE_REQUEST,
+                ),
+                ...example('no_fx', 'In the payment currency', { qr_string: EXAMPLE_QR, amount: 100 }),
+              }),
+            },
+            responses: {
+              '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true, {
+                ...example(
+                  'wallet_currency_usd',
+                  'Paid from a USD wallet: 100.00 BRL cost 18.45 USD',
+                  withRequestId('instruction', EXAMPLE_INSTRUCTION),
+                ),
+                ...example(
+                  'no_wallet_currency',
+                  'Without wallet_currency: the spec §2.1 fields only',
+                  withRequestId('instruction', EXAMPLE_INSTRUCTION_WITHOUT_FX),
+                ),
+              }),
+              ...BODY_ERRORS,
+              ...QR_ROUTE_ERRORS,
+            },
+          },
+        },
+        '/v1/execute': {
+          post: {
+            operationId: 'execute',
+            tags: ['Payments'],
+            summary: 'Execute a resolved instruction',
+            description:
+              'Pays the instruction from POST /v1/resolve (spec §4.2) and answers the transaction. The call waits a bounded time ' +
+              '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
+              'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
+              '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
+              '`transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is ' +
+              'paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote ' +
+              'is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with ' +
+              '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
+              'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
+              'as an undeclared foreign identifier (docs/payer-identity.md). ' +
+              IDEMPOTENCY_DESCRIPTION,
+            parameters: [IDEMPOTENCY_KEY_PARAMETER],
+            requestBody: {
+              required: true,
+              content: jsonContent(
+                ref('schemas', 'ExecuteRequest'),
+                example('brazilian_payer', 'A payer with a Brazilian CPF', EXAMPLE_EXECUTE_REQUEST),
+              ),
+            },
+            responses: {
+              '200': okResponse(
+                'The transaction as it stands.',
+                ref('schemas', 'ExecuteResponse'),
+                true,
+                {
+                  ...example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
+                  ...example(
+                    'failed',
+                    'Rejected by the rail (amount ending in 51 in the sandbox)',
+                    withRequestId('transaction', EXAMPLE_FAILED_TRANSACTION),
+                  ),
+                },
+                IDEMPOTENT_REPLAYED_HEADER,
+              ),
+              '400': IDEMPOTENT_BODY_400,
+              '404': errorResponse(
+                ['NotFoundError'],
+                `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
+                RATE_LIMIT_HEADERS,
+              ),
+              '409': errorResponse(
+                ['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'],
+                `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'])}.`,
+                { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
+              ),
+              '413': BODY_ERRORS['413'],
+              '415': BODY_ERRORS['415'],
+              ...AUTHENTICATED_ERRORS,
+            },
+          },
+        },
+        '/v1/pay': {
+          post: {
+            operationId: 'pay',
+            tags: ['Payments'],
+            summary: 'Resolve a QR code and execute the payment in one call',
+            description:
+              'POST /v1/resolve and POST /v1/execute in one call (spec §4.3): the body is the union of both, and the answer ' +
+              'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
+              '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
+              'nor pays twice. ' +
+              IDEMPOTENCY_DESCRIPTION,
+            parameters: [IDEMPOTENCY_KEY_PARAMETER],
+            requestBody: {
+              required: true,
+              content: jsonContent(
+                ref('schemas', 'PayRequest'),
+                example(
+                  'wallet_currency_usd',
+                  '100.00 BRL from a USD wallet, completes in the sandbox',
+                  EXAMPLE_PAY_REQUEST,
+                ),
+              ),
+            },
+            responses: {
+              '200': okResponse(
+                'The transaction as it stands and its instruction.',
+                ref('schemas', 'PayResponse'),
+                true,
+                example('completed', 'Completed', {
+                  transaction: EXAMPLE_TRANSACTION,
+                  instruction: EXAMPLE_INSTRUCTION,
+                  request_id: EXAMPLE_REQUEST_ID,
+                }),
+                IDEMPOTENT_REPLAYED_HEADER,
+              ),
+              '400': IDEMPOTENT_BODY_400,
+              '409': errorResponse(
+                ['IdempotencyInProgress', 'ChargeAlreadyPaid'],
+                `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
+                RATE_LIMIT_HEADERS,
+              ),
+              '413': BODY_ERRORS['413'],
+              '415': BODY_ERRORS['415'],
+              ...QR_ROUTE_ERRORS,
+            },
+          },
+        },
+        '/v1/partner/callbacks/{rail}': {
+          post: {
+            operationId: 'partnerCallback',
+            tags: ['Partners'],
+            summary: "Partner callback (for the rails' partners, not for API clients)",
+            description:
+              'Where a rail partner reports the terminal state of a payout (docs/partner-callbacks.md). No API key: the ' +
+              '`Partner-Signature` header (`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`) authenticates ' +
+              'it; a timestamp older than 5 minutes or more than 1 minute ahead is refused. The 200 is sent only after the ' +
+              'transaction was updated, so any other status means: retry later.',
+            security: [],
+            parameters: [
+              {
+                name: 'rail',
+                in: 'path',
+                required: true,
+                example: 'pix',
+                schema: {
+                  type: 'string',
+                  // Every rail's partner calls back: the partner protocol's one rail list.
+                  enum: [...RAILS],
+                },
               },
-            },
-            {
-              name: 'Partner-Signature',
-              in: 'header',
+              {
+                name: 'Partner-Signature',
+                in: 'header',
+                required: true,
+                schema: { type: 'string' },
+                example: `t=1795003200,v1=${'0'.repeat(64)}`,
+                description:
+                  '`t=<unix seconds>,v1=<hex digest>`; several v1 values are accepted during a secret rotation.',
+              },
+            ],
+            requestBody: {
               required: true,
-              schema: { type: 'string' },
-              description:
-                '`t=<unix seconds>,v1=<hex digest>`; several v1 values are accepted during a secret rotation.',
+              content: jsonContent(
+                ref('schemas', 'PartnerPayout'),
+                example('settled', 'A settled payout', EXAMPLE_PARTNER_CALLBACK),
+              ),
             },
-          ],
-          requestBody: { required: true, content: jsonContent(ref('schemas', 'PartnerPayout')) },
-          responses: {
-            '200': okResponse(
-              'Applied (or a non-terminal status, acknowledged).',
-              ref('schemas', 'PartnerCallbackResponse'),
-              false,
-            ),
-            '400': errorResponse(`${describeTags(['ValidationError'])}: the body is not a payout resource.`),
-            '401': errorResponse(
-              `${describeTags(['AuthError'])}: Partner-Signature missing, invalid or out of tolerance.`,
-            ),
-            '404': errorResponse(`${describeTags(['NotFoundError'])}: unknown rail or transaction.`),
-            '413': errorResponse(`${describeTags(['PayloadTooLarge'])}: body over 16 KiB.`),
-            '415': errorResponse(`${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`),
-            '500': ref('responses', 'InternalError'),
-            '503': ref('responses', 'ServiceUnavailable'),
-          },
-        },
-      },
-      '/v1/transactions': {
-        get: {
-          operationId: 'listTransactions',
-          summary: "List the tenant's transactions",
-          description:
-            'Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a ' +
-            '`created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. ' +
-            'Paging is by position (keyset), so transactions created while you page never shift a page: nothing is ' +
-            'repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is ' +
-            'not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to ' +
-            '100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
-          parameters: TRANSACTION_LIST_PARAMETERS,
-          responses: {
-            '200': okResponse('One page of transactions.', ref('schemas', 'TransactionsResponse'), true),
-            '400': errorResponse(
-              `${describeTags(['ValidationError'])}: a query parameter that is unknown or not of the documented shape (the message names it).`,
-              RATE_LIMIT_HEADERS,
-            ),
-            ...AUTHENTICATED_ERRORS,
-          },
-        },
-      },
-      '/v1/instructions/{id}': {
-        get: {
-          operationId: 'getInstruction',
-          summary: 'Read an instruction',
-          description:
-            'One of your instructions, as POST /v1/resolve showed it: the spec §2.1 fields, plus `wallet_currency`, ' +
-            '`wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another ' +
-            "tenant's id are all 404 `NotFoundError`.",
-          parameters: [
-            {
-              name: 'id',
-              in: 'path',
-              required: true,
-              schema: { type: 'string' },
-              description: 'Instruction id (`ins_`).',
+            responses: {
+              '200': okResponse(
+                'Applied (or a non-terminal status, acknowledged).',
+                ref('schemas', 'PartnerCallbackResponse'),
+                false,
+                example('received', 'Applied', { received: true, request_id: EXAMPLE_REQUEST_ID }),
+              ),
+              '400': errorResponse(
+                ['ValidationError'],
+                `${describeTags(['ValidationError'])}: the body is not a payout resource.`,
+              ),
+              '401': errorResponse(
+                ['AuthError'],
+                `${describeTags(['AuthError'])}: Partner-Signature missing, invalid or out of tolerance.`,
+              ),
+              '404': errorResponse(
+                ['NotFoundError'],
+                `${describeTags(['NotFoundError'])}: unknown rail or transaction.`,
+              ),
+              '413': errorResponse(
+                ['PayloadTooLarge'],
+                `${describeTags(['PayloadTooLarge'])}: body over 16 KiB.`,
+              ),
+              '415': errorResponse(
+                ['UnsupportedMediaType'],
+                `${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`,
+              ),
+              '500': ref('responses', 'InternalError'),
+              '503': ref('responses', 'ServiceUnavailable'),
             },
-          ],
-          responses: {
-            '200': okResponse('The instruction.', ref('schemas', 'InstructionResponse'), true),
-            '404': errorResponse(
-              `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            ...AUTHENTICATED_ERRORS,
           },
         },
-      },
-      '/v1/transactions/{id}': {
-        get: {
-          operationId: 'getTransaction',
-          summary: 'Read a transaction',
-          description:
-            'The current state of one of your transactions (spec §4.4). An unknown id and another ' +
-            "tenant's id are both 404 `NotFoundError`, so ids cannot be probed.",
-          parameters: [
-            {
-              name: 'id',
-              in: 'path',
-              required: true,
-              schema: { type: 'string' },
-              description: 'Transaction id (`txn_`).',
+        '/v1/transactions': {
+          get: {
+            operationId: 'listTransactions',
+            tags: ['Transactions'],
+            summary: "List the tenant's transactions",
+            description:
+              'Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a ' +
+              '`created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. ' +
+              'Paging is by position (keyset), so transactions created while you page never shift a page: nothing is ' +
+              'repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is ' +
+              'not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to ' +
+              '100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
+            parameters: TRANSACTION_LIST_PARAMETERS,
+            responses: {
+              '200': okResponse(
+                'One page of transactions.',
+                ref('schemas', 'TransactionsResponse'),
+                true,
+                lastPageExample('transactions', EXAMPLE_TRANSACTION),
+              ),
+              ...QUERY_ERRORS,
+              ...AUTHENTICATED_ERRORS,
             },
-          ],
-          responses: {
-            '200': okResponse('The transaction.', ref('schemas', 'TransactionResponse'), true),
-            '404': errorResponse(
-              `${describeTags(['NotFoundError'])}: no such transaction for this key.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            ...AUTHENTICATED_ERRORS,
+          },
+        },
+        '/v1/instructions/{id}': {
+          get: {
+            operationId: 'getInstruction',
+            tags: ['Instructions'],
+            summary: 'Read an instruction',
+            description:
+              'One of your instructions, as POST /v1/resolve showed it: the spec §2.1 fields, plus `wallet_currency`, ' +
+              '`wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another ' +
+              "tenant's id are all 404 `NotFoundError`.",
+            parameters: [
+              {
+                name: 'id',
+                in: 'path',
+                required: true,
+                schema: { type: 'string' },
+                example: EXAMPLE_INSTRUCTION_ID,
+                description: 'Instruction id (`ins_`).',
+              },
+            ],
+            responses: {
+              '200': okResponse(
+                'The instruction.',
+                ref('schemas', 'InstructionResponse'),
+                true,
+                example(
+                  'wallet_currency_usd',
+                  'Resolved with a USD wallet',
+                  withRequestId('instruction', EXAMPLE_INSTRUCTION),
+                ),
+              ),
+              '404': errorResponse(
+                ['NotFoundError'],
+                `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
+                RATE_LIMIT_HEADERS,
+              ),
+              ...AUTHENTICATED_ERRORS,
+            },
+          },
+        },
+        '/v1/transactions/{id}': {
+          get: {
+            operationId: 'getTransaction',
+            tags: ['Transactions'],
+            summary: 'Read a transaction',
+            description:
+              'The current state of one of your transactions (spec §4.4). An unknown id and another ' +
+              "tenant's id are both 404 `NotFoundError`, so ids cannot be probed.",
+            parameters: [
+              {
+                name: 'id',
+                in: 'path',
+                required: true,
+                schema: { type: 'string' },
+                example: EXAMPLE_TRANSACTION_ID,
+                description: 'Transaction id (`txn_`).',
+              },
+            ],
+            responses: {
+              '200': okResponse(
+                'The transaction.',
+                ref('schemas', 'TransactionResponse'),
+                true,
+                example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
+              ),
+              '404': errorResponse(
+                ['NotFoundError'],
+                `${describeTags(['NotFoundError'])}: no such transaction for this key.`,
+                RATE_LIMIT_HEADERS,
+              ),
+              ...AUTHENTICATED_ERRORS,
+            },
+          },
+        },
+        '/v1/webhook-endpoints': {
+          get: {
+            operationId: 'listWebhookEndpoints',
+            tags: ['Webhook endpoints'],
+            summary: "List the tenant's webhook endpoints",
+            description:
+              'Every webhook endpoint registered for your tenant (spec §4.6), with the names of its custom ' +
+              'headers (values are never shown). Endpoints are registered by the operator during onboarding.',
+            responses: {
+              '200': okResponse(
+                'The endpoints.',
+                ref('schemas', 'WebhookEndpointsResponse'),
+                true,
+                example('one', 'One endpoint', withRequestId('endpoints', [EXAMPLE_ENDPOINT])),
+              ),
+              ...AUTHENTICATED_ERRORS,
+            },
+          },
+        },
+        '/v1/webhook-deliveries': {
+          get: {
+            operationId: 'listWebhookDeliveries',
+            tags: ['Webhook deliveries'],
+            summary: "List the tenant's webhook deliveries",
+            description:
+              'Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be ' +
+              'combined; spec §4.7), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown ' +
+              'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
+              '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
+            parameters: DELIVERY_LIST_PARAMETERS,
+            responses: {
+              '200': okResponse(
+                'One page of deliveries.',
+                ref('schemas', 'WebhookDeliveriesResponse'),
+                true,
+                lastPageExample('deliveries', EXAMPLE_DELIVERY),
+              ),
+              ...QUERY_ERRORS,
+              ...AUTHENTICATED_ERRORS,
+            },
+          },
+        },
+        '/v1/webhook-deliveries/{id}': {
+          get: {
+            operationId: 'getWebhookDelivery',
+            tags: ['Webhook deliveries'],
+            summary: 'Read a webhook delivery with its attempts',
+            description:
+              'One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the ' +
+              "status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's " +
+              'id are both 404 `NotFoundError`.',
+            parameters: [DELIVERY_ID_PARAMETER],
+            responses: {
+              '200': okResponse(
+                'The delivery.',
+                ref('schemas', 'WebhookDeliveryResponse'),
+                true,
+                example(
+                  'delivered',
+                  'Delivered at the first attempt',
+                  withRequestId('delivery', EXAMPLE_DELIVERY_WITH_ATTEMPTS),
+                ),
+              ),
+              '404': errorResponse(
+                ['NotFoundError'],
+                `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
+                RATE_LIMIT_HEADERS,
+              ),
+              ...AUTHENTICATED_ERRORS,
+            },
+          },
+        },
+        '/v1/webhook-deliveries/{id}/replay': {
+          post: {
+            operationId: 'replayWebhookDelivery',
+            tags: ['Webhook deliveries'],
+            summary: 'Send a webhook delivery again',
+            description:
+              'Re-enqueues a `delivered`, `failed` or `exhausted` delivery (spec §3.2, §4.8): it becomes `pending` with ' +
+              '`attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a ' +
+              'fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers ' +
+              'deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`. No body is ' +
+              'needed; an empty body or `{}` is accepted.',
+            parameters: [DELIVERY_ID_PARAMETER],
+            requestBody: {
+              required: false,
+              content: jsonContent(
+                ref('schemas', 'WebhookDeliveryReplayRequest'),
+                example('empty', 'No fields', {}),
+              ),
+            },
+            responses: {
+              '200': okResponse(
+                'The delivery after the replay, `pending`.',
+                ref('schemas', 'WebhookDeliveryReplayResponse'),
+                true,
+                example('pending', 'Re-enqueued', withRequestId('delivery', EXAMPLE_REPLAYED_DELIVERY)),
+              ),
+              '400': errorResponse(
+                ['ValidationError'],
+                `${describeTags(['ValidationError'])}: a body other than none or \`{}\`.`,
+                RATE_LIMIT_HEADERS,
+              ),
+              '404': errorResponse(
+                ['NotFoundError'],
+                `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
+                RATE_LIMIT_HEADERS,
+              ),
+              '409': registryErrorResponse('DeliveryInFlight', RATE_LIMIT_HEADERS),
+              '413': BODY_ERRORS['413'],
+              '415': BODY_ERRORS['415'],
+              ...AUTHENTICATED_ERRORS,
+            },
+          },
+        },
+        '/v1/openapi.json': {
+          get: {
+            operationId: 'getOpenApiDocument',
+            tags: ['Service'],
+            summary: 'This document',
+            description: 'The OpenAPI 3.1 document of this API, examples included; no key needed.',
+            security: [],
+            responses: {
+              '200': okResponse(
+                'The OpenAPI 3.1 document.',
+                { type: 'object' },
+                false,
+                example('document', 'This document (abridged)', {
+                  openapi: '3.1.0',
+                  info: { title: 'QR Payout API', version: '1' },
+                }),
+              ),
+            },
+          },
+        },
+        '/docs': {
+          get: {
+            operationId: 'getReferencePage',
+            tags: ['Service'],
+            summary: 'API reference page (HTML, rendered from this document)',
+            description:
+              'Swagger UI over this document, served locally; "Try it out" sends the first example of each body.',
+            security: [],
+            responses: { '200': htmlResponse('The reference page.') },
+          },
+        },
+        '/docs/errors': {
+          get: {
+            operationId: 'getErrorCatalogue',
+            tags: ['Service'],
+            summary: 'Error catalogue (HTML): one anchor per error name, the target of docs_url',
+            description:
+              'Every error name with its status, when it happens and what to do; `/docs/errors#<name>` links to one.',
+            security: [],
+            responses: { '200': htmlResponse('The error catalogue.') },
+          },
+        },
+        '/docs/assets/{name}': {
+          get: {
+            operationId: 'getReferencePageAsset',
+            tags: ['Service'],
+            summary: 'Static assets of the reference page, served locally',
+            description: 'Scripts and styles of the reference page.',
+            security: [],
+            parameters: [
+              {
+                name: 'name',
+                in: 'path',
+                required: true,
+                schema: { type: 'string' },
+                example: 'swagger-ui.css',
+              },
+            ],
+            responses: {
+              '200': { description: 'The asset.', headers: { 'x-request-id': ref('headers', 'XRequestId') } },
+              '404': ref('responses', 'NotFound'),
+            },
+          },
+        },
+        '/healthz': {
+          get: {
+            operationId: 'healthz',
+            tags: ['Service'],
+            summary: 'Liveness: the process is up',
+            description: 'Answers 200 while the process runs; for orchestrators.',
+            security: [],
+            responses: { '200': okResponse('Alive.', ref('schemas', 'Health'), false, HEALTH_OK) },
+          },
+        },
+        '/readyz': {
+          get: {
+            operationId: 'readyz',
+            tags: ['Service'],
+            summary: 'Readiness: 503 while shutting down or without the database',
+            description:
+              'Answers 200 when the gateway can take requests; 503 while it drains or cannot reach its database.',
+            security: [],
+            responses: {
+              '200': okResponse('Ready.', ref('schemas', 'Health'), false, HEALTH_OK),
+              '503': ref('responses', 'ServiceUnavailable'),
+            },
+          },
+        },
+        '/v1/sandbox/test-qrs': {
+          get: {
+            operationId: 'listSandboxTestQrs',
+            tags: ['Sandbox'],
+            summary: 'Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)',
+            description:
+              "Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.",
+            security: [],
+            responses: {
+              '200': okResponse(
+                'The catalogue.',
+                {
+                  type: 'object',
+                  required: ['test_amounts', 'payer', 'test_qrs'],
+                  properties: {
+                    test_amounts: { type: 'array', items: { type: 'object' } },
+                    payer: { type: 'object' },
+                    test_qrs: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: [
+                          'id',
+                          'country',
+                          'scenario',
+                          'description',
+                          'qr_string',
+                          'operation',
+                          'expected',
+                        ],
+                        properties: {
+                          id: { type: 'string' },
+                          country: { type: 'string' },
+                          scenario: { type: 'string' },
+                          description: { type: 'string' },
+                          qr_string: { type: ['string', 'null'] },
+                          how_to_get: { type: 'string' },
+                          operation: { type: 'string', enum: ['pay', 'resolve'] },
+                          amount: { type: 'number' },
+                          expected: { type: 'object', required: ['http_status'] },
+                        },
+                      },
+                    },
+                  },
+                },
+                false,
+                example('catalogue', 'The catalogue (abridged)', {
+                  test_amounts: [
+                    {
+                      ends_in: '51',
+                      example: 20.51,
+                      transaction_status: 'failed',
+                      error_code: 'AC03',
+                      description: 'Refused by the partner at once.',
+                    },
+                  ],
+                  payer: {
+                    payer_name: 'Jane Doe',
+                    payer_account: 'US-0001-1234567',
+                    payer_tax_id: 'X12345678',
+                    payer_country: 'US',
+                    payer_id_type: 'passport',
+                  },
+                  test_qrs: [
+                    {
+                      id: 'br-bad-crc',
+                      country: 'BR',
+                      scenario: 'bad_crc',
+                      description: 'A static Pix code with a wrong CRC.',
+                      qr_string:
+                        '00020101021126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-426614174000520458125303986540512.345802BR5918PADARIA PAO QUENTE6009SAO PAULO62110507E2E000163040000',
+                      operation: 'pay',
+                      expected: { http_status: 422, error: 'QrDecodeError' },
+                    },
+                  ],
+                }),
+              ),
+            },
           },
         },
       },
-      '/v1/webhook-endpoints': {
-        get: {
-          operationId: 'listWebhookEndpoints',
-          summary: "List the tenant's webhook endpoints",
-          description:
-            'Every webhook endpoint registered for your tenant (spec §4.6), with the names of its custom ' +
-            'headers (values are never shown). Endpoints are registered by the operator during onboarding.',
-          responses: {
-            '200': okResponse('The endpoints.', ref('schemas', 'WebhookEndpointsResponse'), true),
-            ...AUTHENTICATED_ERRORS,
-          },
-        },
-      },
-      '/v1/webhook-deliveries': {
-        get: {
-          operationId: 'listWebhookDeliveries',
-          summary: "List the tenant's webhook deliveries",
-          description:
-            'Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be ' +
-            'combined; spec §4.7), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown ' +
-            'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
-            '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
-          parameters: DELIVERY_LIST_PARAMETERS,
-          responses: {
-            '200': okResponse('One page of deliveries.', ref('schemas', 'WebhookDeliveriesResponse'), true),
-            '400': errorResponse(
-              `${describeTags(['ValidationError'])}: a query parameter that is unknown or not of the documented shape (the message names it).`,
-              RATE_LIMIT_HEADERS,
-            ),
-            ...AUTHENTICATED_ERRORS,
-          },
-        },
-      },
-      '/v1/webhook-deliveries/{id}': {
-        get: {
-          operationId: 'getWebhookDelivery',
-          summary: 'Read a webhook delivery with its attempts',
-          description:
-            'One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the ' +
-            "status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's " +
-            'id are both 404 `NotFoundError`.',
-          parameters: [DELIVERY_ID_PARAMETER],
-          responses: {
-            '200': okResponse('The delivery.', ref('schemas', 'WebhookDeliveryResponse'), true),
-            '404': errorResponse(
-              `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            ...AUTHENTICATED_ERRORS,
-          },
-        },
-      },
-      '/v1/webhook-deliveries/{id}/replay': {
-        post: {
-          operationId: 'replayWebhookDelivery',
-          summary: 'Send a webhook delivery again',
-          description:
-            'Re-enqueues a `delivered`, `failed` or `exhausted` delivery (spec §3.2, §4.8): it becomes `pending` with ' +
-            '`attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a ' +
-            'fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers ' +
-            'deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`. No body is ' +
-            'needed; an empty body or `{}` is accepted.',
-          parameters: [DELIVERY_ID_PARAMETER],
-          requestBody: {
-            required: false,
-            content: jsonContent(ref('schemas', 'WebhookDeliveryReplayRequest')),
-          },
-          responses: {
-            '200': okResponse(
-              'The delivery after the replay, `pending`.',
-              ref('schemas', 'WebhookDeliveryReplayResponse'),
-              true,
-            ),
-            '400': errorResponse(
-              `${describeTags(['ValidationError'])}: a body other than none or \`{}\`.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            '404': errorResponse(
-              `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
-              RATE_LIMIT_HEADERS,
-            ),
-            '409': errorResponse(
-              `${describeTags(['DeliveryInFlight'])}: ${ERROR_REGISTRY.DeliveryInFlight.description}`,
-              RATE_LIMIT_HEADERS,
-            ),
-            '413': BODY_ERRORS['413'],
-            '415': BODY_ERRORS['415'],
-            ...AUTHENTICATED_ERRORS,
-          },
-        },
-      },
-      '/v1/openapi.json': {
-        get: {
-          operationId: 'getOpenApiDocument',
-          summary: 'This document',
-          security: [],
-          responses: { '200': okResponse('The OpenAPI 3.1 document.', { type: 'object' }, false) },
-        },
-      },
-      '/docs': {
-        get: {
-          operationId: 'getReferencePage',
-          summary: 'API reference page (HTML, rendered from this document)',
-          security: [],
-          responses: { '200': htmlResponse('The reference page.') },
-        },
-      },
-      '/docs/errors': {
-        get: {
-          operationId: 'getErrorCatalogue',
-          summary: 'Error catalogue (HTML): one anchor per error name, the target of docs_url',
-          security: [],
-          responses: { '200': htmlResponse('The error catalogue.') },
-        },
-      },
-      '/docs/assets/{name}': {
-        get: {
-          operationId: 'getReferencePageAsset',
-          summary: 'Static assets of the reference page, served locally',
-          security: [],
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: {
-            '200': { description: 'The asset.', headers: { 'x-request-id': ref('headers', 'XRequestId') } },
-            '404': ref('responses', 'NotFound'),
-          },
-        },
-      },
-      '/healthz': {
-        get: {
-          operationId: 'healthz',
-          summary: 'Liveness: the process is up',
-          security: [],
-          responses: { '200': okResponse('Alive.', ref('schemas', 'Health'), false) },
-        },
-      },
-      '/readyz': {
-        get: {
-          operationId: 'readyz',
-          summary: 'Readiness: 503 while shutting down or without the database',
-          security: [],
-          responses: {
-            '200': okResponse('Ready.', ref('schemas', 'Health'), false),
-            '503': ref('responses', 'ServiceUnavailable'),
-          },
-        },
-      },
-    },
+      sharedResponses,
+    ),
     webhooks: {
       'transaction.completed': webhookOperation(
         'transaction.completed',
@@ -761,6 +1226,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         WebhookTransactionCompletedEvent: WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
         WebhookTransactionFailedEvent: WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
         WebhookPingEvent: WEBHOOK_PING_EVENT_SCHEMA,
+        WalletCurrency: WALLET_CURRENCY_SCHEMA,
+        WalletCurrenciesResponse: WALLET_CURRENCIES_RESPONSE_SCHEMA,
       },
       headers: {
         XRequestId: {
@@ -798,42 +1265,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
           schema: { type: 'integer', minimum: 1 },
         },
       },
-      responses: {
-        BadRequest: errorResponse(
-          `${describeTags(['ValidationError'])}: malformed JSON, a forbidden key, or a field not of the documented shape (the message names it).`,
-          RATE_LIMIT_HEADERS,
-        ),
-        Unauthorized: errorResponse(
-          `${describeTags(['AuthError'])}: ${ERROR_REGISTRY.AuthError.description}`,
-        ),
-        NotFound: errorResponse(
-          `${describeTags(['NotFoundError'])}: ${ERROR_REGISTRY.NotFoundError.description}`,
-        ),
-        PayloadTooLarge: errorResponse(
-          `${describeTags(['PayloadTooLarge'])}: body over 64 KiB.`,
-          RATE_LIMIT_HEADERS,
-        ),
-        UnsupportedMediaType: errorResponse(
-          `${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`,
-          RATE_LIMIT_HEADERS,
-        ),
-        TooManyRequests: errorResponse(
-          `${describeTags(['RateLimitError'])}: ${ERROR_REGISTRY.RateLimitError.description}`,
-          {
-            ...RATE_LIMIT_HEADERS,
-            'Retry-After': ref('headers', 'RetryAfter'),
-          },
-        ),
-        InternalError: errorResponse(
-          `${describeTags(['InternalError'])}: ${ERROR_REGISTRY.InternalError.description}`,
-        ),
-        ServiceUnavailable: errorResponse(
-          `${describeTags(['ServiceUnavailable'])}: ${ERROR_REGISTRY.ServiceUnavailable.description}`,
-          {
-            'Retry-After': ref('headers', 'RetryAfter'),
-          },
-        ),
-      },
+      responses: sharedResponses,
     },
   };
 }

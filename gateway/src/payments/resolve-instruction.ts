@@ -14,7 +14,7 @@ import { toMinorUnits } from '../http/money';
 
 export interface ResolveInstructionDeps {
   decoder: Pick<Client<typeof DecoderService>, 'decode'>;
-  currencies: CurrencyCatalogue;
+  currencies: Pick<CurrencyCatalogue, 'isQuotable'>;
   payout: Pick<Client<typeof PayoutService>, 'createInstruction'>;
 }
 
@@ -70,7 +70,7 @@ export async function resolveInstruction(
 
 /** 400 ValidationError unless the wallet currency (when given) is one fx quotes from. */
 export async function checkWalletCurrency(
-  currencies: CurrencyCatalogue,
+  currencies: Pick<CurrencyCatalogue, 'isQuotable'>,
   walletCurrency: string | undefined,
 ): Promise<void> {
   if (walletCurrency !== undefined && !(await currencies.isQuotable(walletCurrency))) {

@@ -10,7 +10,7 @@ import type {
 import type { Logger } from 'pino';
 import { createRefreshingValue } from '../cache/refreshing-value';
 
-/** A scheme as the public API shows it (snake_case, docs/api-conventions.md). */
+/** A scheme as the public API shows it (snake_case, docs/api/resources.md "Naming"). */
 export interface PublicScheme {
   id: string;
   name: string;

@@ -1,4 +1,4 @@
-// The one rule for an Idempotency-Key (spec §8, docs/api-conventions.md "Execute, pay and
+// The one rule for an Idempotency-Key (spec §8, docs/api/idempotency.md "The
 // idempotency"), read by the gateway before its cache and by payout before its durable record, so
 // no key can pass one and be refused by the other after work was done.
 //

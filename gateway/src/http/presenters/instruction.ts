@@ -8,7 +8,7 @@ function money(m: Money | undefined): number {
   return m ? fromMinorUnits(m.amountMinor, m.currency) : 0;
 }
 
-/** The public quote (docs/api-conventions.md "FX quotes"). */
+/** The public quote (docs/api/fx-and-confidence.md "FX quotes"). */
 export function toPublicQuote(quote: Quote) {
   return {
     id: quote.id,

@@ -79,7 +79,7 @@ export interface PublicWebhookDeliveryAttempt {
 }
 
 /**
- * A webhook delivery as the API shows it (spec §2.4, docs/api-conventions.md "Webhook
+ * A webhook delivery as the API shows it (spec §2.4, docs/api/webhooks.md "Webhook
  * deliveries"): snake_case, ISO 8601 UTC timestamps with milliseconds, and `null` where the
  * service's message has its "not set" value (0, empty string, absent timestamp), so every key is
  * always present.

@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import { Code, ConnectError, serviceError } from '@qr-payout/platform';
 import { type DecodedQr, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import {
   type CreateQuoteRequest,
@@ -13,16 +13,14 @@ import {
   InstructionSchema,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
-import { NO_IDEMPOTENCY_CACHE } from '../../idempotency/cache';
-import { createMemoryRateLimiter } from '../../ratelimit/memory';
-import { buildPublicApp, type PublicAppDeps } from '../app';
+import type { PublicAppDeps } from '../app';
 import type { ResolveRouteDeps } from './resolve';
+import { TEST_API_KEY as KEY, startRouteTestApp } from './test-app';
 
 // POST /v1/resolve through the real app (auth, validation, error registry) with fake clients. The
 // fake payout stands in for payout's resolve (services/payout/src/instructions/resolve.ts): the
 // amount rules and the quote are payout's, the gateway decodes and converts the JSON amount.
 
-const KEY = 'qrp_AbCdEfGh_0123456789abcdefghijklmnopqrstuv';
 const EXPIRES = new Date('2026-01-02T03:05:05.678Z');
 const SPEC_FIELDS = ['amount', 'confidence', 'country', 'creditor', 'currency', 'id', 'scheme'];
 
@@ -121,24 +119,10 @@ let app: FastifyInstance | undefined;
 async function resolve(deps: Partial<ResolveDeps>, body: object) {
   await app?.close();
   const resolveDeps: ResolveDeps = { ...fakes(pixQr(1234n)).deps, ...deps };
-  app = buildPublicApp({
-    tenants: {
-      authenticate: async (raw: string) =>
-        raw === KEY ? { tenantId: 'ten_a', keyPrefix: 'qrp_AbCdEfGh', rateLimitPerMinute: 100 } : null,
-    },
-    limiter: createMemoryRateLimiter(),
-    schemes: { getJson: async () => '[]' },
-    readiness: { notReadyReason: async () => undefined },
-    logger: silentLogger(),
-    publicDocsUrl: 'http://localhost:8080/docs',
-    authFailureLimit: 10,
-    payments: { idempotency: NO_IDEMPOTENCY_CACHE, executeWaitMs: 0, executeCallTimeoutMs: 1_000 },
-    ...resolveDeps,
-    // The clients of the app's other routes are left out: those routes are not called here.
-  } as unknown as PublicAppDeps);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  const res = await fetch(`http://127.0.0.1:${port}/v1/resolve`, {
+  // The fake payout's fx client rides along unused by the app.
+  const started = await startRouteTestApp(resolveDeps as unknown as Partial<PublicAppDeps>);
+  app = started.app;
+  const res = await fetch(`${started.base}/v1/resolve`, {
     method: 'POST',
     headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
     body: JSON.stringify(body),

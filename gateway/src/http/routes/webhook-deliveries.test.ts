@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, requestContext, serviceError, silentLogger } from '@qr-payout/platform';
+import { Code, requestContext, serviceError } from '@qr-payout/platform';
 import {
   type Delivery,
   DeliverySchema,
@@ -10,14 +10,12 @@ import {
   type ReplayDeliveryRequest,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { FastifyInstance } from 'fastify';
-import { NO_IDEMPOTENCY_CACHE } from '../../idempotency/cache';
-import { createMemoryRateLimiter } from '../../ratelimit/memory';
-import { buildPublicApp, type PublicAppDeps } from '../app';
+import type { PublicAppDeps } from '../app';
+import { TEST_API_KEY as KEY, startRouteTestApp } from './test-app';
 
 // The three delivery routes through the real app (auth, parsing, error registry) with a fake
 // webhook client that records what it was asked.
 
-const KEY = 'qrp_AbCdEfGh_0123456789abcdefghijklmnopqrstuv';
 const TENANT = 'ten_a';
 const WHD = 'whd_01JD0000000000000000000001';
 const WHD_IN_FLIGHT = 'whd_01JD0000000000000000000002';
@@ -79,23 +77,7 @@ let app: FastifyInstance;
 let base: string;
 
 beforeAll(async () => {
-  app = buildPublicApp({
-    tenants: {
-      authenticate: async (raw: string) =>
-        raw === KEY ? { tenantId: TENANT, keyPrefix: 'qrp_AbCdEfGh', rateLimitPerMinute: 1000 } : null,
-    },
-    limiter: createMemoryRateLimiter(),
-    schemes: { getJson: async () => '[]' },
-    readiness: { notReadyReason: async () => undefined },
-    logger: silentLogger(),
-    publicDocsUrl: 'http://localhost:8080/docs',
-    authFailureLimit: 10,
-    payments: { idempotency: NO_IDEMPOTENCY_CACHE, executeWaitMs: 0, executeCallTimeoutMs: 1_000 },
-    webhook,
-    // The clients of the app's other routes are left out: those routes are not called here.
-  } as unknown as PublicAppDeps);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  ({ app, base } = await startRouteTestApp({ webhook }, { tenantId: TENANT, rateLimitPerMinute: 1000 }));
 });
 
 afterAll(async () => {

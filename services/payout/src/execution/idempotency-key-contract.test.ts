@@ -14,10 +14,11 @@ type Verdict = 'ok' | 'missing' | 'invalid';
 const PASSED = new Error('passed the key check');
 
 // Every dependency fails the test if reached, except the first thing Pay does once the request
-// is checked: looking up the key.
+// is checked: resolving the QR (services/payout/README.md "Resolve and Pay"), and the key lookup
+// that follows a refusal.
 const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('not reached')) });
 const payout = createExecutionService({
-  store: { ...(unreachable as object), findIdempotencyKey: async () => Promise.reject(PASSED) } as never,
+  store: { ...(unreachable as object), findIdempotencyKey: async () => undefined } as never,
   submitter: unreachable as never,
   settlement: unreachable as never,
   signals: unreachable as never,
@@ -26,7 +27,7 @@ const payout = createExecutionService({
   leaseMs: 1_000,
   firstPollMs: 1_000,
   callbackBaseUrl: 'http://127.0.0.1:8080',
-  resolver: unreachable as never,
+  resolver: { resolve: async () => Promise.reject(PASSED) } as never,
   instructions: unreachable as never,
   allowPrivateCallbackTargets: false,
 });

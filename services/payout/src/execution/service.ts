@@ -116,7 +116,7 @@ function isTerminal(row: LiveTransactionRow): boolean {
 
 /**
  * The ad-hoc webhook target of execute and pay (design §3), by the rules of registered endpoints
- * (platform checkTargetUrl, design §5; docs/api-conventions.md "Execute, pay and idempotency"):
+ * (platform checkTargetUrl, design §5; docs/api/idempotency.md "Execute and pay"):
  * the one check of callback_url. Returns the normalized URL, null when none was given.
  */
 function checkCallbackUrl(value: string, allowPrivateTargets: boolean): string | null {

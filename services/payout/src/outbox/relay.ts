@@ -78,7 +78,7 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
  * them (Kafka: idempotent producer, acks all), then commits. A crash between the ack and the
  * commit rolls the mark back, so another round publishes the batch again: delivery is at least
  * once, every copy carries the same `event-id`, and consumers deduplicate on it
- * (docs/webhooks.md "At least once").
+ * (docs/api/webhooks.md "Delivery semantics").
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { store, bus, logger } = opts;

@@ -1,6 +1,6 @@
 import { isId } from '../ids';
 
-// Newest-first lists page by keyset on (created_at, id) (docs/api-conventions.md "Paging"): the
+// Newest-first lists page by keyset on (created_at, id) (docs/api/resources.md "Paging"): the
 // cursor is the last row's position, opaque to clients (base64url JSON), with created_at to the
 // microsecond so rows inserted meanwhile neither repeat nor hide older ones. Each service that
 // lists owns its limits and renders a bad cursor as its own ValidationError.

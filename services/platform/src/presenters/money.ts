@@ -1,4 +1,4 @@
-// Money at the JSON edge (docs/api-conventions.md "Money"): inside the system an amount is an
+// Money at the JSON edge (docs/api/resources.md "Money"): inside the system an amount is an
 // integer count of ISO 4217 minor units (bigint); the public API shows it as a JSON number with at
 // most the currency's minor-unit digits. The one table of those digits and the one conversion.
 

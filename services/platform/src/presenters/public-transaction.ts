@@ -22,7 +22,7 @@ export interface PublicTransaction {
   updatedAt: string;
   result: { reference: string; settledAt: string | null } | null;
   error: { reason: string; code: string; partnerStatus: string } | null;
-  // Additions (issue 10, docs/api-conventions.md "Transactions"): camelCase like the spec's
+  // Additions (issue 10, docs/api/resources.md "Transactions"): camelCase like the spec's
   // transaction fields; the wallet fields and quote are null when no FX applied.
   /** What the merchant receives, in `currency`. */
   amount: number;
@@ -36,14 +36,14 @@ export interface PublicTransaction {
   quote: { id: string; rate: string } | null;
 }
 
-// The one presenter of the public transaction JSON (docs/api-conventions.md): the gateway's
+// The one presenter of the public transaction JSON (docs/api/resources.md "Transactions"): the gateway's
 // transaction answers and the webhook envelope's `data` (spec §6.2) are both made from it, so an
 // event can never show a transaction differently from GET /v1/transactions/{id}.
 
 /**
  * The transaction as the API shows it (spec §2.2): camelCase as the spec writes it, timestamps in
  * ISO 8601 UTC with milliseconds, `result` and `error` always present (null until set) so a client
- * can read them without checking for the key (docs/api-conventions.md).
+ * can read them without checking for the key (docs/api/resources.md "Naming").
  */
 export function toPublicTransaction(txn: Transaction): PublicTransaction {
   return {

@@ -2,7 +2,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import type { TransactionEvent } from '@qr-payout/proto/payout/events/v1/events_pb';
 
-// The webhook event envelope (spec §2.5, §6.2; docs/webhooks.md "The event"). It is serialized
+// The webhook event envelope (spec §2.5, §6.2; docs/api/webhooks.md "The event"). It is serialized
 // once, when the delivery is created, and stored: every attempt and every replay sends the same
 // bytes, so a receiver sees one body per event_id.
 

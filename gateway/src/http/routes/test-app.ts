@@ -1,0 +1,35 @@
+import { silentLogger } from '@qr-payout/platform';
+import type { FastifyInstance } from 'fastify';
+import { NO_IDEMPOTENCY_CACHE } from '../../idempotency/cache';
+import { createMemoryRateLimiter } from '../../ratelimit/memory';
+import { buildPublicApp, type PublicAppDeps } from '../app';
+
+// The public app of a route's unit test: real auth, validation and error registry, one key
+// (TEST_API_KEY, tenant `tenantId`), and only the clients the test passes: the app's other
+// routes are not called there.
+
+export const TEST_API_KEY = 'qrp_AbCdEfGh_0123456789abcdefghijklmnopqrstuv';
+
+export async function startRouteTestApp(
+  clients: Partial<PublicAppDeps>,
+  opts: { tenantId?: string; rateLimitPerMinute?: number } = {},
+): Promise<{ app: FastifyInstance; base: string }> {
+  const tenant = {
+    tenantId: opts.tenantId ?? 'ten_a',
+    keyPrefix: 'qrp_AbCdEfGh',
+    rateLimitPerMinute: opts.rateLimitPerMinute ?? 100,
+  };
+  const app = buildPublicApp({
+    tenants: { authenticate: async (raw: string) => (raw === TEST_API_KEY ? tenant : null) },
+    limiter: createMemoryRateLimiter(),
+    schemes: { getJson: async () => '[]' },
+    readiness: { notReadyReason: async () => undefined },
+    logger: silentLogger(),
+    publicDocsUrl: 'http://localhost:8080/docs',
+    authFailureLimit: 10,
+    payments: { idempotency: NO_IDEMPOTENCY_CACHE, executeWaitMs: 0, executeCallTimeoutMs: 1_000 },
+    ...clients,
+  } as unknown as PublicAppDeps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
+}
