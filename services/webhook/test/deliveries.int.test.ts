@@ -1,16 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { type Timestamp, timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import {
-  Code,
-  closeGrpcClients,
-  createGrpcClient,
-  createMemoryBus,
-  type MemoryBus,
-  newId,
-  readErrorDetail,
-  TRANSACTION_EVENTS_TOPIC,
-} from '@qr-payout/platform';
+import { Code, readErrorDetail } from '@qr-payout/platform/errors';
+import { createMemoryBus, TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
+import { newId } from '@qr-payout/platform/ids';
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { TransactionSchema, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import {
@@ -39,11 +33,14 @@ jest.setTimeout(45_000);
 
 // 5 min -> 6 ms, 12 h -> 864 ms; the standard schedule's horizon (137.6 h) -> about 9.9 s.
 const RETRY_SCALE = 2e-5;
-// How late an attempt may start after its due time: the worker polls every 50 ms.
-const LATE_SLACK_MS = 100;
+// How late an attempt may start after its due time: the worker polls every 50 ms, and on a
+// loaded 2-core machine (integration suites run two at a time beside PostgreSQL and Kafka) a timer
+// fires up to ~150 ms late. Early is never allowed beyond the clock's resolution.
+const LATE_SLACK_MS = 250;
 // started_at has millisecond resolution and duration_ms is rounded to the millisecond.
 const CLOCK_RESOLUTION_MS = 2;
-// The default WEBHOOK_AUTO_DISABLE_HOURS (spec §6.4: 5 days) under RETRY_SCALE: 8.64 s.
+// The default WEBHOOK_AUTO_DISABLE_HOURS (docs/api/webhooks.md "Auto-disable": 5 days) under
+// RETRY_SCALE: 8.64 s.
 const AUTO_DISABLE_MS = 120 * 3_600_000 * RETRY_SCALE;
 const POLL_MS = 25;
 
@@ -51,7 +48,7 @@ type WebhookClient = ReturnType<typeof createGrpcClient<typeof WebhookService>>;
 
 type Instance = {
   schema: string;
-  bus: MemoryBus;
+  bus: ReturnType<typeof createMemoryBus>;
   webhook: RunningWebhook;
   client: WebhookClient;
 };
@@ -283,8 +280,9 @@ const requestsOf = (route: Route, eventId: string) => route.requests.filter((r) 
 
 /**
  * Every wait between two attempts (the next one's start minus the end of the one before) against
- * the schedule of spec §6.4 under RETRY_SCALE: at least the jittered minimum (0.8 × base), at most
- * the jittered maximum (1.2 × base) plus the worker's poll slack. Returns the waits out of bounds.
+ * the schedule of docs/api/webhooks.md "Retries" under RETRY_SCALE: at least the jittered minimum
+ * (0.8 × base), at most the jittered maximum (1.2 × base) plus the worker's poll slack. Returns the
+ * waits out of bounds.
  */
 function offSchedule(attempts: DeliveryAttempt[], strategy: 'standard' | 'extended'): string[] {
   const problems: string[] = [];
