@@ -19,6 +19,7 @@ module.exports = {
       testMatch: [
         '<rootDir>/{services,gateway,partner-sim,sandbox,cli,webhook-receiver,client}/**/src/**/*.test.ts',
         '<rootDir>/bench/**/*.test.ts',
+        '<rootDir>/scripts/**/*.test.ts',
       ],
     },
     {

@@ -1,7 +1,8 @@
-// POST /v1/execute and POST /v1/pay end to end (spec §4.2, §4.3, §8; design §3, §4): gateway,
+// POST /v1/execute and POST /v1/pay end to end (docs/api/idempotency.md "Execute and pay",
+// "The Idempotency-Key"; docs/architecture.md "Transactions", "Rails and partners"): gateway,
 // decoder, fx, payout, webhook and the partner simulator as separate processes against real
-// PostgreSQL, Redis and Kafka. Payout submits to the simulator, which calls the gateway back with
-// a signed callback; the simulator's /_sim/stats counts submissions per idempotency key (our
+// PostgreSQL, Redis and Kafka. Payout submits to the simulator, which calls the gateway back with a
+// signed callback; the simulator's /_sim/stats counts submissions per idempotency key (our
 // transaction id), so "exactly one payout" is checked where the money would move.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';

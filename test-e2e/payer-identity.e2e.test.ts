@@ -137,7 +137,8 @@ const CASES: Case[] = [
 function qrOf(country: string) {
   const qr = MERCHANT_QRS.find((q) => q.country === country);
   if (!qr) throw new Error(`no merchant QR of ${country}`);
-  // A QR without an amount (Peru's Yape) gets one from the request: 10.00 settles (design §4).
+  // A QR without an amount (Peru's Yape) gets one from the request: 10.00 settles
+  // (docs/architecture.md "Rails and partners").
   return { qr_string: qr.qrString, ...(qr.amount === undefined ? { amount: 10 } : {}) };
 }
 

@@ -1,11 +1,13 @@
-// POST /v1/resolve end to end (spec §2.1, §4.1; design §3): the gateway, decoder, fx and payout as
-// separate processes against real PostgreSQL, Redis and Kafka, plus the partner simulator serving
-// dynamic Pix. Tenant isolation is checked on payout's GetInstruction over gRPC (there is no
-// public read of an instruction yet; execute will read it the same way).
+// POST /v1/resolve end to end (docs/api/resources.md "Instructions (resolve)";
+// docs/architecture.md "Transactions"): the gateway, decoder, fx and payout as separate processes
+// against real PostgreSQL, Redis and Kafka, plus the partner simulator serving dynamic Pix. Tenant
+// isolation is checked on payout's GetInstruction over gRPC (there is no public read of an
+// instruction yet; execute will read it the same way).
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { createGrpcClient, readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
+import { createGrpcClient } from '@qr-payout/platform/grpc';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { encodeMerchantQr } from '../services/decoder/src/emv/encode';
 import { type System, startSystem, type TestTenant } from './harness';
@@ -86,7 +88,7 @@ function expectSpecInstruction(instruction: PublicInstruction, qr: MerchantQr): 
 }
 
 describe.each(MERCHANT_QRS.map((qr) => [qr.label, qr] as const))('%s', (_label, qr) => {
-  test('without wallet_currency: exactly the spec §2.1 fields', async () => {
+  test('without wallet_currency: exactly the docs/api/resources.md "Instructions (resolve)" fields', async () => {
     const instruction = instructionOf(await resolve(bodyFor(qr)));
     expect(Object.keys(instruction).sort()).toEqual(SPEC_FIELDS);
     expectSpecInstruction(instruction, qr);

@@ -1,5 +1,6 @@
 // End-to-end smoke: the gateway and every service as separate processes against the real
-// PostgreSQL, Redis and Kafka (test-e2e/README.md). Spec §5 (auth), §7 (errors), §8 (limits).
+// PostgreSQL, Redis and Kafka (test-e2e/README.md): authentication, errors and limits
+// (docs/api/resources.md "Authentication"; docs/api/errors.md; docs/api/rate-limits.md).
 import { randomBytes } from 'node:crypto';
 import { freePort, type System, startSystem, type TestTenant } from './harness';
 import { expectErrorBody } from './support/error-body';
@@ -59,7 +60,7 @@ describe('wallet currencies and the API reference', () => {
   });
 });
 
-describe('401 AuthError (spec §5.3)', () => {
+describe('401 AuthError (docs/api/resources.md "Authentication")', () => {
   test.each([
     ['missing', undefined, /missing/i],
     ['empty', '', /missing/i],
@@ -81,7 +82,7 @@ describe('401 AuthError (spec §5.3)', () => {
   });
 });
 
-describe('x-request-id on every response (spec §8)', () => {
+describe('x-request-id on every response (docs/api/resources.md "Request ids")', () => {
   test('public, authenticated, refused and unknown routes each carry a fresh UUID', async () => {
     const responses = await Promise.all([
       call(system.gatewayUrl, '/healthz'),
@@ -111,7 +112,7 @@ describe('x-request-id on every response (spec §8)', () => {
   });
 });
 
-describe('429 RateLimitError (spec §7.2, §8)', () => {
+describe('429 RateLimitError (docs/api/errors.md "Error names"; docs/api/rate-limits.md "Per key")', () => {
   test('100 requests in a minute pass with a falling budget, the 101st is refused with the headers', async () => {
     const limited = await system.createTenant(uniqueName('ratelimit'));
     const nowSeconds = Math.floor(Date.now() / 1000);
@@ -161,7 +162,7 @@ describe('429 RateLimitError (spec §7.2, §8)', () => {
   });
 });
 
-describe('tenant isolation (spec §2.6, §5.5)', () => {
+describe('tenant isolation (docs/api/resources.md "Authentication")', () => {
   test("a tenant never sees another tenant's webhook endpoints, and another's ids are 404", async () => {
     const a = await system.createTenant(uniqueName('isolation-a'));
     const b = await system.createTenant(uniqueName('isolation-b'));
@@ -228,7 +229,7 @@ describe('GET /v1/schemes through gRPC', () => {
   });
 });
 
-describe('error bodies (spec §7)', () => {
+describe('error bodies (docs/api/errors.md "The error body")', () => {
   const resolve = (body: string, contentType = 'application/json') =>
     call(system.gatewayUrl, '/v1/resolve', { apiKey: tenant.apiKey, body, contentType });
 

@@ -115,7 +115,8 @@ async function deliveriesOf(txnId: string, as: TestTenant = tenant) {
 }
 
 describe('each sandbox outcome reaches exactly the subscribed targets, signed', () => {
-  // design §4: the amount's last two digits pick the outcome and the path that settles it.
+  // docs/sandbox-test-qrs.md "Test amounts": the amount's last two digits pick the outcome and the
+  // path that settles it.
   const outcomes: Array<[string, number, 'completed' | 'failed']> = [
     ['completed through the partner callback', 10.0, 'completed'],
     ['failed at once by the partner (AC03)', 10.51, 'failed'],
@@ -142,13 +143,13 @@ describe('each sandbox outcome reaches exactly the subscribed targets, signed', 
     for (const request of got) {
       expect(request.helperVerified).toBe(true);
       expect(request.plainVerified).toBe(true);
-      // Both paths, every target: the same event and the same bytes (spec §6.1, §2.5).
+      // Both paths, every target: the same event and the same bytes (docs/api/webhooks.md "The event").
       expect(request.envelope.event_id).toBe(eventId);
       expect(request.rawBody.equals(got[0]!.rawBody)).toBe(true);
       expect(request.headers['x-event-id']).toBe(eventId);
       expect(request.headers['x-event-type']).toBe(eventType);
       expect(request.envelope).toMatchObject({ schema_version: '1', event_type: eventType });
-      // data mirrors the stored transaction (spec §6.2).
+      // data mirrors the stored transaction (docs/api/webhooks.md "The event").
       expect(request.envelope.data).toEqual({
         transaction_id: txn.id,
         instruction_id: txn.instructionId,
@@ -157,7 +158,8 @@ describe('each sandbox outcome reaches exactly the subscribed targets, signed', 
         error: txn.error,
       });
     }
-    // Registered endpoints get their custom headers; callback_url gets none (spec §5).
+    // Registered endpoints get their custom headers; callback_url gets none
+    // (docs/api/webhooks.md "Custom headers").
     const byPath = Object.fromEntries(got.map((r) => [r.path, r]));
     expect(byPath['/all']!.headers.authorization).toBe(ALL_TOKEN);
     expect(byPath['/all']!.headers['x-api-key']).toBeUndefined();
@@ -182,7 +184,7 @@ describe('each sandbox outcome reaches exactly the subscribed targets, signed', 
   });
 });
 
-describe('replay through the public API (spec §3.2, §4.8)', () => {
+describe('replay through the public API (docs/api/webhooks.md "Delivery states", "Webhook deliveries")', () => {
   it('re-sends a delivered delivery with the same event_id; refuses one in flight; hides another tenant’s', async () => {
     const answer = await pay(11.0, '/callback');
     const txn = await terminal(transactionIdOf(answer));

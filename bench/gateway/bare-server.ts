@@ -1,9 +1,9 @@
 // The baseline of the gateway benchmark: a bare node:http server, in its own process like the
 // gateway, answering every request with the gateway's GET /v1/schemes body. Like the gateway it
 // makes that body per request: the catalogue text serialized once at start, a fresh request id
-// spliced in (spec §8: every response carries its own), sent as a string with x-request-id.
-// Started by bench/gateway/index.ts with BODY_FILE (one real gateway body) and CONTENT_TYPE;
-// reports its port over IPC.
+// spliced in (docs/api/resources.md "Request ids": every response carries its own), sent as a
+// string with x-request-id. Started by bench/gateway/index.ts with BODY_FILE (one real gateway
+// body) and CONTENT_TYPE; reports its port over IPC.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';

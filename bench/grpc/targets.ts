@@ -2,7 +2,8 @@
 // @grpc/grpc-js server and client, serving the same DecoderService/Decode on the same messages.
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import * as grpc from '@grpc/grpc-js';
-import { closeGrpcClients, createGrpcClient, createGrpcServer, createLogger } from '@qr-payout/platform';
+import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
+import { createLogger } from '@qr-payout/platform/log';
 import {
   type DecodeRequest,
   DecodeRequestSchema,

@@ -1,4 +1,4 @@
-// The open loop's floors (bench/README.md "pay", "the floors"): the same open loop as ./open.ts, at
+// The open loop's floors (bench/README.md "pay": the floors): the same open loop as ./open.ts, at
 // the same rate, warm-up and length and with the same body, through the pay skeleton (./skeleton)
 // at one of its levels, with the CPU per pay of its processes and of PostgreSQL (its own database),
 // Redis and Kafka. Run before the system starts, so that the shared Kafka and Redis rows carry the

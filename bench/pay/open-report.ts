@@ -12,7 +12,7 @@ export const OPEN_LOOP_GOALS = { p99BelowMs: 50, cpuMsPerPayAtMost: 4.5, rowsPer
 // no process is charged with. PostgreSQL always counts, as the run's own database's backends when
 // that row is there (the cluster is shared with other test runs).
 export const SYSTEM_COUNTED: readonly RegExp[] = [/^gateway-/, /^decoder-/, /^payout-/, /^Redis/, /^Kafka/];
-// The same for the pay skeleton (bench/README.md "pay", "the floors"): its front, decoder and store
+// The same for the pay skeleton (bench/README.md "pay": the floors): its front, decoder and store
 // stand for gateway, decoder and payout; its partner and consumer are shown, not counted.
 export const FLOOR_COUNTED: readonly RegExp[] = [
   /^skeleton-front$/,
@@ -138,7 +138,7 @@ function cpuTable(cpu: CpuPerPay): string[] {
 
 // Each floor's table, then the system against them and the goal, judged against the contract floor
 // (what the architecture and the features require): a goal it alone misses is out of this
-// architecture's reach on this machine (bench/README.md "pay", "the floors").
+// architecture's reach on this machine (bench/README.md "pay": the floors).
 function floorLines(floors: PayFloor[], system: CpuPerPay, goalMs: number): string[] {
   const x = system.countedMsPerPay;
   const tables = floors.flatMap((floor) => [

@@ -8,7 +8,7 @@
 //             TransactionEvents published to Kafka as fast as possible, until the N-th signed
 //             delivery reached the receiver.
 import { randomBytes } from 'node:crypto';
-import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import pg from 'pg';
 import { freePort, grpcServing, spawnTsProcess, waitUntilReady } from '../../test-e2e/harness';

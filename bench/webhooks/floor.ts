@@ -11,7 +11,8 @@
 // endpoints per Kafka batch, and everything that is not PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { createPgPool, migrate, newId } from '@qr-payout/platform';
+import { createPgPool, migrate } from '@qr-payout/platform/db';
+import { newId } from '@qr-payout/platform/ids';
 import pg from 'pg';
 import { createDeliveredBatcher } from '../../services/webhook/src/deliveries/delivered-batch';
 import { transactionEventBody } from '../../services/webhook/src/deliveries/envelope';

@@ -2,7 +2,7 @@
 // service joins it (a new group would otherwise start at the shared topic's earliest event and
 // replay every earlier run's events first), and a producer that publishes events as payout's relay
 // does (key = transaction id, headers event-id and event-type, acks from all replicas).
-import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform';
+import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
 
 export function brokersFromEnv(): string[] {

@@ -2,7 +2,8 @@
 // node:http server that answers 200 at once on keep-alive connections, records per path when each
 // request arrived with its x-event-id and the envelope's transaction id and occurred_at, and
 // verifies the Service-Signature of one request in `verifyEvery` (the first always) with a plain
-// HMAC-SHA256 over `<t>.<raw body>` (spec §5). The parent drives it over the IPC channel:
+// HMAC-SHA256 over `<t>.<raw body>` (docs/api/webhooks.md "The signature"). The parent drives it
+// over the IPC channel:
 //   parent → { type: 'secrets', path, secrets } | { type: 'count', id, path } | { type: 'stats', id, path }
 //   child  → { type: 'ready', port } | { type: 'count', id, count } | { type: 'stats', id, stats }
 import { createHmac, timingSafeEqual } from 'node:crypto';

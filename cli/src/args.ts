@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 
-// Turns argv into one typed command (design §7). Pure: no I/O, so every rule is unit tested.
+// Turns argv into one typed command (docs/architecture.md "Operators"). Pure: no I/O, so every rule
+// is unit tested.
 
 export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
 const MAX_RATE_LIMIT = 1_000_000;
 
 export type RetryName = 'standard' | 'extended';
 
-/** Webhook delivery states (spec §3.2), as the public API names them. */
+/** Webhook delivery states (docs/api/webhooks.md "Delivery states"), as the public API names them. */
 export const DELIVERY_STATUS_NAMES = ['pending', 'delivering', 'delivered', 'failed', 'exhausted'] as const;
 export type DeliveryStatusName = (typeof DELIVERY_STATUS_NAMES)[number];
 
@@ -177,7 +178,7 @@ export function parseDuration(raw: string): number {
   return Math.min(Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? 1), UINT32_MAX);
 }
 
-/** Event types an endpoint can subscribe to (spec §6.1). */
+/** Event types an endpoint can subscribe to (docs/api/webhooks.md "The event"). */
 export const EVENT_TYPES = ['transaction.completed', 'transaction.failed'] as const;
 const RETRY_NAMES = ['standard', 'extended'] as const;
 

@@ -1,4 +1,4 @@
-import { bool, type ConfigOf, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform';
+import { bool, type ConfigOf, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform/config';
 
 // Every variable of the gateway (README "Configuration"). Fails fast naming each bad variable.
 const shape = {

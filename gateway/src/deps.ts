@@ -1,4 +1,6 @@
-import { closeGrpcClients, createGrpcClient, createPgPool, type Logger } from '@qr-payout/platform';
+import { createPgPool } from '@qr-payout/platform/db';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
+import type { Logger } from '@qr-payout/platform/log';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';

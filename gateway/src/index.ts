@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, type Env, type Logger } from '@qr-payout/platform';
+import type { Env } from '@qr-payout/platform/config';
+import { createLogger, type Logger } from '@qr-payout/platform/log';
 import { buildAdminServer } from './admin/server';
 import { loadGatewayConfig, parseTrustProxy } from './config';
 import { createGatewayDeps } from './deps';

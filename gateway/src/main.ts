@@ -1,6 +1,7 @@
 // Composition root: `node main.js migrate` applies the migrations and exits; otherwise the gateway
 // starts, and on SIGTERM first fails readiness, then closes in order.
-import { createPgPool, runServiceMain } from '@qr-payout/platform';
+import { createPgPool } from '@qr-payout/platform/db';
+import { runServiceMain } from '@qr-payout/platform/service-main';
 import { loadGatewayConfig } from './config';
 import { startGateway } from './index';
 import { migrateGateway } from './migrations';

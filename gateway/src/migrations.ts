@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { type Logger, migrate } from '@qr-payout/platform';
+import { migrate } from '@qr-payout/platform/db';
+import type { Logger } from '@qr-payout/platform/log';
 import type { Pool } from 'pg';
 
 /** The gateway's migrations (tenants, API keys), in its own schema. */

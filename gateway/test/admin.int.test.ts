@@ -8,16 +8,15 @@ import { create, toJson } from '@bufbuild/protobuf';
 import { timestampFromDate, timestampNow } from '@bufbuild/protobuf/wkt';
 import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
+import { createPgPool, migrate } from '@qr-payout/platform/db';
+import { serviceError } from '@qr-payout/platform/errors';
 import {
   closeGrpcClients,
   createGrpcClient,
   createGrpcServer,
-  createPgPool,
   type GrpcServer,
-  migrate,
-  serviceError,
-  silentLogger,
-} from '@qr-payout/platform';
+} from '@qr-payout/platform/grpc';
+import { silentLogger } from '@qr-payout/platform/log';
 import { AdminService, ListApiKeysResponseSchema } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import {
   ListStuckTransactionsResponseSchema as PayoutListStuckResponseSchema,

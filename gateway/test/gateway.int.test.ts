@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { encodeMerchantQr, type RunningDecoder, startDecoder } from '@qr-payout/decoder';
-import { createLogger } from '@qr-payout/platform';
+import { createLogger } from '@qr-payout/platform/log';
 import type pg from 'pg';
 import { PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
 import { type RunningGateway, startGateway } from '../src/index';

@@ -1,4 +1,5 @@
-import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
+import { silentLogger } from '@qr-payout/platform/log';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -10,11 +11,12 @@ import { migrateGateway } from '../src/migrations';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { type HttpResponse, REDIS_URL, randomSuffix, request, schemaPool, UUID } from './support';
 
-// The idempotency table of spec §8 through the real app and the real pay records table, once with
-// the Redis cache (production) and once with the memory cache (RATE_LIMIT_BACKEND=memory, the
-// sandbox): the same cases, so both behave alike. Payout is a fake that keeps the durable record
-// the way payout's idempotency_keys table does (one transaction per tenant and key, replayed=true
-// for the same fingerprint, IdempotencyConflict for another), so "cache lost" cases show who decides.
+// The idempotency table of docs/api/idempotency.md "The Idempotency-Key" through the real app and
+// the real pay records table, once with the Redis cache (production) and once with the memory cache
+// (RATE_LIMIT_BACKEND=memory, the sandbox): the same cases, so both behave alike. Payout is a fake
+// that keeps the durable record the way payout's idempotency_keys table does (one transaction per
+// tenant and key, replayed=true for the same fingerprint, IdempotencyConflict for another), so
+// "cache lost" cases show who decides.
 
 const schema = `gw_idem_${randomSuffix()}`;
 const prefix = `test:gw-idem:${randomSuffix()}:`;
@@ -294,7 +296,7 @@ afterAll(async () => {
 });
 
 describe.each(BACKENDS)('with the $name cache', (backend) => {
-  describe('POST /v1/execute idempotency (spec §8)', () => {
+  describe('POST /v1/execute idempotency (docs/api/idempotency.md "The Idempotency-Key")', () => {
     it('same key and body: the cached response, marked replayed, with the replay own request_id; no second execution', async () => {
       const { base, state } = await startApp(backend);
       const key = newKey();

@@ -1,6 +1,7 @@
 import { type RunningDecoder, startDecoder } from '@qr-payout/decoder';
 import { type RunningFx, startFx } from '@qr-payout/fx';
-import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
+import { silentLogger } from '@qr-payout/platform/log';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startPayout } from '@qr-payout/payout';
-import { createPgPool } from '@qr-payout/platform';
+import { createPgPool } from '@qr-payout/platform/db';
 import type pg from 'pg';
 import { generateApiKey, hashApiKey } from '../src/tenants/keys';
 import { insertApiKey, insertTenant } from '../src/tenants/store';

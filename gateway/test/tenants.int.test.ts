@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { createPgPool, migrate, silentLogger } from '@qr-payout/platform';
+import { createPgPool, migrate } from '@qr-payout/platform/db';
+import { silentLogger } from '@qr-payout/platform/log';
 import type pg from 'pg';
 import { createTenantService, type SigningSecretClient, type TenantService } from '../src/tenants/service';
 

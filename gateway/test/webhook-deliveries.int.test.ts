@@ -5,13 +5,9 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
 import { type Client, createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
-import {
-  closeGrpcClients,
-  createMemoryBus,
-  type MemoryBus,
-  silentLogger,
-  TRANSACTION_EVENTS_TOPIC,
-} from '@qr-payout/platform';
+import { createMemoryBus, TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
+import { closeGrpcClients } from '@qr-payout/platform/grpc';
+import { silentLogger } from '@qr-payout/platform/log';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
@@ -40,7 +36,7 @@ const received: Received[] = [];
 /** Requests to /hang are held open until the end, so their delivery stays in flight. */
 const hanging: http.ServerResponse[] = [];
 
-let bus: MemoryBus;
+let bus: ReturnType<typeof createMemoryBus>;
 let webhook: RunningWebhook;
 let gateway: RunningGateway;
 let base: string;
@@ -128,7 +124,10 @@ async function waitDelivered(id: string, apiKey: string, attempts = 1) {
   });
 }
 
-/** Spec §5: any v1 of the header is HMAC-SHA256(secret, "<t>.<raw body>") in hex. */
+/**
+ * docs/api/webhooks.md "The signature": any v1 of the header is HMAC-SHA256(secret,
+ * "<t>.<raw body>") in hex.
+ */
 function signatureVerifies(header: string | undefined, body: string, secret: string): boolean {
   const parts = (header ?? '').split(',').map((p) => p.split('='));
   const t = parts.find(([k]) => k === 't')?.[1];

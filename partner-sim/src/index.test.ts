@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import { startPartnerSim } from './index';
 
 describe('startPartnerSim', () => {

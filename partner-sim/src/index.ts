@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { closeHttpAgents, createLogger, type Env, type Logger } from '@qr-payout/platform';
+import type { Env } from '@qr-payout/platform/config';
+import { closeHttpAgents } from '@qr-payout/platform/http';
+import { createLogger, type Logger } from '@qr-payout/platform/log';
 import { loadPartnerSimConfig } from './config';
 import { createPayoutDesk } from './payouts/desk';
 import { createChargeStore } from './pix/charges';

@@ -1,7 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { parseEmv } from '@qr-payout/decoder/emv/tlv';
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import type { FastifyInstance } from 'fastify';
 import { loadPartnerSimConfig } from './config';
 import { createPayoutDesk } from './payouts/desk';

@@ -1,4 +1,4 @@
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { PayoutDesk } from './payouts/desk';
 import type { ChargeStore } from './pix/charges';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import {
   type PayoutResource,
   type RunningPartnerSim,

@@ -1,7 +1,7 @@
-// The text `npm start` prints once the sandbox is up (design §8: base URL, API key, signing
-// secret, admin token). Shown on the developer's own terminal, the one place the sandbox's
-// credentials are meant to appear; they never go to the logs. Every command in it runs as printed
-// in bash (key included), in the order docs/quick-start.md follows.
+// The text `npm start` prints once the sandbox is up (docs/architecture.md "Deployment": base URL,
+// API key, signing secret, admin token). Shown on the developer's own terminal, the one place the
+// sandbox's credentials are meant to appear; they never go to the logs. Every command in it runs as
+// printed in bash (key included), in the order docs/quick-start.md follows.
 import { DYNAMIC_PIX_CHARGE, SANDBOX_TEST_QRS, type SandboxTestQr } from '@qr-payout/gateway';
 
 export type BannerInfo = {

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-// The sandbox's credentials (design §8): taken from env when set, otherwise generated on the
-// first start and kept in `<dataDir>/sandbox.json` (mode 0600), so a restart prints the same
-// key, secret and token and the data made with them stays usable. `payoutctl secret rotate
+// The sandbox's credentials (docs/architecture.md "Deployment"): taken from env when set, otherwise
+// generated on the first start and kept in `<dataDir>/sandbox.json` (mode 0600), so a restart
+// prints the same key, secret and token and the data made with them stays usable.
+// `payoutctl secret rotate
 // --tenant ten_sandbox` writes the new signing secret into this file (cli/README.md "Rotating the
 // sandbox's secret"), so the next start hands the rotated secret to the admin API and prints it
 // instead of rotating back to a stale copy.

@@ -1,7 +1,9 @@
 // `npm start`: the composition root of the sandbox. Starts telemetry first when an OTLP endpoint
 // is configured (so its instrumentations patch http and pg before the services load them), then
 // the sandbox, prints the banner and registers the ordered shutdown.
-import { createLogger, onShutdown, shutdownTelemetry, startTelemetry } from '@qr-payout/platform';
+import { createLogger } from '@qr-payout/platform/log';
+import { onShutdown } from '@qr-payout/platform/shutdown';
+import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 import { formatBanner } from './banner';
 
 async function main(): Promise<void> {

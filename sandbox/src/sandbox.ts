@@ -5,7 +5,10 @@ import { startFx } from '@qr-payout/fx';
 import { startGateway } from '@qr-payout/gateway';
 import { startPartnerSim } from '@qr-payout/partner-sim';
 import { startPayout } from '@qr-payout/payout';
-import { closeGrpcClients, createMemoryBus, type Logger, type ShutdownStep } from '@qr-payout/platform';
+import { createMemoryBus } from '@qr-payout/platform/events';
+import { closeGrpcClients } from '@qr-payout/platform/grpc';
+import type { Logger } from '@qr-payout/platform/log';
+import type { ShutdownStep } from '@qr-payout/platform/shutdown';
 import { startWebhook } from '@qr-payout/webhook';
 import { loadSandboxCredentials, type SandboxCredentials } from './credentials';
 import { startEmbeddedDatabases } from './embedded-postgres';
@@ -13,9 +16,10 @@ import { freePort } from './free-port';
 import { ensureSandboxTenant, SANDBOX_TENANT_ID } from './sandbox-tenant';
 import { gatewayEnv, sharedServiceEnv } from './service-env';
 
-// design §8: every service in one process on embedded defaults. The services still talk gRPC to
-// each other on 127.0.0.1; only the infrastructure is embedded: PGlite instead of PostgreSQL, an
-// in-process event bus instead of Kafka, in-memory rate limits instead of Redis.
+// docs/architecture.md "Deployment": every service in one process on embedded defaults. The
+// services still talk gRPC to each other on 127.0.0.1; only the infrastructure is embedded: PGlite
+// instead of PostgreSQL, an in-process event bus instead of Kafka, in-memory rate limits instead of
+// Redis.
 
 /** Schemas owned by a service, one embedded database each (see embedded-postgres.ts). */
 const SCHEMAS = ['gateway', 'fx', 'payout', 'webhook'] as const;
@@ -99,9 +103,10 @@ export async function startSandbox(
       DATABASE_URL: databases.urlFor(schema),
     });
 
-    // The partner simulator stands in for the rails' partners (design §4, §8): it serves the signed
-    // payloads of dynamic Pix codes, fetched by the decoder over plain http on loopback only.
-    // Signs the simulator's payout callbacks; the gateway verifies them (docs/partner-callbacks.md).
+    // The partner simulator stands in for the rails' partners
+    // (docs/architecture.md "Rails and partners", "Deployment"): it serves the signed payloads of
+    // dynamic Pix codes, fetched by the decoder over plain http on loopback only. Signs the
+    // simulator's payout callbacks; the gateway verifies them (docs/partner-callbacks.md).
     const partnerCallbackSecret = randomBytes(24).toString('base64url');
     const partnerSim = await startPartnerSim({
       ...shared,

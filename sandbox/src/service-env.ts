@@ -1,10 +1,12 @@
 import type { SandboxCredentials } from './credentials';
 
-// The env each in-process service is started with (design §8). Only these values and a few
-// harmless knobs of the caller's env are passed on, so a shell with production variables
-// (DATABASE_URL, DB_SCHEMA, KAFKA_BROKERS, REDIS_URL) cannot point the sandbox at real infrastructure.
+// The env each in-process service is started with (docs/architecture.md "Deployment"). Only these
+// values and a few harmless knobs of the caller's env are passed on, so a shell with production
+// variables (DATABASE_URL, DB_SCHEMA, KAFKA_BROKERS, REDIS_URL) cannot point the sandbox at real
+// infrastructure.
 
-// The whole webhook retry schedule (about 5.7 days at scale 1, spec §6.4) in under a minute.
+// The whole webhook retry schedule (about 5.7 days at scale 1, docs/api/webhooks.md "Retries") in
+// under a minute.
 export const SANDBOX_RETRY_SCALE = '0.0001';
 export const SANDBOX_DB_POOL_MAX = '3';
 export const SANDBOX_LOG_LEVEL = 'warn';
@@ -56,7 +58,7 @@ export function gatewayEnv(
     HOST: placement.host,
     PORT: String(placement.port),
     ADMIN_PORT: String(placement.adminPort),
-    // In memory instead of Redis (design §8).
+    // In memory instead of Redis (docs/architecture.md "Deployment").
     RATE_LIMIT_BACKEND: 'memory',
     DECODER_URL: placement.serviceUrls.decoder,
     FX_URL: placement.serviceUrls.fx,

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createPgPool, migrate, withTransaction } from '@qr-payout/platform';
+import { createPgPool, migrate, withTransaction } from '@qr-payout/platform/db';
 import type pg from 'pg';
 import { baseEnv, type RunningChild, spawnTs } from './child-process';
 

@@ -103,7 +103,7 @@ async function call(
   return { status: res.status, headers: res.headers, text, json };
 }
 
-/** spec §7.1: the error body, with request_id equal to the x-request-id header. */
+/** docs/api/errors.md "The error body": the error body, with request_id equal to the x-request-id header. */
 function expectErrorBody(res: Response, status: number, tag: string, docsUrl: string): void {
   expect({ status: res.status, body: res.json ?? res.text }).toMatchObject({ status, body: { _tag: tag } });
   const body = res.json as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { createGrpcClient } from '@qr-payout/platform';
+import { createGrpcClient } from '@qr-payout/platform/grpc';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import type { ManagedProcess } from './processes';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { closeGrpcClients } from '@qr-payout/platform';
+import { closeGrpcClients } from '@qr-payout/platform/grpc';
 import {
   type AdminClient,
   createAdminClient,
@@ -63,7 +63,10 @@ export interface ProcessExit {
 
 export interface System {
   gatewayUrl: string;
-  /** The partner simulator (design §4): dynamic Pix charges (`POST /pix/v2/cob`) and their locations. */
+  /**
+   * The partner simulator (docs/architecture.md "Rails and partners"): dynamic Pix charges
+   * (`POST /pix/v2/cob`) and their locations.
+   */
   partnerSimUrl: string;
   adminUrl: string;
   adminToken: string;

@@ -1,18 +1,22 @@
 import { type ApiResponse, UUID } from './http';
 
-/** Spec §7.1: exactly these fields (RateLimitError adds `retryAfter`, spec §7.2). */
+/**
+ * docs/api/errors.md "The error body": exactly these fields (RateLimitError adds `retryAfter`,
+ * docs/api/errors.md "Error names").
+ */
 const ERROR_FIELDS = ['_tag', 'docs_url', 'message', 'request_id', 'type'];
 
 /**
  * Asserts a response is the spec's error body for `tag` with `status`: `_tag` and `type` equal to
  * the tag, a non-empty message, `docs_url` pointing at the tag's anchor of the gateway's error
- * catalogue, and `request_id` a UUID equal to the `x-request-id` header (spec §7, §8).
+ * catalogue, and `request_id` a UUID equal to the `x-request-id` header
+ * (docs/api/errors.md "The error body"; docs/api/resources.md "Request ids").
  */
 export function expectErrorBody(res: ApiResponse, status: number, tag: string, docsBaseUrl: string): void {
   expect({ status: res.status, body: res.json ?? res.text }).toMatchObject({ status, body: { _tag: tag } });
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const body = res.json!;
-  // The registry's declared body fields: RateLimitError's retryAfter (spec §7.2),
+  // The registry's declared body fields: RateLimitError's retryAfter (docs/api/errors.md "Error names"),
   // InstructionAlreadyExecuted's transaction_id, and ChargeAlreadyPaid's, present only when the
   // payment is the caller's (docs/api/idempotency.md "The Idempotency-Key"; the test asserts which).
   const extra =

@@ -1,6 +1,7 @@
 // Merchant-presented QR codes of each supported country, built with the decoder's EMVCo encoder so
-// lengths and CRC are right by construction. Account data follows research/qr-schemes.md: a Pix
-// key, a CBU with valid check digits, a Bre-B mobile key, a Yape token, an ATC merchant id.
+// lengths and CRC are right by construction. Account data follows the decoder's profiles
+// (services/decoder/README.md "Decoding"): a Pix key, a CBU with valid check digits, a Bre-B
+// mobile key, a Yape token, an ATC merchant id.
 import { type EmvObject, encodeMerchantQr } from '../../services/decoder/src/emv/encode';
 
 export interface MerchantQr {

@@ -1,6 +1,7 @@
 // What the money-path proofs (outcomes, crash, bench/pay) share: a Pix QR whose amount the request
-// chooses (so the amount's last two digits pick the sandbox outcome, design §4), a payer payout
-// accepts for Brazil, and the shapes the gateway and the simulator answer.
+// chooses (so the amount's last two digits pick the sandbox outcome,
+// docs/sandbox-test-qrs.md "Test amounts"), a payer payout accepts for Brazil, and the shapes the
+// gateway and the simulator answer.
 
 import { randomUUID } from 'node:crypto';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
@@ -44,7 +45,10 @@ export function payPix(gatewayUrl: string, apiKey: string, amount: number): Prom
   });
 }
 
-/** The transaction as GET /v1/transactions/{id} and the pay answer show it (spec §2.2). */
+/**
+ * The transaction as GET /v1/transactions/{id} and the pay answer show it
+ * (docs/api/resources.md "Transactions").
+ */
 export type PublicTransaction = {
   id: string;
   instructionId: string;
@@ -103,9 +107,9 @@ export function publicViewOfEvent(event: TransactionEvent): PublicTransaction {
 }
 
 /**
- * The spec §2.2 fields of a transaction as the API shows it: what an event's transaction is
- * compared on (the API adds money and merchant facts from the instruction; the event carries the
- * stored transaction row).
+ * The fields of a transaction as the API shows it (docs/api/resources.md "Transactions"): what an
+ * event's transaction is compared on (the API adds money and merchant facts from the instruction;
+ * the event carries the stored transaction row).
  */
 export function specFieldsOf(txn: PublicTransaction): PublicTransaction {
   const { id, instructionId, status, rail, createdAt, updatedAt, result, error } = txn;

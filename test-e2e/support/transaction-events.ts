@@ -3,7 +3,7 @@
 // time of each message recorded (the bench measures commit → Kafka latency from it).
 import { randomBytes } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
-import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform';
+import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { type IHeaders, Kafka, logLevel } from 'kafkajs';
 

@@ -1,7 +1,7 @@
 // A webhook receiver for the e2e suite: a real node:http server that records every request with
 // its raw body and checks every Service-Signature twice, with the integrators' helper
-// (@qr-payout/webhook-receiver) and independently with a plain HMAC over `<t>.<raw body>` (spec §5),
-// so a bug shared by our signer and our helper cannot pass.
+// (@qr-payout/webhook-receiver) and independently with a plain HMAC over `<t>.<raw body>`
+// (docs/api/webhooks.md "The signature"), so a bug shared by our signer and our helper cannot pass.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

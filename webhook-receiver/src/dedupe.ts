@@ -1,7 +1,7 @@
-// Delivery is at least once (spec §6.3): the same event can arrive again, for example when your
-// 2xx answer was lost. Receivers record `event_id` with a uniqueness guarantee and answer 2xx to
-// duplicates. In production that record is a table with a UNIQUE event_id, written in the same
-// transaction as the processing (README "Deduplication").
+// Delivery is at least once (docs/api/webhooks.md "Delivery semantics"): the same event can arrive
+// again, for example when your 2xx answer was lost. Receivers record `event_id` with a uniqueness
+// guarantee and answer 2xx to duplicates. In production that record is a table with a UNIQUE
+// event_id, written in the same transaction as the processing (README "Deduplication").
 
 export interface EventDeduplicator {
   /**
@@ -17,7 +17,10 @@ export interface EventDeduplicator {
 }
 
 export type MemoryDeduplicatorOptions = {
-  /** How long an id is remembered; default 7 days (the retry horizon is about 6.2 days, spec §6.4). */
+  /**
+   * How long an id is remembered; default 7 days (the retry horizon is about 6.2 days,
+   * docs/api/webhooks.md "Retries").
+   */
   ttlMs?: number;
   /** At most this many ids are kept; the oldest are dropped first. Default 100 000. */
   maxEntries?: number;

@@ -1,13 +1,14 @@
 import { checkRawBody } from './signature';
 
-// The event envelope (spec §2.5) and its `data` (spec §6.2). Parse only a verified body.
+// The event envelope and its `data` (docs/api/webhooks.md "The event"). Parse only a verified
+// body.
 
 /**
- * Stored on success (spec §2.2). `settledAt` is an ISO 8601 UTC timestamp; the service's
- * presenter allows null when the partner reported none.
+ * Stored on success (docs/api/resources.md "Transactions"). `settledAt` is an ISO 8601 UTC
+ * timestamp; the service's presenter allows null when the partner reported none.
  */
 export type TransactionResult = { reference: string; settledAt: string | null };
-/** Stored on failure (spec §2.2). */
+/** Stored on failure (docs/api/resources.md "Transactions"). */
 export type TransactionError = { reason: string; code: string; partnerStatus: string };
 
 type Envelope<Type extends string, Data> = {

@@ -1,13 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// The `Service-Signature` header (spec §5 "Webhook signing"):
+// The `Service-Signature` header (docs/api/webhooks.md "The signature"):
 //   Service-Signature: t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, "<t>.<raw body>")>
 // During a secret rotation the header carries one v1 value per valid secret; a receiver accepts
 // when any v1 matches any of its secrets. Other schemes (a future `v2=`) are ignored.
 
 /** Name of the signature header (HTTP header names are case-insensitive). */
 export const SIGNATURE_HEADER = 'service-signature';
-/** Recommended tolerance between the signed timestamp and the receiver's clock (spec §5). */
+/**
+ * Recommended tolerance between the signed timestamp and the receiver's clock
+ * (docs/api/webhooks.md "The signature").
+ */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 /** A longer header is refused as malformed before any work is done on it. */
 const MAX_HEADER_LENGTH = 8192;

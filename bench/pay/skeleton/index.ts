@@ -1,5 +1,5 @@
 // Starts the pay skeleton (./process.ts) at one of its levels (./levels.ts) as five processes on a
-// database of its own, and says where its front answers (bench/README.md "pay", "the floors"). Its
+// database of its own, and says where its front answers (bench/README.md "pay": the floors). Its
 // own database makes the CPU row "PostgreSQL (this run's database)" of bench/shared/cpu.ts count
 // only the skeleton's backends.
 import { randomBytes } from 'node:crypto';

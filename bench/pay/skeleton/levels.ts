@@ -1,4 +1,4 @@
-// The two levels of the pay skeleton (bench/README.md "pay", "the floors"): what its messages and
+// The two levels of the pay skeleton (bench/README.md "pay": the floors): what its messages and
 // its rows are. The processes, their calls and their statements are the same at both.
 //   transport: raw JSON bytes over bare grpc-js, four tables with primary keys only.
 //   contract:  what the fixed architecture and the features require, and nothing of our
@@ -11,6 +11,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { create, toBinary, toJsonString } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, timestampNow } from '@bufbuild/protobuf/wkt';
+import { migrate } from '@qr-payout/platform/db';
+import { newId } from '@qr-payout/platform/ids';
 import {
   AccountType,
   type DecodedQr,
@@ -36,8 +38,6 @@ import {
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type pg from 'pg';
-import { migrate } from '../../../services/platform/src/db/migrate';
-import { newId } from '../../../services/platform/src/ids';
 import {
   bufferOf,
   protobufMethod,

@@ -1,4 +1,4 @@
-// The pay skeleton (bench/README.md "pay", "the floors"): the least a pay can cost on this machine in
+// The pay skeleton (bench/README.md "pay": the floors): the least a pay can cost on this machine in
 // this architecture, as five processes shaped like ours and doing none of our work, at one of two
 // levels (SKELETON_LEVEL, ./levels.ts): `transport` (raw JSON bytes, tables with primary keys only)
 // or `contract` (our generated protobuf messages on every gRPC call, payout's own tables).

@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import { Code, serviceError } from '@qr-payout/platform';
+import { Code, serviceError } from '@qr-payout/platform/errors';
 import {
   type AdminService,
   type ApiKey,

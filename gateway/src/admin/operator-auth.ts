@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 
-// Design §7: every admin call carries `Authorization: Bearer <operator token>`.
+// docs/architecture.md "Operators": every admin call carries `Authorization: Bearer <operator token>`.
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();

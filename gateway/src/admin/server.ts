@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { type Client, Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
@@ -63,9 +63,9 @@ function callLogInterceptor(logger: Logger): Interceptor {
 }
 
 /**
- * The admin API (design §7): AdminService over the Connect protocol (JSON or binary) and gRPC on
- * HTTP/1.1, guarded by the operator token, plus `GET /healthz`. Returned not listening: the gateway
- * binds it to ADMIN_PORT, never to the public PORT.
+ * The admin API (docs/architecture.md "Operators"): AdminService over the Connect protocol (JSON or
+ * binary) and gRPC on HTTP/1.1, guarded by the operator token, plus `GET /healthz`. Returned not
+ * listening: the gateway binds it to ADMIN_PORT, never to the public PORT.
  */
 export function buildAdminServer(deps: AdminServerDeps): http.Server {
   const handler = connectNodeAdapter({

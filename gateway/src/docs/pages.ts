@@ -51,7 +51,10 @@ export function referencePageHtml(): string {
 `;
 }
 
-/** GET /docs/errors: the catalogue `docs_url` points at, one anchor per error tag (design §6). */
+/**
+ * GET /docs/errors: the catalogue `docs_url` points at, one anchor per error tag
+ * (docs/api/errors.md "Error names").
+ */
 export function errorCataloguePageHtml(): string {
   const rows = ERROR_TAGS.map((tag) => {
     const entry: ErrorEntry = ERROR_REGISTRY[tag];
@@ -69,7 +72,7 @@ ${fields}<p><em>What to do:</em> ${escapeHtml(entry.action)}</p>
   return docPage(
     'QR Payout API errors',
     `<h1>Errors</h1>
-<p>Every error response has this body and an <code>x-request-id</code> header with the same id (spec §7):</p>
+<p>Every error response has this body and an <code>x-request-id</code> header with the same id:</p>
 <pre>{
   "_tag": "AuthError",
   "type": "AuthError",

@@ -1,4 +1,4 @@
-import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform';
+import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
 import { ApiError } from './api-error';
 import { bodyFieldsOf, type ERROR_REGISTRY, type ErrorTag, isErrorTag } from './registry';
 
@@ -21,11 +21,11 @@ export const RETRY_AFTER_SECONDS: Readonly<Record<UnavailableTag, number>> = {
 };
 
 /**
- * Maps an error of a gRPC call to the public error (design §6). A coded service error with a tag
- * of the registry keeps the service's safe message, whatever its gRPC code (so a decoder's
- * UNAVAILABLE tagged QrLocationUnavailable stays that, not a generic outage); Unavailable /
- * DeadlineExceeded without a detail become 503 ServiceUnavailable; anything else is undefined here
- * and renders as 500 InternalError.
+ * Maps an error of a gRPC call to the public error (docs/api/errors.md "Error names"). A coded
+ * service error with a tag of the registry keeps the service's safe message, whatever its gRPC code
+ * (so a decoder's UNAVAILABLE tagged QrLocationUnavailable stays that, not a generic outage);
+ * Unavailable / DeadlineExceeded without a detail become 503 ServiceUnavailable; anything else is
+ * undefined here and renders as 500 InternalError.
  */
 export function apiErrorFromService(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;

@@ -3,7 +3,7 @@ import { buildOpenApiDocument } from '../openapi/document';
 import { ERROR_REGISTRY, ERROR_TAGS, isErrorTag, renderErrorBody } from './registry';
 
 describe('error registry', () => {
-  it('has the statuses of spec §7.2 and design §6', () => {
+  it('has the statuses of docs/api/errors.md "Error names"', () => {
     const expected: Record<string, number> = {
       AuthError: 401,
       RateLimitError: 429,
@@ -25,11 +25,12 @@ describe('error registry', () => {
       InternalError: 500,
       ServiceUnavailable: 503,
       QrLocationUnavailable: 503,
+      MethodNotAllowed: 405,
     };
     expect(Object.fromEntries(ERROR_TAGS.map((tag) => [tag, ERROR_REGISTRY[tag].status]))).toEqual(expected);
   });
 
-  it('renders the spec §7.1 body with the docs anchor of the tag', () => {
+  it('renders the error body (docs/api/errors.md "The error body") with the docs anchor of the tag', () => {
     const body = renderErrorBody({
       tag: 'AuthError',
       message: 'Missing API key.',

@@ -1,5 +1,7 @@
-// The one error registry of the public API (conventions "Errors", design §6, spec §7).
-// Every failure the gateway answers is rendered from this table; /docs/errors is generated from it.
+// The one error registry of the public API (docs/architecture.md "Errors";
+// docs/api/errors.md "The error body", "Error names"). Every failure the gateway answers is
+// rendered from this table; /docs/errors is generated from it.
+import { type PublicErrorTag, ERROR_TAGS as SYSTEM_ERROR_TAGS } from '@qr-payout/platform/errors';
 
 export interface ErrorEntry {
   status: number;
@@ -12,8 +14,9 @@ export interface ErrorEntry {
   /** Message used when the raiser gives none. */
   defaultMessage: string;
   /**
-   * Fields this error adds to the spec §7.1 body, each with its meaning (catalogue, OpenAPI). Filled
-   * from the service error's metadata of the same name; no other metadata ever reaches the body.
+   * Fields this error adds to the error body (docs/api/errors.md "The error body"), each with its
+   * meaning (catalogue, OpenAPI). Filled from the service error's metadata of the same name; no
+   * other metadata ever reaches the body.
    */
   bodyFields?: Readonly<Record<string, string>>;
 }
@@ -37,15 +40,14 @@ export const ERROR_REGISTRY = {
   IdempotencyConflict: {
     status: 400,
     title: 'Idempotency-Key reused with a different body',
-    description: 'The same Idempotency-Key was sent earlier with a different request body (spec §8).',
+    description: 'The same Idempotency-Key was sent earlier with a different request body.',
     action: 'Use a new Idempotency-Key for a different request.',
     defaultMessage: 'This Idempotency-Key was used with a different request body.',
   },
   AuthError: {
     status: 401,
     title: 'Missing or invalid API key',
-    description:
-      'The x-api-key header is missing, empty, or carries a key that is unknown or revoked (spec §5).',
+    description: 'The x-api-key header is missing, empty, or carries a key that is unknown or revoked.',
     action: 'Send the API key the operator gave you in the x-api-key header.',
     defaultMessage: 'Invalid API key.',
   },
@@ -56,17 +58,25 @@ export const ERROR_REGISTRY = {
     action: 'Check the path and the id.',
     defaultMessage: 'Not found.',
   },
+  MethodNotAllowed: {
+    status: 405,
+    title: 'Method not allowed on this path',
+    description:
+      'The path exists, but not with this method (for example DELETE /v1/schemes). The Allow header lists the methods it has.',
+    action: 'Use one of the methods in the Allow header.',
+    defaultMessage: 'This method is not allowed on this path.',
+  },
   DeliveryInFlight: {
     status: 409,
     title: 'Webhook delivery still in flight',
-    description: 'A replay was asked for a delivery that is pending or delivering (spec §3.2).',
+    description: 'A replay was asked for a delivery that is pending or delivering.',
     action: 'Wait until the delivery reaches delivered, failed or exhausted, then replay it.',
     defaultMessage: 'The delivery is still in flight and cannot be replayed.',
   },
   IdempotencyInProgress: {
     status: 409,
     title: 'Original request still processing',
-    description: 'The same Idempotency-Key arrived while the first request is still processing (spec §8).',
+    description: 'The same Idempotency-Key arrived while the first request is still processing.',
     action: 'Retry after a short delay; once the original finishes, its response is returned.',
     defaultMessage: 'A request with this Idempotency-Key is still processing.',
   },
@@ -149,7 +159,7 @@ export const ERROR_REGISTRY = {
     status: 429,
     title: 'Rate limit exceeded',
     description:
-      'More requests in the last 60 seconds than the key allows (100 by default, spec §8), or, for a request whose API key is invalid, too many failed API key attempts from its address. The body carries retryAfter in seconds.',
+      'More requests in the last 60 seconds than the key allows (100 by default), or, for a request whose API key is invalid, too many failed API key attempts from its address. The body carries retryAfter in seconds.',
     action: 'Wait retryAfter seconds (also in the Retry-After header) before retrying.',
     defaultMessage: 'Rate limit exceeded.',
   },
@@ -177,17 +187,21 @@ export const ERROR_REGISTRY = {
     action: "Retry in a few seconds; the merchant's PSP did not answer.",
     defaultMessage: "The QR code's payment data cannot be fetched right now; retry in a few seconds.",
   },
-} as const satisfies Record<string, ErrorEntry>;
+} as const satisfies Record<PublicErrorTag, ErrorEntry>;
 
-export type ErrorTag = keyof typeof ERROR_REGISTRY;
+/** A tag the public API answers with: platform's one union, shared with the services that raise it. */
+export type ErrorTag = PublicErrorTag;
 
-export const ERROR_TAGS = Object.keys(ERROR_REGISTRY) as ErrorTag[];
+/** The public tags, in platform's order (the catalogue's). */
+export const ERROR_TAGS: readonly ErrorTag[] = (
+  Object.keys(SYSTEM_ERROR_TAGS) as (keyof typeof SYSTEM_ERROR_TAGS)[]
+).filter((tag): tag is ErrorTag => SYSTEM_ERROR_TAGS[tag] === 'public');
 
 export function isErrorTag(tag: string): tag is ErrorTag {
   return Object.hasOwn(ERROR_REGISTRY, tag);
 }
 
-/** The spec §7.1 body. */
+/** The error body (docs/api/errors.md "The error body"). */
 export interface ErrorBody {
   _tag: ErrorTag;
   type: ErrorTag;

@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import { ListCurrenciesResponseSchema } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { type CurrencySource, createCurrencyCatalogue } from './currencies';
 

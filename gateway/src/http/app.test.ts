@@ -1,4 +1,5 @@
-import { Code, ConnectError, serviceError, silentLogger } from '@qr-payout/platform';
+import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
+import { silentLogger } from '@qr-payout/platform/log';
 import { RAILS } from '@qr-payout/platform/partner-protocol';
 import type { FastifyInstance } from 'fastify';
 import { NO_IDEMPOTENCY_CACHE } from '../idempotency/cache';
@@ -151,7 +152,7 @@ describe('public app', () => {
   });
   afterEach(() => app.close());
 
-  describe('authentication (spec §5)', () => {
+  describe('authentication (docs/api/resources.md "Authentication")', () => {
     it('401 with a "missing" message when x-api-key is absent or empty', async () => {
       const cases: Record<string, string>[] = [{}, { 'x-api-key': '' }, { 'x-api-key': '   ' }];
       for (const headers of cases) {
@@ -441,10 +442,28 @@ describe('public app', () => {
   });
 
   describe('unknown routes, docs and probes', () => {
-    it('404 NotFoundError for unknown paths and methods, with x-request-id', async () => {
+    it('404 NotFoundError for unknown paths, with x-request-id', async () => {
       expectErrorBody(await inject(app, { url: '/v1/nope' }), 404, 'NotFoundError');
-      expectErrorBody(await inject(app, { method: 'DELETE', url: '/v1/schemes' }), 404, 'NotFoundError');
       expectErrorBody(await inject(app, { url: '/docs/assets/..%2Fpackage.json' }), 404, 'NotFoundError');
+    });
+
+    it('405 MethodNotAllowed with the Allow list for a method a path does not have', async () => {
+      const deleteSchemes = await inject(app, { method: 'DELETE', url: '/v1/schemes' });
+      expectErrorBody(deleteSchemes, 405, 'MethodNotAllowed');
+      expect(deleteSchemes.headers.allow).toBe('GET, HEAD');
+      const getPay = await inject(app, { url: '/v1/pay' });
+      expectErrorBody(getPay, 405, 'MethodNotAllowed');
+      expect(getPay.headers.allow).toBe('POST');
+      const putTransaction = await inject(app, {
+        method: 'PUT',
+        url: '/v1/transactions/txn_01JD8Z5Q9X8C7V6B5N4M3K2J1H',
+      });
+      expectErrorBody(putTransaction, 405, 'MethodNotAllowed');
+      expect(putTransaction.headers.allow).toBe('GET, HEAD');
+      // Fastify refuses a QUERY without a Content-Type before any handler: still the 405 it is.
+      const queryPay = await inject(app, { method: 'QUERY' as 'GET', url: '/v1/pay' });
+      expectErrorBody(queryPay, 405, 'MethodNotAllowed');
+      expect(queryPay.headers.allow).toBe('POST');
     });
 
     it("partner callbacks exist for the partner protocol's rails only (404 for any other)", async () => {

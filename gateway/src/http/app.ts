@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { requestContext } from '@qr-payout/platform';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { requestContext } from '@qr-payout/platform/context';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { apiError } from '../errors/api-error';
 import type { IdempotencyCache } from '../idempotency/cache';
@@ -10,6 +10,7 @@ import type { SchemeCatalogue } from '../schemes/catalogue';
 import { type AuthTenants, createAuthHook } from './auth';
 import { sendApiError, toApiError } from './error-reply';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
+import { createRouteMethods } from './route-methods';
 import { registerDocsRoutes } from './routes/docs';
 import { registerExecuteRoute } from './routes/execute';
 import { type FxCurrenciesRouteDeps, registerFxCurrenciesRoute } from './routes/fx-currencies';
@@ -54,7 +55,10 @@ export interface PublicAppDeps {
 
 export interface PaymentsDeps {
   idempotency: IdempotencyCache;
-  /** EXECUTE_WAIT_MS: how long payout waits for a terminal state (design §3). */
+  /**
+   * EXECUTE_WAIT_MS: how long payout waits for a terminal state
+   * (docs/api/idempotency.md "Execute and pay").
+   */
   executeWaitMs: number;
   /** Deadline of the execute call on top of the wait (GRPC_TIMEOUT_MS). */
   executeCallTimeoutMs: number;
@@ -62,12 +66,16 @@ export interface PaymentsDeps {
   partnerCallbackSecret: string | undefined;
 }
 
-/** The public HTTP API (design §1): built and ready to `listen` or `inject`; no listen here. */
+/**
+ * The public HTTP API (docs/architecture.md "Services and what each owns"): built and ready to
+ * `listen` or `inject`; no listen here.
+ */
 export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   const { logger, publicDocsUrl } = deps;
   const app = Fastify({
     logger: false,
-    // A fresh UUID per request (spec §8); a client-sent x-request-id is never trusted.
+    // A fresh UUID per request (docs/api/resources.md "Request ids"); a client-sent x-request-id is
+    // never trusted.
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.trustProxy ?? false,
@@ -91,7 +99,9 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   });
   // Route handlers run in the platform request context: logs carry request_id, gRPC calls send
   // it as x-request-id (platform client interceptor), with the tenant once authenticated.
+  const routeMethods = createRouteMethods();
   app.addHook('onRoute', (route) => {
+    routeMethods.add(route.method, route.url);
     const handler = route.handler;
     route.handler = function withRequestContext(request, reply) {
       const tenantId = request.auth?.tenantId;
@@ -119,17 +129,30 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   }
 
   registerJsonBodyParser(app);
-  app.setErrorHandler((error, request, reply) => {
-    sendApiError(reply, toApiError(error, request, logger), publicDocsUrl);
-  });
-  app.setNotFoundHandler((request, reply) => {
+  /** 405 with `Allow` when the path exists under other methods, else 404. */
+  const answerUnknownRoute = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '';
-    sendApiError(
-      reply,
-      apiError('NotFoundError', `No route ${request.method} ${path.slice(0, 200)}.`),
+    const allowed = routeMethods.allowed(path);
+    if (allowed.length === 0)
+      return sendApiError(
+        reply,
+        apiError('NotFoundError', `No route ${request.method} ${path.slice(0, 200)}.`),
+        publicDocsUrl,
+      );
+    const message = `${request.method.slice(0, 20)} is not allowed on ${path.slice(0, 200)}.`;
+    return sendApiError(
+      reply.header('allow', allowed.join(', ')),
+      apiError('MethodNotAllowed', message),
       publicDocsUrl,
     );
+  };
+  app.setErrorHandler((error, request, reply) => {
+    // A request no route has can still fail before the not-found handler (a QUERY without a
+    // Content-Type): it is answered as the unknown route it is.
+    if (request.is404) return answerUnknownRoute(request, reply);
+    sendApiError(reply, toApiError(error, request, logger), publicDocsUrl);
   });
+  app.setNotFoundHandler(answerUnknownRoute);
 
   const authenticate = createAuthHook({
     tenants: deps.tenants,

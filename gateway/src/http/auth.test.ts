@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { ApiError } from '../errors/api-error';

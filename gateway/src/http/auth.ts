@@ -16,7 +16,10 @@ export const AUTH_FAILURES_MESSAGE = 'Too many failed API key attempts from this
 
 export type ApiKeyHeader = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'present'; key: string };
 
-/** Classifies the x-api-key header (spec §5): missing or empty, unusable, or a key to check. */
+/**
+ * Classifies the x-api-key header (docs/api/resources.md "Authentication"): missing or empty,
+ * unusable, or a key to check.
+ */
 export function readApiKeyHeader(value: string | string[] | undefined): ApiKeyHeader {
   if (value === undefined) return { kind: 'missing' };
   if (Array.isArray(value)) return value.length === 0 ? { kind: 'missing' } : { kind: 'invalid' };
@@ -55,7 +58,8 @@ export interface Refusal {
 
 /**
  * The onRequest hook of every /v1 route: authenticates x-api-key, then spends one request of the
- * key's rate limit and sets the rate-limit headers (spec §5, §8).
+ * key's rate limit and sets the rate-limit headers (docs/api/resources.md "Authentication";
+ * docs/api/rate-limits.md "Per key").
  *
  * Failed key attempts are limited per client address (AUTH_FAILURE_LIMIT, ADR 0003). The key is
  * always verified first, and the budget only ever answers requests whose key turned out invalid:

@@ -8,7 +8,7 @@ import {
   PUBLIC_DELIVERY_STATUSES,
 } from './presenters/webhook-delivery';
 
-/** The query parameters of GET /v1/webhook-deliveries (spec §4.7, design §5). */
+/** The query parameters of GET /v1/webhook-deliveries (docs/api/webhooks.md "Webhook deliveries"). */
 export const DELIVERY_LIST_QUERY_PARAMETERS = ['transaction_id', 'status', 'limit', 'cursor'] as const;
 
 /** What ListDeliveries receives; 0, '' and UNSPECIFIED mean "not given" on the wire. */
@@ -21,10 +21,11 @@ export interface DeliveryListQuery {
 
 /**
  * HTTP → ListDeliveries: the gateway checks that each parameter is known, given once and of its
- * type (design §6: ValidationError naming the field). The page size range and the cursor are the
- * webhook service's rules (conventions "a rule checked in two places drifts"): a limit above 100 or
- * a cursor it did not make comes back from it as a ValidationError naming the field. Only a
- * positive limit passes, because 0 on the wire means "not given".
+ * type (docs/api/errors.md "Error names": ValidationError naming the field). The page size range
+ * and the cursor are the webhook service's rules (conventions
+ * "a rule checked in two places drifts"): a limit above 100 or a cursor it did not make comes back
+ * from it as a ValidationError naming the field. Only a positive limit passes, because 0 on the
+ * wire means "not given".
  */
 export function parseDeliveryListQuery(query: unknown): DeliveryListQuery {
   const params = knownQueryParams(query, DELIVERY_LIST_QUERY_PARAMETERS);

@@ -4,7 +4,7 @@ import { ApiError, apiError } from '../errors/api-error';
 import { apiErrorFromService } from '../errors/from-service';
 import { renderErrorBody } from '../errors/registry';
 
-// Fastify's own errors, by code, mapped to the registry (design §6).
+// Fastify's own errors, by code, mapped to the registry (docs/api/errors.md "Error names").
 const FRAMEWORK_ERRORS: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => apiError('PayloadTooLarge'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => apiError('UnsupportedMediaType'),

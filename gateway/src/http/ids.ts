@@ -1,8 +1,8 @@
-import { idPattern, isId } from '@qr-payout/platform';
+import { idPattern, isId } from '@qr-payout/platform/ids';
 
-// Public id formats (design §2: a prefix, then a ULID in Crockford base32), by platform's one
-// implementation (isId), for the routes that answer a malformed id without a call and the JSON
-// Schemas that document them.
+// Public id formats (docs/architecture.md "Money and ids": a prefix, then a ULID in Crockford
+// base32), by platform's one implementation (isId), for the routes that answer a malformed id
+// without a call and the JSON Schemas that document them.
 
 export const TRANSACTION_ID_PATTERN = idPattern('txn');
 export const INSTRUCTION_ID_PATTERN = idPattern('ins');

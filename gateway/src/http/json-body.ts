@@ -5,9 +5,9 @@ import { apiError } from '../errors/api-error';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
- * Only JSON bodies are accepted (415 for anything else, design §6). Parsing is secure-json-parse
- * with both __proto__ and constructor.prototype keys refused, so a body can never reach an
- * object's prototype; each failure is a 400 ValidationError saying what was wrong.
+ * Only JSON bodies are accepted (415 for anything else, docs/api/errors.md "Error names"). Parsing
+ * is secure-json-parse with both __proto__ and constructor.prototype keys refused, so a body can
+ * never reach an object's prototype; each failure is a 400 ValidationError saying what was wrong.
  */
 export function registerJsonBodyParser(
   app: FastifyInstance,

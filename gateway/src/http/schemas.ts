@@ -34,6 +34,33 @@ function withRequestId<K extends string, S extends object>(key: K, schema: S) {
   } as const;
 }
 
+// Shapes used in more than one resource: the OpenAPI document names each once under
+// components.schemas and refers to it wherever it appears (gateway/src/openapi/components.ts).
+
+/** An ISO 4217 alphabetic code; each use says which currency it is. */
+export const CURRENCY_CODE_SCHEMA = {
+  type: 'string',
+  pattern: '^[A-Z]{3}$',
+  description: 'ISO 4217 alphabetic currency code.',
+} as const;
+
+const MONEY_DESCRIPTION =
+  "JSON number in major units with at most the currency's ISO 4217 minor-unit digits.";
+
+/** An amount of money at the JSON edge; each use says in which currency. */
+export const MONEY_SCHEMA = { type: 'number', description: MONEY_DESCRIPTION } as const;
+
+/** The merchant paid, as the QR named it. */
+export const CREDITOR_SCHEMA = {
+  type: 'object',
+  required: ['name', 'account'],
+  properties: { name: { type: 'string' }, account: { type: 'string' } },
+  additionalProperties: false,
+} as const;
+
+/** How a webhook endpoint's deliveries are retried (docs/api/webhooks.md "Retries"). */
+export const RETRY_STRATEGY_SCHEMA = { type: 'string', enum: ['standard', 'extended'] } as const;
+
 export const SCHEME_SCHEMA = {
   type: 'object',
   required: [
@@ -56,7 +83,7 @@ export const SCHEME_SCHEMA = {
     },
     name: { type: 'string' },
     country: { type: 'string', description: 'ISO 3166-1 alpha-2.' },
-    currency: { type: 'string', description: 'ISO 4217 payment currency.' },
+    currency: { ...CURRENCY_CODE_SCHEMA, description: 'ISO 4217 payment currency.' },
     rail: { type: 'string' },
     required_payer_fields: {
       type: 'array',
@@ -141,6 +168,8 @@ export const SCHEMES_RESPONSE_SCHEMA = withRequestId('schemes', {
 
 export const MAX_QR_STRING_LENGTH = 4096;
 
+export const MAX_REQUEST_AMOUNT = 999_999_999_999_999;
+
 export const RESOLVE_REQUEST_SCHEMA = {
   type: 'object',
   required: ['qr_string'],
@@ -149,7 +178,7 @@ export const RESOLVE_REQUEST_SCHEMA = {
       type: 'string',
       minLength: 1,
       maxLength: MAX_QR_STRING_LENGTH,
-      description: 'The text decoded from the merchant QR code, exactly as scanned (spec §4.1).',
+      description: 'The text decoded from the merchant QR code, exactly as scanned.',
     },
     wallet_currency: orNull({
       type: 'string',
@@ -161,15 +190,15 @@ export const RESOLVE_REQUEST_SCHEMA = {
     amount: orNull({
       type: 'number',
       exclusiveMinimum: 0,
+      // The largest amount of 15 significant digits (what a JSON number holds exactly, money.ts):
+      // in minor units of a 3-decimal currency still far below 2^63.
+      maximum: MAX_REQUEST_AMOUNT,
       description:
-        "For QR codes that carry no amount: the amount in the payment currency (design §3). Zero or negative is 400 ValidationError; a positive amount outside the scheme's min_amount..max_amount is 422 AmountOutOfRange. Null: not sent.",
+        "For QR codes that carry no amount: the amount in the payment currency. Zero or negative is 400 ValidationError; a positive amount outside the scheme's min_amount..max_amount is 422 AmountOutOfRange. Null: not sent.",
     } as const),
   },
   additionalProperties: false,
 } as const;
-
-const MONEY_DESCRIPTION =
-  "JSON number in major units with at most the currency's ISO 4217 minor-unit digits.";
 
 // The FX quote an instruction carries when the payer pays from another currency. The spec names no
 // quote fields (§2.1 points at §4, which says "not shown"): docs/api/fx-and-confidence.md "FX quotes".
@@ -195,19 +224,19 @@ export const QUOTE_SCHEMA = {
         'the spread, mid × (10000 − FX_SPREAD_BPS) / 10000 (50 bps by default; docs/api/fx-and-confidence.md).',
     },
     source_amount: {
-      type: 'number',
+      ...MONEY_SCHEMA,
       description:
         'What the conversion costs in source_currency (the wallet currency): the smallest amount in its minor units ' +
         `worth at least target_amount at rate (rounded up, so the merchant is never short). ${MONEY_DESCRIPTION}`,
     },
-    source_currency: { type: 'string', description: 'ISO 4217: the wallet currency.' },
+    source_currency: { ...CURRENCY_CODE_SCHEMA, description: 'ISO 4217: the wallet currency.' },
     target_amount: {
-      type: 'number',
+      ...MONEY_SCHEMA,
       description: `What the merchant receives: the instruction amount. ${MONEY_DESCRIPTION}`,
     },
-    target_currency: { type: 'string', description: 'ISO 4217: the payment currency.' },
+    target_currency: { ...CURRENCY_CODE_SCHEMA, description: 'ISO 4217: the payment currency.' },
     fee: {
-      type: 'number',
+      ...MONEY_SCHEMA,
       description: `Fee charged on top of source_amount, in source_currency (0 when none). ${MONEY_DESCRIPTION}`,
     },
     expires_at: {
@@ -220,24 +249,19 @@ export const QUOTE_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-// Spec §2.1 fields, plus wallet_currency / wallet_amount / quote when the request carried
-// wallet_currency (spec §2.1 "the instruction carries the converted amount").
+// The instruction's fields, plus wallet_currency / wallet_amount / quote when the request carried
+// wallet_currency (docs/api/resources.md "Instructions (resolve)").
 export const INSTRUCTION_SCHEMA = {
   type: 'object',
   required: ['id', 'amount', 'currency', 'creditor', 'scheme', 'country', 'confidence'],
   properties: {
     id: { type: 'string', pattern: '^ins_', description: 'Use as instruction_id in POST /v1/execute.' },
     amount: {
-      type: 'number',
+      ...MONEY_SCHEMA,
       description: `What the merchant receives, in the payment currency. ${MONEY_DESCRIPTION}`,
     },
-    currency: { type: 'string', description: "ISO 4217 payment currency (the merchant country's)." },
-    creditor: {
-      type: 'object',
-      required: ['name', 'account'],
-      properties: { name: { type: 'string' }, account: { type: 'string' } },
-      additionalProperties: false,
-    },
+    currency: { ...CURRENCY_CODE_SCHEMA, description: "ISO 4217 payment currency (the merchant country's)." },
+    creditor: CREDITOR_SCHEMA,
     scheme: { type: 'string', description: 'Scheme identifier, as listed by GET /v1/schemes.' },
     country: { type: 'string', description: 'ISO 3166-1 alpha-2 country of the merchant.' },
     confidence: {
@@ -250,11 +274,11 @@ export const INSTRUCTION_SCHEMA = {
         'A valid static Pix code scores 1.0; docs/api/fx-and-confidence.md "Confidence".',
     },
     wallet_currency: {
-      type: 'string',
+      ...CURRENCY_CODE_SCHEMA,
       description: 'Only when the request had wallet_currency: the currency the user pays in.',
     },
     wallet_amount: {
-      type: 'number',
+      ...MONEY_SCHEMA,
       description:
         "Only when the request had wallet_currency: what the user pays in wallet_currency, the quote's " +
         `source_amount plus its fee (equal to amount when wallet_currency is the payment currency). ${MONEY_DESCRIPTION}`,
@@ -279,10 +303,63 @@ export const HEALTH_RESPONSE_SCHEMA = {
 
 const ISO_TIMESTAMP = { type: 'string', format: 'date-time' } as const;
 
+export const TRANSACTION_STATUS_SCHEMA = {
+  type: 'string',
+  enum: ['pending', 'processing', 'completed', 'failed'],
+} as const;
+
 /**
- * Spec §2.2; camelCase as the spec writes it. `result` and `error` are always present, null until
- * set. The money additions (issue 10, docs/api/resources.md "Transactions") follow the same
- * camelCase; `walletAmount`, `walletCurrency` and `quote` are null when no FX applied.
+ * A completed transaction's `result` (docs/api/resources.md "Transactions"), also `data.result` of
+ * transaction.completed.
+ */
+export const TRANSACTION_RESULT_SCHEMA = {
+  type: 'object',
+  required: ['reference', 'settledAt'],
+  properties: {
+    reference: {
+      type: 'string',
+      description: "The rail's own reference (for Pix, the end-to-end id).",
+    },
+    settledAt: { oneOf: [ISO_TIMESTAMP, { type: 'null' }] },
+  },
+  additionalProperties: false,
+} as const;
+
+/**
+ * A failed transaction's `error` (docs/api/resources.md "Transactions"), also `data.error` of
+ * transaction.failed.
+ */
+export const TRANSACTION_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['reason', 'code', 'partnerStatus'],
+  properties: {
+    reason: { type: 'string' },
+    code: { type: 'string', description: 'ISO 20022 reason code (for example `AC03`).' },
+    partnerStatus: { type: 'string' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** The FX quote a transaction was converted with, as the transaction shows it. */
+export const TRANSACTION_QUOTE_SCHEMA = {
+  type: 'object',
+  required: ['id', 'rate'],
+  properties: {
+    id: { type: 'string', pattern: '^quo_' },
+    rate: {
+      type: 'string',
+      pattern: '^[0-9]+(\\.[0-9]+)?$',
+      description: 'Units of `currency` per one unit of `walletCurrency`, as an exact decimal string.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/**
+ * docs/api/resources.md "Transactions"; camelCase, as the API has always shown it. `result` and
+ * `error` are always present, null until set. The money additions (issue 10,
+ * docs/api/resources.md "Transactions") follow the same camelCase; `walletAmount`, `walletCurrency`
+ * and `quote` are null when no FX applied.
  */
 export const TRANSACTION_SCHEMA = {
   type: 'object',
@@ -307,87 +384,39 @@ export const TRANSACTION_SCHEMA = {
   properties: {
     id: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
     instructionId: { type: 'string', pattern: INSTRUCTION_ID_PATTERN },
-    status: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
+    status: TRANSACTION_STATUS_SCHEMA,
     rail: { type: 'string', description: 'Name of the rail that carries the payout (for example `pix`).' },
     createdAt: ISO_TIMESTAMP,
     updatedAt: ISO_TIMESTAMP,
     result: {
       description: 'Set when the transaction completed.',
-      oneOf: [
-        {
-          type: 'object',
-          required: ['reference', 'settledAt'],
-          properties: {
-            reference: {
-              type: 'string',
-              description: "The rail's own reference (for Pix, the end-to-end id).",
-            },
-            settledAt: { oneOf: [ISO_TIMESTAMP, { type: 'null' }] },
-          },
-          additionalProperties: false,
-        },
-        { type: 'null' },
-      ],
+      oneOf: [TRANSACTION_RESULT_SCHEMA, { type: 'null' }],
     },
     error: {
       description: 'Set when the transaction failed.',
-      oneOf: [
-        {
-          type: 'object',
-          required: ['reason', 'code', 'partnerStatus'],
-          properties: {
-            reason: { type: 'string' },
-            code: { type: 'string', description: 'ISO 20022 reason code (for example `AC03`).' },
-            partnerStatus: { type: 'string' },
-          },
-          additionalProperties: false,
-        },
-        { type: 'null' },
-      ],
+      oneOf: [TRANSACTION_ERROR_SCHEMA, { type: 'null' }],
     },
     amount: {
-      type: 'number',
+      ...MONEY_SCHEMA,
       description: `What the merchant receives, in \`currency\`. ${MONEY_DESCRIPTION}`,
     },
-    currency: { type: 'string', description: "ISO 4217 payment currency (the merchant country's)." },
-    creditor: {
-      type: 'object',
-      required: ['name', 'account'],
-      properties: { name: { type: 'string' }, account: { type: 'string' } },
-      additionalProperties: false,
-      description: 'The merchant paid, as its instruction resolved it.',
-    },
+    currency: { ...CURRENCY_CODE_SCHEMA, description: "ISO 4217 payment currency (the merchant country's)." },
+    creditor: { ...CREDITOR_SCHEMA, description: 'The merchant paid, as its instruction resolved it.' },
     scheme: { type: 'string', description: 'Scheme identifier, as listed by GET /v1/schemes.' },
     country: { type: 'string', description: 'ISO 3166-1 alpha-2 country of the merchant.' },
     walletAmount: {
-      oneOf: [{ type: 'number' }, { type: 'null' }],
+      oneOf: [MONEY_SCHEMA, { type: 'null' }],
       description:
         "What the payer paid in `walletCurrency` (the quote's source amount plus its fee); null when no FX applied. " +
         MONEY_DESCRIPTION,
     },
     walletCurrency: {
-      oneOf: [{ type: 'string' }, { type: 'null' }],
+      oneOf: [CURRENCY_CODE_SCHEMA, { type: 'null' }],
       description: 'ISO 4217 currency the payer paid in; null when no FX applied.',
     },
     quote: {
       description: 'The FX quote the payment was converted with; null when no FX applied.',
-      oneOf: [
-        {
-          type: 'object',
-          required: ['id', 'rate'],
-          properties: {
-            id: { type: 'string', pattern: '^quo_' },
-            rate: {
-              type: 'string',
-              pattern: '^[0-9]+(\\.[0-9]+)?$',
-              description:
-                'Units of `currency` per one unit of `walletCurrency`, as an exact decimal string.',
-            },
-          },
-          additionalProperties: false,
-        },
-        { type: 'null' },
-      ],
+      oneOf: [TRANSACTION_QUOTE_SCHEMA, { type: 'null' }],
     },
   },
   additionalProperties: false,
@@ -417,7 +446,7 @@ export const TRANSACTIONS_RESPONSE_SCHEMA = pagedListSchema('transactions', TRAN
 /** GET /v1/instructions/{id}: the instruction as resolve shows it. */
 export const INSTRUCTION_RESPONSE_SCHEMA = RESOLVE_RESPONSE_SCHEMA;
 
-/** Spec §4.6: custom header names are shown, their values never. */
+/** Custom header names are shown, their values never (docs/api/webhooks.md "Custom headers"). */
 export const WEBHOOK_ENDPOINT_SCHEMA = {
   type: 'object',
   required: [
@@ -435,7 +464,7 @@ export const WEBHOOK_ENDPOINT_SCHEMA = {
     url: { type: 'string', format: 'uri' },
     event_types: { type: 'array', items: { type: 'string' } },
     header_names: { type: 'array', items: { type: 'string' } },
-    retry_strategy: { type: 'string', enum: ['standard', 'extended'] },
+    retry_strategy: RETRY_STRATEGY_SCHEMA,
     enabled: { type: 'boolean' },
     disabled_reason: { oneOf: [{ type: 'string' }, { type: 'null' }] },
     created_at: ISO_TIMESTAMP,
@@ -448,8 +477,9 @@ export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = withRequestId('endpoints', {
   items: WEBHOOK_ENDPOINT_SCHEMA,
 } as const);
 
-// Payer identity (spec §4.2): presence and lengths of name and account here; the payer's document
-// (payer_tax_id, payer_country, payer_id_type) is checked by payout (docs/payer-identity.md).
+// Payer identity (docs/api/idempotency.md "Execute and pay"): presence and lengths of name and
+// account here; the payer's document (payer_tax_id, payer_country, payer_id_type) is checked by
+// payout (docs/payer-identity.md).
 const PAYER_PROPERTIES = {
   payer_name: {
     type: 'string',
@@ -494,13 +524,13 @@ const PAYER_PROPERTIES = {
 
 export const MAX_CALLBACK_URL_LENGTH = 2048;
 
-const CALLBACK_URL_PROPERTY = orNull({
+export const CALLBACK_URL_PROPERTY = orNull({
   type: 'string',
   minLength: 1,
   maxLength: MAX_CALLBACK_URL_LENGTH,
   description:
     'Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, ' +
-    "signed with the tenant's signing secret (spec §5). An https URL that is not a loopback, private, " +
+    "signed with the tenant's signing secret. An https URL that is not a loopback, private, " +
     'link-local or metadata address (same rules as registered endpoints). Null: not sent.',
 } as const);
 
@@ -567,7 +597,7 @@ export const PARTNER_CALLBACK_SCHEMA = {
       type: 'object',
       required: ['currency', 'amount_minor'],
       properties: {
-        currency: { type: 'string', description: 'ISO 4217 code of the rail currency.' },
+        currency: { ...CURRENCY_CODE_SCHEMA, description: 'ISO 4217 code of the rail currency.' },
         amount_minor: {
           type: 'string',
           pattern: '^[1-9][0-9]{0,17}$',
@@ -593,7 +623,12 @@ export const PARTNER_CALLBACK_RESPONSE_SCHEMA = {
 
 const NULLABLE_TIMESTAMP = { oneOf: [ISO_TIMESTAMP, { type: 'null' }] } as const;
 
-/** Spec §2.4 and §3.2; the fields beyond those the spec names are design §5's (docs/api/webhooks.md "Webhook deliveries"). */
+export const WEBHOOK_DELIVERY_STATUS_SCHEMA = {
+  type: 'string',
+  enum: ['pending', 'delivering', 'delivered', 'failed', 'exhausted'],
+} as const;
+
+/** A webhook delivery (docs/api/webhooks.md "Webhook deliveries", "Delivery states"). */
 export const WEBHOOK_DELIVERY_SCHEMA = {
   type: 'object',
   required: [
@@ -636,10 +671,9 @@ export const WEBHOOK_DELIVERY_SCHEMA = {
     },
     url: { type: 'string', format: 'uri', description: 'Where the event is sent.' },
     status: {
-      type: 'string',
-      enum: ['pending', 'delivering', 'delivered', 'failed', 'exhausted'],
+      ...WEBHOOK_DELIVERY_STATUS_SCHEMA,
       description:
-        'Spec §3.2: `pending` waits for its next attempt, `delivering` has one in flight, `delivered` got a 2xx, ' +
+        '`pending` waits for its next attempt, `delivering` has one in flight, `delivered` got a 2xx, ' +
         '`failed` ended without retry (for example a refused target), `exhausted` used every attempt.',
     },
     attempts: {
@@ -650,9 +684,9 @@ export const WEBHOOK_DELIVERY_SCHEMA = {
     max_attempts: {
       type: 'integer',
       minimum: 1,
-      description: 'Attempts the retry strategy allows (16 standard, 17 extended, spec §6.4).',
+      description: 'Attempts the retry strategy allows (16 standard, 17 extended).',
     },
-    retry_strategy: { type: 'string', enum: ['standard', 'extended'] },
+    retry_strategy: RETRY_STRATEGY_SCHEMA,
     next_attempt_at: {
       ...NULLABLE_TIMESTAMP,
       description: 'When the next attempt is due; null when none is (delivered, failed, exhausted).',
@@ -751,14 +785,14 @@ export const WEBHOOK_DELIVERY_RESPONSE_SCHEMA = withRequestId(
 
 export const WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA = withRequestId('delivery', WEBHOOK_DELIVERY_SCHEMA);
 
-/** The replay takes no body (spec §4.8); none or `{}` is accepted. */
+/** The replay takes no body (docs/api/webhooks.md "Webhook deliveries"); none or `{}` is accepted. */
 export const WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA = {
   type: 'object',
   properties: {},
   additionalProperties: false,
 } as const;
 
-/** The event envelope of spec §2.5 around `data`. */
+/** The event envelope around `data` (docs/api/webhooks.md "The event"). */
 function webhookEventSchema(eventType: string, data: object) {
   return {
     type: 'object',
@@ -768,7 +802,7 @@ function webhookEventSchema(eventType: string, data: object) {
       event_id: {
         type: 'string',
         format: 'uuid',
-        description: 'Unique per event: store it with a uniqueness guarantee and ignore repeats (spec §6.3).',
+        description: 'Unique per event (delivery is at least once): store it uniquely and ignore repeats.',
       },
       event_type: { type: 'string', const: eventType },
       occurred_at: { ...ISO_TIMESTAMP, description: 'ISO 8601 UTC with milliseconds.' },
@@ -779,12 +813,10 @@ function webhookEventSchema(eventType: string, data: object) {
 }
 
 /**
- * Spec §6.2: `result` is set on `transaction.completed`, `error` on `transaction.failed`, each as
- * GET /v1/transactions/{id} shows it (the same presenter makes both).
+ * docs/api/webhooks.md "The event": `result` is set on `transaction.completed`, `error` on
+ * `transaction.failed`, each as GET /v1/transactions/{id} shows it (the same presenter makes both).
  */
 function webhookTransactionEventDataSchema(status: 'completed' | 'failed') {
-  const [resultObject] = TRANSACTION_SCHEMA.properties.result.oneOf;
-  const [errorObject] = TRANSACTION_SCHEMA.properties.error.oneOf;
   return {
     type: 'object',
     required: ['transaction_id', 'instruction_id', 'status', 'result', 'error'],
@@ -792,8 +824,8 @@ function webhookTransactionEventDataSchema(status: 'completed' | 'failed') {
       transaction_id: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
       instruction_id: { type: 'string', pattern: INSTRUCTION_ID_PATTERN },
       status: { type: 'string', const: status },
-      result: status === 'completed' ? resultObject : { type: 'null' },
-      error: status === 'failed' ? errorObject : { type: 'null' },
+      result: status === 'completed' ? TRANSACTION_RESULT_SCHEMA : { type: 'null' },
+      error: status === 'failed' ? TRANSACTION_ERROR_SCHEMA : { type: 'null' },
     },
     additionalProperties: false,
   } as const;
@@ -825,8 +857,7 @@ export const WALLET_CURRENCY_SCHEMA = {
   required: ['code', 'minor_units'],
   properties: {
     code: {
-      type: 'string',
-      pattern: '^[A-Z]{3}$',
+      ...CURRENCY_CODE_SCHEMA,
       description: 'ISO 4217 alphabetic code: a value `wallet_currency` accepts.',
     },
     minor_units: {

@@ -13,7 +13,10 @@ export const TRANSACTION_LIST_QUERY_PARAMETERS = [
   'cursor',
 ] as const;
 
-/** The public transaction states (spec §3.1 plus the transient ones), as the list filters them. */
+/**
+ * The public transaction states (docs/api/resources.md "Transaction states" plus the transient
+ * ones), as the list filters them.
+ */
 export const PUBLIC_TRANSACTION_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 
 const STATUS_OF: Record<(typeof PUBLIC_TRANSACTION_STATUSES)[number], TransactionStatus> = {
@@ -34,7 +37,10 @@ export interface TransactionListQuery {
 
 // RFC 3339 date-time (ISO 8601 with a zone): what the API itself writes, offsets accepted. At most
 // milliseconds: finer digits would be dropped silently, moving a half-open bound.
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
+/** created_gte / created_lt: ISO 8601 with a time zone, at most milliseconds (also the OpenAPI pattern). */
+export const DATE_TIME_PATTERN =
+  '^(\\d{4})-(\\d{2})-(\\d{2})T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?(Z|[+-]\\d{2}:\\d{2})$';
+const DATE_TIME = new RegExp(DATE_TIME_PATTERN);
 
 /** Date.parse rolls 2026-02-30 over to March: the calendar date must exist as written. */
 function calendarDateExists(value: string): boolean {

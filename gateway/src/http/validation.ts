@@ -1,7 +1,7 @@
 import type { FastifySchemaValidationError } from 'fastify';
 
 /**
- * One readable message naming the field (design §6), from the first schema error:
+ * One readable message naming the field (docs/api/errors.md "Error names"), from the first schema error:
  * "qr_string is required", "wallet_currency must match pattern ...".
  */
 export function formatValidationMessage(errors: FastifySchemaValidationError[], dataVar: string): string {

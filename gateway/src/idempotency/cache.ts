@@ -1,7 +1,8 @@
-// The gateway's fast path of idempotency (spec §8): one record per (tenant, key) that is first a
-// lock while the request runs, then the response to replay. The durable guarantee is payout's
-// idempotency_keys table; this cache only answers replays and concurrent duplicates without a
-// call, so losing it (flush, outage) can never cause a second payout, only a call to payout.
+// The gateway's fast path of idempotency (docs/api/idempotency.md "The Idempotency-Key"): one
+// record per (tenant, key) that is first a lock while the request runs, then the response to
+// replay. The durable guarantee is payout's idempotency_keys table; this cache only answers replays
+// and concurrent duplicates without a call, so losing it (flush, outage) can never cause a second
+// payout, only a call to payout.
 
 /** A response as it is replayed: status and body. The body's request_id is the replay's own. */
 export interface CachedResponse {

@@ -17,9 +17,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * SHA-256 (hex) of the operation and the canonical JSON of the parsed body (spec §8: "same key and
- * different body" is a conflict). The operation is part of it, so one key reused on /v1/execute
- * and /v1/pay is a conflict too. The same value goes to payout's durable record.
+ * SHA-256 (hex) of the operation and the canonical JSON of the parsed body
+ * (docs/api/idempotency.md "The Idempotency-Key": "same key and different body" is a conflict). The
+ * operation is part of it, so one key reused on /v1/execute and /v1/pay is a conflict too. The same
+ * value goes to payout's durable record.
  */
 export function requestFingerprint(operation: string, body: unknown): string {
   return createHash('sha256')

@@ -5,9 +5,9 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
 /**
- * The Idempotency-Key of a payment operation (spec §8), by the rule payout applies too
- * (platform `idempotency-key`): 400 IdempotencyKeyMissing when absent or blank, 400
- * ValidationError when sent twice, longer than 255 characters or not printable ASCII.
+ * The Idempotency-Key of a payment operation (docs/api/idempotency.md "The Idempotency-Key"), by
+ * the rule payout applies too (platform `idempotency-key`): 400 IdempotencyKeyMissing when absent
+ * or blank, 400 ValidationError when sent twice, longer than 255 characters or not printable ASCII.
  */
 export function readIdempotencyKey(value: string | string[] | undefined): string {
   if (value === undefined || (Array.isArray(value) && value.length === 0))

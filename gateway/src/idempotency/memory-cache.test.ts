@@ -1,4 +1,4 @@
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import type { BeginResult, IdempotencyLock } from './cache';
 import { createMemoryIdempotencyCache, type MemoryIdempotencyCacheOptions } from './memory-cache';
 

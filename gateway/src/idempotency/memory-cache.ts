@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import type {
   BeginResult,
   CachedResponse,
@@ -34,7 +34,7 @@ export interface MemoryIdempotencyCacheOptions {
   keyPrefix: string;
   /** How long a lock lives when its holder never completes: longer than a request can run. */
   lockTtlMs: number;
-  /** spec §8: 24 h; after that the key is new. */
+  /** docs/api/idempotency.md "The Idempotency-Key": 24 h; after that the key is new. */
   ttlMs: number;
   logger: Logger;
   /** Records kept at most; beyond it the oldest is evicted (its key then goes to payout). */
@@ -64,7 +64,8 @@ export function createMemoryIdempotencyCache(opts: MemoryIdempotencyCacheOptions
   const records = new Map<string, MemoryRecord>();
   let lastSweep = now();
 
-  // The same record name as in Redis: per tenant (spec §2.6), the client's key as sent.
+  // The same record name as in Redis: per tenant (docs/api/resources.md "Authentication"), the
+  // client's key as sent.
   const recordKey = (scope: IdempotencyScope) => `${opts.keyPrefix}${scope.tenantId}:${scope.key}`;
 
   /** The record while it lives; an expired one is deleted, as Redis would have. */

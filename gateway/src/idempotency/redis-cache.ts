@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import type { Redis } from 'ioredis';
 import type {
   BeginResult,
@@ -75,7 +75,7 @@ export interface RedisIdempotencyCacheOptions {
   keyPrefix: string;
   /** How long a lock lives when its holder never completes (crash): longer than a request can run. */
   lockTtlMs: number;
-  /** spec §8: 24 h; after that the key is new. */
+  /** docs/api/idempotency.md "The Idempotency-Key": 24 h; after that the key is new. */
   ttlMs: number;
   logger: Logger;
 }
@@ -86,8 +86,9 @@ export function createRedisIdempotencyCache(opts: RedisIdempotencyCacheOptions):
   redis.defineCommand('idempotencyComplete', { numberOfKeys: 1, lua: COMPLETE_LUA });
   redis.defineCommand('idempotencyRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
 
-  // Keys are per tenant (spec §2.6): the tenant id is part of the record name. The client's key
-  // goes in as sent: at most 255 printable ASCII characters, safe in a Redis key.
+  // Keys are per tenant (docs/api/resources.md "Authentication"): the tenant id is part of the
+  // record name. The client's key goes in as sent: at most 255 printable ASCII characters, safe in
+  // a Redis key.
   const recordKey = (scope: IdempotencyScope) => `${opts.keyPrefix}${scope.tenantId}:${scope.key}`;
 
   const warn = (err: unknown, step: string) =>

@@ -3,7 +3,7 @@ import { apiErrorFromService } from '../errors/from-service';
 import { type ErrorTag, renderErrorBody } from '../errors/registry';
 import type { CachedResponse, IdempotencyCache, IdempotencyScope } from './cache';
 
-// The idempotency table of spec §8 around one payment operation:
+// The idempotency table of docs/api/idempotency.md "The Idempotency-Key" around one payment operation:
 //   new key                    → run it
 //   same key and body, done    → the stored response, Idempotent-Replayed: true
 //   same key, still running    → 409 IdempotencyInProgress

@@ -185,6 +185,37 @@ describe('OpenAPI document', () => {
     expect(quoted).toEqual(expect.arrayContaining(walletCurrency.examples));
   });
 
+  it('defines each resource and shared shape once, in components, and refers to it everywhere else', () => {
+    const json = JSON.stringify(doc);
+    const schemas = (doc.components as unknown as { schemas: Record<string, { required?: string[] }> })
+      .schemas;
+    const shapes = [
+      'Instruction',
+      'Transaction',
+      'Quote',
+      'Creditor',
+      'WebhookEndpoint',
+      'WebhookDelivery',
+      'WebhookDeliveryAttempt',
+      'ErrorBody',
+      'Scheme',
+      'WalletCurrency',
+      'TransactionResult',
+      'TransactionError',
+      'TransactionQuote',
+    ];
+    for (const name of shapes) {
+      // An object's `required` list is as good as its fingerprint: written out once means once here.
+      const required = JSON.stringify(schemas[name]?.required);
+      expect([name, json.split(required).length - 1]).toEqual([name, 1]);
+    }
+    for (const name of [...shapes, 'Money', 'Currency', 'TransactionStatus', 'RetryStrategy'])
+      expect([name, json.includes(`"$ref":"#/components/schemas/${name}"`)]).toEqual([name, true]);
+    const pay = schemas.PayResponse as unknown as { properties: Record<string, { $ref?: string }> };
+    expect(pay.properties.transaction?.$ref).toBe('#/components/schemas/Transaction');
+    expect(pay.properties.instruction?.$ref).toBe('#/components/schemas/Instruction');
+  });
+
   it('documents the events as webhooks with the signature header', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'transaction.completed',

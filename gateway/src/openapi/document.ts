@@ -10,44 +10,13 @@ import {
 import { DELIVERY_LIST_QUERY_PARAMETERS } from '../http/delivery-list-query';
 import { TRANSACTION_ID_PATTERN } from '../http/ids';
 import { PUBLIC_DELIVERY_STATUSES } from '../http/presenters/webhook-delivery';
+import { ERROR_BODY_SCHEMA } from '../http/schemas';
 import {
-  ERROR_BODY_SCHEMA,
-  EXECUTE_REQUEST_SCHEMA,
-  EXECUTE_RESPONSE_SCHEMA,
-  HEALTH_RESPONSE_SCHEMA,
-  INSTRUCTION_RESPONSE_SCHEMA,
-  INSTRUCTION_SCHEMA,
-  PARTNER_CALLBACK_RESPONSE_SCHEMA,
-  PARTNER_CALLBACK_SCHEMA,
-  PAY_REQUEST_SCHEMA,
-  PAY_RESPONSE_SCHEMA,
-  QUOTE_SCHEMA,
-  RESOLVE_REQUEST_SCHEMA,
-  RESOLVE_RESPONSE_SCHEMA,
-  SCHEME_SCHEMA,
-  SCHEMES_RESPONSE_SCHEMA,
-  TRANSACTION_RESPONSE_SCHEMA,
-  TRANSACTION_SCHEMA,
-  TRANSACTIONS_RESPONSE_SCHEMA,
-  WALLET_CURRENCIES_RESPONSE_SCHEMA,
-  WALLET_CURRENCY_SCHEMA,
-  WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
-  WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
-  WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
-  WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
-  WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
-  WEBHOOK_DELIVERY_SCHEMA,
-  WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA,
-  WEBHOOK_ENDPOINT_SCHEMA,
-  WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
-  WEBHOOK_PING_EVENT_SCHEMA,
-  WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
-  WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
-} from '../http/schemas';
-import {
+  DATE_TIME_PATTERN,
   PUBLIC_TRANSACTION_STATUSES,
   TRANSACTION_LIST_QUERY_PARAMETERS,
 } from '../http/transaction-list-query';
+import { componentSchemas, refNamedSchemas, sharedSchemas } from './components';
 import {
   EXAMPLE_DELIVERY,
   EXAMPLE_DELIVERY_ID,
@@ -249,7 +218,10 @@ const QR_ROUTE_ERRORS = {
   ...QR_ROUTE_UNAVAILABLE,
 };
 
-/** The Idempotency-Key parameter of the payment operations (spec §8). */
+/**
+ * The Idempotency-Key parameter of the payment operations
+ * (docs/api/idempotency.md "The Idempotency-Key").
+ */
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -262,7 +234,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
 };
 
 const IDEMPOTENCY_DESCRIPTION =
-  'Idempotency (spec §8): a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request ' +
+  'Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request ' +
   'is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the ' +
   "first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is " +
   '400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount ' +
@@ -307,7 +279,7 @@ const DELIVERY_LIST_PARAMETER_DEFINITIONS: Record<(typeof DELIVERY_LIST_QUERY_PA
   },
   status: {
     schema: { type: 'string', enum: PUBLIC_DELIVERY_STATUSES },
-    description: 'Only deliveries in this state (spec §3.2). Combines with `transaction_id`.',
+    description: 'Only deliveries in this state. Combines with `transaction_id`.',
   },
   ...PAGING_PARAMETER_DEFINITIONS,
 };
@@ -332,12 +304,12 @@ const TRANSACTION_LIST_PARAMETER_DEFINITIONS: Record<
     description: 'Only transactions in this state.',
   },
   created_gte: {
-    schema: { type: 'string', format: 'date-time' },
+    schema: { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN },
     description:
       'Only transactions created at or after this instant (ISO 8601 with a time zone, at most milliseconds; a calendar date that exists).',
   },
   created_lt: {
-    schema: { type: 'string', format: 'date-time' },
+    schema: { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN },
     description: 'Only transactions created before this instant; must be later than `created_gte`.',
   },
   ...PAGING_PARAMETER_DEFINITIONS,
@@ -358,9 +330,10 @@ const DELIVERY_ID_PARAMETER = {
 };
 
 /**
- * Headers of every webhook the service sends (spec §5, §6), with the example event's values: its
- * `Service-Signature` is the real HMAC of the example body (JSON.stringify of EXAMPLE_EVENTS)
- * under the secret `whsec_example` at t = 1795003200, so a verifier can be tried on it.
+ * Headers of every webhook the service sends (docs/api/webhooks.md "The event", "The signature"),
+ * with the example event's values: its `Service-Signature` is the real HMAC of the example body
+ * (JSON.stringify of EXAMPLE_EVENTS) under the secret `whsec_example` at t = 1795003200, so a
+ * verifier can be tried on it.
  */
 function webhookRequestParameters(eventType: keyof typeof EXAMPLE_EVENTS) {
   const body = JSON.stringify(EXAMPLE_EVENTS[eventType]);
@@ -394,7 +367,7 @@ const WEBHOOK_REQUEST_HEADERS = [
     required: true,
     schema: { type: 'string', format: 'uuid' },
     description:
-      "The envelope's `event_id`, readable before parsing: deduplicate on it (at-least-once, spec §6.3).",
+      "The envelope's `event_id`, readable before parsing: deduplicate on it (delivery is at least once).",
   },
   {
     name: 'x-event-type',
@@ -412,7 +385,7 @@ const WEBHOOK_RESPONSES = {
   },
   default: {
     description:
-      'Any other status, or no answer in time: the delivery is retried on its schedule (spec §6.4: standard 16 attempts ' +
+      'Any other status, or no answer in time: the delivery is retried on its schedule (standard 16 attempts ' +
       'over about 5.7 days, extended 17 over about 6.2 days, ±20% jitter), then `exhausted`. A failed signature check ' +
       'should be answered 4xx (401); the event can be sent again with POST /v1/webhook-deliveries/{id}/replay.',
   },
@@ -458,6 +431,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
     ),
     Unauthorized: registryErrorResponse('AuthError'),
     NotFound: registryErrorResponse('NotFoundError'),
+    // Not listed per operation: any path of this document answers it for a method it does not have.
+    MethodNotAllowed: registryErrorResponse('MethodNotAllowed', { Allow: ref('headers', 'Allow') }),
     PayloadTooLarge: errorResponse(
       ['PayloadTooLarge'],
       `${describeTags(['PayloadTooLarge'])}: body over 64 KiB.`,
@@ -477,6 +452,18 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
       'Retry-After': ref('headers', 'RetryAfter'),
     }),
   };
+  const namedSchemas = componentSchemas({
+    ...ERROR_BODY_SCHEMA,
+    properties: {
+      ...ERROR_BODY_SCHEMA.properties,
+      _tag: { type: 'string', enum: ERROR_TAGS },
+      type: { type: 'string', enum: ERROR_TAGS },
+      transaction_id: {
+        ...ERROR_BODY_SCHEMA.properties.transaction_id,
+        description: describeBodyField('transaction_id'),
+      },
+    },
+  });
   return {
     openapi: '3.1.0',
     info: {
@@ -485,6 +472,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
       description:
         'Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. ' +
         'Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). ' +
+        'A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). ' +
         'Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). ' +
         'Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and ' +
         'confidence, webhooks) are in docs/api/ of the repository.',
@@ -500,735 +488,705 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
     ],
     tags: TAGS,
     security: [{ ApiKey: [] }],
-    paths: withErrorLinks(
-      {
-        '/v1/schemes': {
-          get: {
-            operationId: 'listSchemes',
-            tags: ['Schemes'],
-            summary: 'List the accepted QR schemes',
-            description:
-              'The schemes the decoder recognizes (spec §4.5), with country, currency, rail, the payer fields execute needs, ' +
-              'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
-              'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
-              'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
-            responses: {
-              '200': okResponse(
-                'The scheme catalogue.',
-                ref('schemas', 'SchemesResponse'),
-                true,
-                example('pix', 'The Pix scheme', withRequestId('schemes', [EXAMPLE_SCHEME])),
-              ),
-              ...AUTHENTICATED_ERRORS,
+    paths: refNamedSchemas(
+      withErrorLinks(
+        {
+          '/v1/schemes': {
+            get: {
+              operationId: 'listSchemes',
+              tags: ['Schemes'],
+              summary: 'List the accepted QR schemes',
+              description:
+                'The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, ' +
+                'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
+                'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
+                'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
+              responses: {
+                '200': okResponse(
+                  'The scheme catalogue.',
+                  ref('schemas', 'SchemesResponse'),
+                  true,
+                  example('pix', 'The Pix scheme', withRequestId('schemes', [EXAMPLE_SCHEME])),
+                ),
+                ...AUTHENTICATED_ERRORS,
+              },
             },
           },
-        },
-        '/v1/fx/currencies': {
-          get: {
-            operationId: 'listFxCurrencies',
-            tags: ['FX'],
-            summary: 'List the wallet currencies',
-            description:
-              'The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay ' +
-              "(any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's " +
-              "cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks " +
-              'against. ' +
-              FX_DESCRIPTION,
-            responses: {
-              '200': okResponse(
-                'The wallet currencies, by code.',
-                ref('schemas', 'WalletCurrenciesResponse'),
-                true,
-                example(
-                  'sandbox',
-                  'The sandbox rate table',
-                  withRequestId('currencies', EXAMPLE_WALLET_CURRENCIES),
-                ),
-              ),
-              ...AUTHENTICATED_ERRORS,
-            },
-          },
-        },
-        '/v1/resolve': {
-          post: {
-            operationId: 'resolve',
-            tags: ['Payments'],
-            summary: 'Resolve a QR code into a payment instruction',
-            description:
-              'Decodes the QR text and stores a payment instruction (spec §4.1). With `wallet_currency` ' +
-              'different from the payment currency, an FX quote is made and the instruction also carries ' +
-              '`wallet_currency`, `wallet_amount` (what the user pays) and `quote`; with `wallet_currency` equal ' +
-              'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
-              '`wallet_currency` the instruction has exactly the spec §2.1 fields. `amount` is only for QR codes ' +
-              'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
-              "from the QR's); a positive amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
-              '`AmountOutOfRange`; zero or a negative amount, or one a JSON number cannot hold exactly, is 400 `ValidationError`. ' +
-              'An optional field sent as null is taken as not sent. ' +
-              'A `wallet_currency` that is malformed or not quoted (GET /v1/fx/currencies) is 400 `ValidationError`. ' +
-              `\n\n${FX_DESCRIPTION}\n\nConfidence: ${CONFIDENCE_DESCRIPTION}`,
-            requestBody: {
-              required: true,
-              content: jsonContent(ref('schemas', 'ResolveRequest'), {
-                ...example(
-                  'wallet_currency_usd',
-                  '100.00 BRL paid from a USD wallet',
-                  EXAMPLE_RESOLVE_REQUEST,
-                ),
-                ...example('no_fx', 'In the payment currency', { qr_string: EXAMPLE_QR, amount: 100 }),
-              }),
-            },
-            responses: {
-              '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true, {
-                ...example(
-                  'wallet_currency_usd',
-                  'Paid from a USD wallet: 100.00 BRL cost 18.45 USD',
-                  withRequestId('instruction', EXAMPLE_INSTRUCTION),
-                ),
-                ...example(
-                  'no_wallet_currency',
-                  'Without wallet_currency: the spec §2.1 fields only',
-                  withRequestId('instruction', EXAMPLE_INSTRUCTION_WITHOUT_FX),
-                ),
-              }),
-              ...BODY_ERRORS,
-              ...QR_ROUTE_ERRORS,
-            },
-          },
-        },
-        '/v1/execute': {
-          post: {
-            operationId: 'execute',
-            tags: ['Payments'],
-            summary: 'Execute a resolved instruction',
-            description:
-              'Pays the instruction from POST /v1/resolve (spec §4.2) and answers the transaction. The call waits a bounded time ' +
-              '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
-              'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
-              '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
-              '`transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is ' +
-              'paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote ' +
-              'is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with ' +
-              '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
-              'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
-              'as an undeclared foreign identifier (docs/payer-identity.md). ' +
-              IDEMPOTENCY_DESCRIPTION,
-            parameters: [IDEMPOTENCY_KEY_PARAMETER],
-            requestBody: {
-              required: true,
-              content: jsonContent(
-                ref('schemas', 'ExecuteRequest'),
-                example('brazilian_payer', 'A payer with a Brazilian CPF', EXAMPLE_EXECUTE_REQUEST),
-              ),
-            },
-            responses: {
-              '200': okResponse(
-                'The transaction as it stands.',
-                ref('schemas', 'ExecuteResponse'),
-                true,
-                {
-                  ...example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
-                  ...example(
-                    'failed',
-                    'Rejected by the rail (amount ending in 51 in the sandbox)',
-                    withRequestId('transaction', EXAMPLE_FAILED_TRANSACTION),
+          '/v1/fx/currencies': {
+            get: {
+              operationId: 'listFxCurrencies',
+              tags: ['FX'],
+              summary: 'List the wallet currencies',
+              description:
+                'The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay ' +
+                "(any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's " +
+                "cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks " +
+                'against. ' +
+                FX_DESCRIPTION,
+              responses: {
+                '200': okResponse(
+                  'The wallet currencies, by code.',
+                  ref('schemas', 'WalletCurrenciesResponse'),
+                  true,
+                  example(
+                    'sandbox',
+                    'The sandbox rate table',
+                    withRequestId('currencies', EXAMPLE_WALLET_CURRENCIES),
                   ),
-                },
-                IDEMPOTENT_REPLAYED_HEADER,
-              ),
-              '400': IDEMPOTENT_BODY_400,
-              '404': errorResponse(
-                ['NotFoundError'],
-                `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
-                RATE_LIMIT_HEADERS,
-              ),
-              '409': errorResponse(
-                ['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'],
-                `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'])}.`,
-                { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
-              ),
-              '413': BODY_ERRORS['413'],
-              '415': BODY_ERRORS['415'],
-              ...AUTHENTICATED_ERRORS,
+                ),
+                ...AUTHENTICATED_ERRORS,
+              },
             },
           },
-        },
-        '/v1/pay': {
-          post: {
-            operationId: 'pay',
-            tags: ['Payments'],
-            summary: 'Resolve a QR code and execute the payment in one call',
-            description:
-              'POST /v1/resolve and POST /v1/execute in one call (spec §4.3): the body is the union of both, and the answer ' +
-              'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
-              '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
-              'nor pays twice. ' +
-              IDEMPOTENCY_DESCRIPTION,
-            parameters: [IDEMPOTENCY_KEY_PARAMETER],
-            requestBody: {
-              required: true,
-              content: jsonContent(
-                ref('schemas', 'PayRequest'),
-                example(
-                  'wallet_currency_usd',
-                  '100.00 BRL from a USD wallet, completes in the sandbox',
-                  EXAMPLE_PAY_REQUEST,
-                ),
-              ),
-            },
-            responses: {
-              '200': okResponse(
-                'The transaction as it stands and its instruction.',
-                ref('schemas', 'PayResponse'),
-                true,
-                example('completed', 'Completed', {
-                  transaction: EXAMPLE_TRANSACTION,
-                  instruction: EXAMPLE_INSTRUCTION,
-                  request_id: EXAMPLE_REQUEST_ID,
+          '/v1/resolve': {
+            post: {
+              operationId: 'resolve',
+              tags: ['Payments'],
+              summary: 'Resolve a QR code into a payment instruction',
+              description:
+                'Decodes the QR text and stores a payment instruction. With `wallet_currency` ' +
+                'different from the payment currency, an FX quote is made and the instruction also carries ' +
+                '`wallet_currency`, `wallet_amount` (what the user pays) and `quote`; with `wallet_currency` equal ' +
+                'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
+                '`wallet_currency` the instruction has exactly the fields of `Instruction`. `amount` is only for QR codes ' +
+                'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
+                "from the QR's); a positive amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
+                '`AmountOutOfRange`; zero or a negative amount, or one a JSON number cannot hold exactly, is 400 `ValidationError`. ' +
+                'An optional field sent as null is taken as not sent. ' +
+                'A `wallet_currency` that is malformed or not quoted (GET /v1/fx/currencies) is 400 `ValidationError`. ' +
+                `\n\n${FX_DESCRIPTION}\n\nConfidence: ${CONFIDENCE_DESCRIPTION}`,
+              requestBody: {
+                required: true,
+                content: jsonContent(ref('schemas', 'ResolveRequest'), {
+                  ...example(
+                    'wallet_currency_usd',
+                    '100.00 BRL paid from a USD wallet',
+                    EXAMPLE_RESOLVE_REQUEST,
+                  ),
+                  ...example('no_fx', 'In the payment currency', { qr_string: EXAMPLE_QR, amount: 100 }),
                 }),
-                IDEMPOTENT_REPLAYED_HEADER,
-              ),
-              '400': IDEMPOTENT_BODY_400,
-              '409': errorResponse(
-                ['IdempotencyInProgress', 'ChargeAlreadyPaid'],
-                `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
-                RATE_LIMIT_HEADERS,
-              ),
-              '413': BODY_ERRORS['413'],
-              '415': BODY_ERRORS['415'],
-              ...QR_ROUTE_ERRORS,
-            },
-          },
-        },
-        '/v1/partner/callbacks/{rail}': {
-          post: {
-            operationId: 'partnerCallback',
-            tags: ['Partners'],
-            summary: "Partner callback (for the rails' partners, not for API clients)",
-            description:
-              'Where a rail partner reports the terminal state of a payout (docs/partner-callbacks.md). No API key: the ' +
-              '`Partner-Signature` header (`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`) authenticates ' +
-              'it; a timestamp older than 5 minutes or more than 1 minute ahead is refused. The 200 is sent only after the ' +
-              'transaction was updated, so any other status means: retry later.',
-            security: [],
-            parameters: [
-              {
-                name: 'rail',
-                in: 'path',
-                required: true,
-                example: 'pix',
-                schema: {
-                  type: 'string',
-                  // Every rail's partner calls back: the partner protocol's one rail list.
-                  enum: [...RAILS],
-                },
               },
-              {
-                name: 'Partner-Signature',
-                in: 'header',
-                required: true,
-                schema: { type: 'string' },
-                example: `t=1795003200,v1=${'0'.repeat(64)}`,
-                description:
-                  '`t=<unix seconds>,v1=<hex digest>`; several v1 values are accepted during a secret rotation.',
-              },
-            ],
-            requestBody: {
-              required: true,
-              content: jsonContent(
-                ref('schemas', 'PartnerPayout'),
-                example('settled', 'A settled payout', EXAMPLE_PARTNER_CALLBACK),
-              ),
-            },
-            responses: {
-              '200': okResponse(
-                'Applied (or a non-terminal status, acknowledged).',
-                ref('schemas', 'PartnerCallbackResponse'),
-                false,
-                example('received', 'Applied', { received: true, request_id: EXAMPLE_REQUEST_ID }),
-              ),
-              '400': errorResponse(
-                ['ValidationError'],
-                `${describeTags(['ValidationError'])}: the body is not a payout resource.`,
-              ),
-              '401': errorResponse(
-                ['AuthError'],
-                `${describeTags(['AuthError'])}: Partner-Signature missing, invalid or out of tolerance.`,
-              ),
-              '404': errorResponse(
-                ['NotFoundError'],
-                `${describeTags(['NotFoundError'])}: unknown rail or transaction.`,
-              ),
-              '413': errorResponse(
-                ['PayloadTooLarge'],
-                `${describeTags(['PayloadTooLarge'])}: body over 16 KiB.`,
-              ),
-              '415': errorResponse(
-                ['UnsupportedMediaType'],
-                `${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`,
-              ),
-              '500': ref('responses', 'InternalError'),
-              '503': ref('responses', 'ServiceUnavailable'),
-            },
-          },
-        },
-        '/v1/transactions': {
-          get: {
-            operationId: 'listTransactions',
-            tags: ['Transactions'],
-            summary: "List the tenant's transactions",
-            description:
-              'Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a ' +
-              '`created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. ' +
-              'Paging is by position (keyset), so transactions created while you page never shift a page: nothing is ' +
-              'repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is ' +
-              'not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to ' +
-              '100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
-            parameters: TRANSACTION_LIST_PARAMETERS,
-            responses: {
-              '200': okResponse(
-                'One page of transactions.',
-                ref('schemas', 'TransactionsResponse'),
-                true,
-                lastPageExample('transactions', EXAMPLE_TRANSACTION),
-              ),
-              ...QUERY_ERRORS,
-              ...AUTHENTICATED_ERRORS,
-            },
-          },
-        },
-        '/v1/instructions/{id}': {
-          get: {
-            operationId: 'getInstruction',
-            tags: ['Instructions'],
-            summary: 'Read an instruction',
-            description:
-              'One of your instructions, as POST /v1/resolve showed it: the spec §2.1 fields, plus `wallet_currency`, ' +
-              '`wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another ' +
-              "tenant's id are all 404 `NotFoundError`.",
-            parameters: [
-              {
-                name: 'id',
-                in: 'path',
-                required: true,
-                schema: { type: 'string' },
-                example: EXAMPLE_INSTRUCTION_ID,
-                description: 'Instruction id (`ins_`).',
-              },
-            ],
-            responses: {
-              '200': okResponse(
-                'The instruction.',
-                ref('schemas', 'InstructionResponse'),
-                true,
-                example(
-                  'wallet_currency_usd',
-                  'Resolved with a USD wallet',
-                  withRequestId('instruction', EXAMPLE_INSTRUCTION),
-                ),
-              ),
-              '404': errorResponse(
-                ['NotFoundError'],
-                `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
-                RATE_LIMIT_HEADERS,
-              ),
-              ...AUTHENTICATED_ERRORS,
-            },
-          },
-        },
-        '/v1/transactions/{id}': {
-          get: {
-            operationId: 'getTransaction',
-            tags: ['Transactions'],
-            summary: 'Read a transaction',
-            description:
-              'The current state of one of your transactions (spec §4.4). An unknown id and another ' +
-              "tenant's id are both 404 `NotFoundError`, so ids cannot be probed.",
-            parameters: [
-              {
-                name: 'id',
-                in: 'path',
-                required: true,
-                schema: { type: 'string' },
-                example: EXAMPLE_TRANSACTION_ID,
-                description: 'Transaction id (`txn_`).',
-              },
-            ],
-            responses: {
-              '200': okResponse(
-                'The transaction.',
-                ref('schemas', 'TransactionResponse'),
-                true,
-                example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
-              ),
-              '404': errorResponse(
-                ['NotFoundError'],
-                `${describeTags(['NotFoundError'])}: no such transaction for this key.`,
-                RATE_LIMIT_HEADERS,
-              ),
-              ...AUTHENTICATED_ERRORS,
-            },
-          },
-        },
-        '/v1/webhook-endpoints': {
-          get: {
-            operationId: 'listWebhookEndpoints',
-            tags: ['Webhook endpoints'],
-            summary: "List the tenant's webhook endpoints",
-            description:
-              'Every webhook endpoint registered for your tenant (spec §4.6), with the names of its custom ' +
-              'headers (values are never shown). Endpoints are registered by the operator during onboarding.',
-            responses: {
-              '200': okResponse(
-                'The endpoints.',
-                ref('schemas', 'WebhookEndpointsResponse'),
-                true,
-                example('one', 'One endpoint', withRequestId('endpoints', [EXAMPLE_ENDPOINT])),
-              ),
-              ...AUTHENTICATED_ERRORS,
-            },
-          },
-        },
-        '/v1/webhook-deliveries': {
-          get: {
-            operationId: 'listWebhookDeliveries',
-            tags: ['Webhook deliveries'],
-            summary: "List the tenant's webhook deliveries",
-            description:
-              'Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be ' +
-              'combined; spec §4.7), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown ' +
-              'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
-              '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
-            parameters: DELIVERY_LIST_PARAMETERS,
-            responses: {
-              '200': okResponse(
-                'One page of deliveries.',
-                ref('schemas', 'WebhookDeliveriesResponse'),
-                true,
-                lastPageExample('deliveries', EXAMPLE_DELIVERY),
-              ),
-              ...QUERY_ERRORS,
-              ...AUTHENTICATED_ERRORS,
-            },
-          },
-        },
-        '/v1/webhook-deliveries/{id}': {
-          get: {
-            operationId: 'getWebhookDelivery',
-            tags: ['Webhook deliveries'],
-            summary: 'Read a webhook delivery with its attempts',
-            description:
-              'One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the ' +
-              "status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's " +
-              'id are both 404 `NotFoundError`.',
-            parameters: [DELIVERY_ID_PARAMETER],
-            responses: {
-              '200': okResponse(
-                'The delivery.',
-                ref('schemas', 'WebhookDeliveryResponse'),
-                true,
-                example(
-                  'delivered',
-                  'Delivered at the first attempt',
-                  withRequestId('delivery', EXAMPLE_DELIVERY_WITH_ATTEMPTS),
-                ),
-              ),
-              '404': errorResponse(
-                ['NotFoundError'],
-                `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
-                RATE_LIMIT_HEADERS,
-              ),
-              ...AUTHENTICATED_ERRORS,
-            },
-          },
-        },
-        '/v1/webhook-deliveries/{id}/replay': {
-          post: {
-            operationId: 'replayWebhookDelivery',
-            tags: ['Webhook deliveries'],
-            summary: 'Send a webhook delivery again',
-            description:
-              'Re-enqueues a `delivered`, `failed` or `exhausted` delivery (spec §3.2, §4.8): it becomes `pending` with ' +
-              '`attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a ' +
-              'fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers ' +
-              'deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`. No body is ' +
-              'needed; an empty body or `{}` is accepted.',
-            parameters: [DELIVERY_ID_PARAMETER],
-            requestBody: {
-              required: false,
-              content: jsonContent(
-                ref('schemas', 'WebhookDeliveryReplayRequest'),
-                example('empty', 'No fields', {}),
-              ),
-            },
-            responses: {
-              '200': okResponse(
-                'The delivery after the replay, `pending`.',
-                ref('schemas', 'WebhookDeliveryReplayResponse'),
-                true,
-                example('pending', 'Re-enqueued', withRequestId('delivery', EXAMPLE_REPLAYED_DELIVERY)),
-              ),
-              '400': errorResponse(
-                ['ValidationError'],
-                `${describeTags(['ValidationError'])}: a body other than none or \`{}\`.`,
-                RATE_LIMIT_HEADERS,
-              ),
-              '404': errorResponse(
-                ['NotFoundError'],
-                `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
-                RATE_LIMIT_HEADERS,
-              ),
-              '409': registryErrorResponse('DeliveryInFlight', RATE_LIMIT_HEADERS),
-              '413': BODY_ERRORS['413'],
-              '415': BODY_ERRORS['415'],
-              ...AUTHENTICATED_ERRORS,
-            },
-          },
-        },
-        '/v1/openapi.json': {
-          get: {
-            operationId: 'getOpenApiDocument',
-            tags: ['Service'],
-            summary: 'This document',
-            description: 'The OpenAPI 3.1 document of this API, examples included; no key needed.',
-            security: [],
-            responses: {
-              '200': okResponse(
-                'The OpenAPI 3.1 document.',
-                { type: 'object' },
-                false,
-                example('document', 'This document (abridged)', {
-                  openapi: '3.1.0',
-                  info: { title: 'QR Payout API', version: '1' },
+              responses: {
+                '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true, {
+                  ...example(
+                    'wallet_currency_usd',
+                    'Paid from a USD wallet: 100.00 BRL cost 18.45 USD',
+                    withRequestId('instruction', EXAMPLE_INSTRUCTION),
+                  ),
+                  ...example(
+                    'no_wallet_currency',
+                    'Without wallet_currency: the instruction fields only',
+                    withRequestId('instruction', EXAMPLE_INSTRUCTION_WITHOUT_FX),
+                  ),
                 }),
-              ),
-            },
-          },
-        },
-        '/docs': {
-          get: {
-            operationId: 'getReferencePage',
-            tags: ['Service'],
-            summary: 'API reference page (HTML, rendered from this document)',
-            description:
-              'Swagger UI over this document, served locally; "Try it out" sends the first example of each body.',
-            security: [],
-            responses: { '200': htmlResponse('The reference page.') },
-          },
-        },
-        '/docs/errors': {
-          get: {
-            operationId: 'getErrorCatalogue',
-            tags: ['Service'],
-            summary: 'Error catalogue (HTML): one anchor per error name, the target of docs_url',
-            description:
-              'Every error name with its status, when it happens and what to do; `/docs/errors#<name>` links to one.',
-            security: [],
-            responses: { '200': htmlResponse('The error catalogue.') },
-          },
-        },
-        '/docs/assets/{name}': {
-          get: {
-            operationId: 'getReferencePageAsset',
-            tags: ['Service'],
-            summary: 'Static assets of the reference page, served locally',
-            description: 'Scripts and styles of the reference page.',
-            security: [],
-            parameters: [
-              {
-                name: 'name',
-                in: 'path',
-                required: true,
-                schema: { type: 'string' },
-                example: 'swagger-ui.css',
+                ...BODY_ERRORS,
+                ...QR_ROUTE_ERRORS,
               },
-            ],
-            responses: {
-              '200': { description: 'The asset.', headers: { 'x-request-id': ref('headers', 'XRequestId') } },
-              '404': ref('responses', 'NotFound'),
             },
           },
-        },
-        '/healthz': {
-          get: {
-            operationId: 'healthz',
-            tags: ['Service'],
-            summary: 'Liveness: the process is up',
-            description: 'Answers 200 while the process runs; for orchestrators.',
-            security: [],
-            responses: { '200': okResponse('Alive.', ref('schemas', 'Health'), false, HEALTH_OK) },
-          },
-        },
-        '/readyz': {
-          get: {
-            operationId: 'readyz',
-            tags: ['Service'],
-            summary: 'Readiness: 503 while shutting down or without the database',
-            description:
-              'Answers 200 when the gateway can take requests; 503 while it drains or cannot reach its database.',
-            security: [],
-            responses: {
-              '200': okResponse('Ready.', ref('schemas', 'Health'), false, HEALTH_OK),
-              '503': ref('responses', 'ServiceUnavailable'),
+          '/v1/execute': {
+            post: {
+              operationId: 'execute',
+              tags: ['Payments'],
+              summary: 'Execute a resolved instruction',
+              description:
+                'Pays the instruction from POST /v1/resolve and answers the transaction. The call waits a bounded time ' +
+                '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
+                'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
+                '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
+                '`transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is ' +
+                'paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote ' +
+                'is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with ' +
+                '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
+                'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
+                'as an undeclared foreign identifier (docs/payer-identity.md). ' +
+                IDEMPOTENCY_DESCRIPTION,
+              parameters: [IDEMPOTENCY_KEY_PARAMETER],
+              requestBody: {
+                required: true,
+                content: jsonContent(
+                  ref('schemas', 'ExecuteRequest'),
+                  example('brazilian_payer', 'A payer with a Brazilian CPF', EXAMPLE_EXECUTE_REQUEST),
+                ),
+              },
+              responses: {
+                '200': okResponse(
+                  'The transaction as it stands.',
+                  ref('schemas', 'ExecuteResponse'),
+                  true,
+                  {
+                    ...example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
+                    ...example(
+                      'failed',
+                      'Rejected by the rail (amount ending in 51 in the sandbox)',
+                      withRequestId('transaction', EXAMPLE_FAILED_TRANSACTION),
+                    ),
+                  },
+                  IDEMPOTENT_REPLAYED_HEADER,
+                ),
+                '400': IDEMPOTENT_BODY_400,
+                '404': errorResponse(
+                  ['NotFoundError'],
+                  `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
+                  RATE_LIMIT_HEADERS,
+                ),
+                '409': errorResponse(
+                  [
+                    'IdempotencyInProgress',
+                    'InstructionAlreadyExecuted',
+                    'ChargeAlreadyPaid',
+                    'QuoteExpired',
+                  ],
+                  `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'])}.`,
+                  { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
+                ),
+                '413': BODY_ERRORS['413'],
+                '415': BODY_ERRORS['415'],
+                ...AUTHENTICATED_ERRORS,
+              },
             },
           },
-        },
-        '/v1/sandbox/test-qrs': {
-          get: {
-            operationId: 'listSandboxTestQrs',
-            tags: ['Sandbox'],
-            summary: 'Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)',
-            description:
-              "Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.",
-            security: [],
-            responses: {
-              '200': okResponse(
-                'The catalogue.',
+          '/v1/pay': {
+            post: {
+              operationId: 'pay',
+              tags: ['Payments'],
+              summary: 'Resolve a QR code and execute the payment in one call',
+              description:
+                'POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer ' +
+                'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
+                '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
+                'nor pays twice. ' +
+                IDEMPOTENCY_DESCRIPTION,
+              parameters: [IDEMPOTENCY_KEY_PARAMETER],
+              requestBody: {
+                required: true,
+                content: jsonContent(
+                  ref('schemas', 'PayRequest'),
+                  example(
+                    'wallet_currency_usd',
+                    '100.00 BRL from a USD wallet, completes in the sandbox',
+                    EXAMPLE_PAY_REQUEST,
+                  ),
+                ),
+              },
+              responses: {
+                '200': okResponse(
+                  'The transaction as it stands and its instruction.',
+                  ref('schemas', 'PayResponse'),
+                  true,
+                  example('completed', 'Completed', {
+                    transaction: EXAMPLE_TRANSACTION,
+                    instruction: EXAMPLE_INSTRUCTION,
+                    request_id: EXAMPLE_REQUEST_ID,
+                  }),
+                  IDEMPOTENT_REPLAYED_HEADER,
+                ),
+                '400': IDEMPOTENT_BODY_400,
+                '409': errorResponse(
+                  ['IdempotencyInProgress', 'ChargeAlreadyPaid'],
+                  `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
+                  RATE_LIMIT_HEADERS,
+                ),
+                '413': BODY_ERRORS['413'],
+                '415': BODY_ERRORS['415'],
+                ...QR_ROUTE_ERRORS,
+              },
+            },
+          },
+          '/v1/partner/callbacks/{rail}': {
+            post: {
+              operationId: 'partnerCallback',
+              tags: ['Partners'],
+              summary: "Partner callback (for the rails' partners, not for API clients)",
+              description:
+                'Where a rail partner reports the terminal state of a payout (docs/partner-callbacks.md). No API key: the ' +
+                '`Partner-Signature` header (`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`) authenticates ' +
+                'it; a timestamp older than 5 minutes or more than 1 minute ahead is refused. The 200 is sent only after the ' +
+                'transaction was updated, so any other status means: retry later.',
+              security: [],
+              parameters: [
                 {
-                  type: 'object',
-                  required: ['test_amounts', 'payer', 'test_qrs'],
-                  properties: {
-                    test_amounts: { type: 'array', items: { type: 'object' } },
-                    payer: { type: 'object' },
-                    test_qrs: {
-                      type: 'array',
-                      items: {
-                        type: 'object',
-                        required: [
-                          'id',
-                          'country',
-                          'scenario',
-                          'description',
-                          'qr_string',
-                          'operation',
-                          'expected',
-                        ],
-                        properties: {
-                          id: { type: 'string' },
-                          country: { type: 'string' },
-                          scenario: { type: 'string' },
-                          description: { type: 'string' },
-                          qr_string: { type: ['string', 'null'] },
-                          how_to_get: { type: 'string' },
-                          operation: { type: 'string', enum: ['pay', 'resolve'] },
-                          amount: { type: 'number' },
-                          expected: { type: 'object', required: ['http_status'] },
+                  name: 'rail',
+                  in: 'path',
+                  required: true,
+                  example: 'pix',
+                  schema: {
+                    type: 'string',
+                    // Every rail's partner calls back: the partner protocol's one rail list.
+                    enum: [...RAILS],
+                  },
+                },
+                {
+                  name: 'Partner-Signature',
+                  in: 'header',
+                  required: true,
+                  schema: { type: 'string' },
+                  example: `t=1795003200,v1=${'0'.repeat(64)}`,
+                  description:
+                    '`t=<unix seconds>,v1=<hex digest>`; several v1 values are accepted during a secret rotation.',
+                },
+              ],
+              requestBody: {
+                required: true,
+                content: jsonContent(
+                  ref('schemas', 'PartnerPayout'),
+                  example('settled', 'A settled payout', EXAMPLE_PARTNER_CALLBACK),
+                ),
+              },
+              responses: {
+                '200': okResponse(
+                  'Applied (or a non-terminal status, acknowledged).',
+                  ref('schemas', 'PartnerCallbackResponse'),
+                  false,
+                  example('received', 'Applied', { received: true, request_id: EXAMPLE_REQUEST_ID }),
+                ),
+                '400': errorResponse(
+                  ['ValidationError'],
+                  `${describeTags(['ValidationError'])}: the body is not a payout resource.`,
+                ),
+                '401': errorResponse(
+                  ['AuthError'],
+                  `${describeTags(['AuthError'])}: Partner-Signature missing, invalid or out of tolerance.`,
+                ),
+                '404': errorResponse(
+                  ['NotFoundError'],
+                  `${describeTags(['NotFoundError'])}: unknown rail or transaction.`,
+                ),
+                '413': errorResponse(
+                  ['PayloadTooLarge'],
+                  `${describeTags(['PayloadTooLarge'])}: body over 16 KiB.`,
+                ),
+                '415': errorResponse(
+                  ['UnsupportedMediaType'],
+                  `${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`,
+                ),
+                '500': ref('responses', 'InternalError'),
+                '503': ref('responses', 'ServiceUnavailable'),
+              },
+            },
+          },
+          '/v1/transactions': {
+            get: {
+              operationId: 'listTransactions',
+              tags: ['Transactions'],
+              summary: "List the tenant's transactions",
+              description:
+                'Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a ' +
+                '`created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. ' +
+                'Paging is by position (keyset), so transactions created while you page never shift a page: nothing is ' +
+                'repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is ' +
+                'not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to ' +
+                '100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
+              parameters: TRANSACTION_LIST_PARAMETERS,
+              responses: {
+                '200': okResponse(
+                  'One page of transactions.',
+                  ref('schemas', 'TransactionsResponse'),
+                  true,
+                  lastPageExample('transactions', EXAMPLE_TRANSACTION),
+                ),
+                ...QUERY_ERRORS,
+                ...AUTHENTICATED_ERRORS,
+              },
+            },
+          },
+          '/v1/instructions/{id}': {
+            get: {
+              operationId: 'getInstruction',
+              tags: ['Instructions'],
+              summary: 'Read an instruction',
+              description:
+                'One of your instructions, as POST /v1/resolve showed it: the instruction fields, plus `wallet_currency`, ' +
+                '`wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another ' +
+                "tenant's id are all 404 `NotFoundError`.",
+              parameters: [
+                {
+                  name: 'id',
+                  in: 'path',
+                  required: true,
+                  schema: { type: 'string' },
+                  example: EXAMPLE_INSTRUCTION_ID,
+                  description: 'Instruction id (`ins_`).',
+                },
+              ],
+              responses: {
+                '200': okResponse(
+                  'The instruction.',
+                  ref('schemas', 'InstructionResponse'),
+                  true,
+                  example(
+                    'wallet_currency_usd',
+                    'Resolved with a USD wallet',
+                    withRequestId('instruction', EXAMPLE_INSTRUCTION),
+                  ),
+                ),
+                '404': errorResponse(
+                  ['NotFoundError'],
+                  `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
+                  RATE_LIMIT_HEADERS,
+                ),
+                ...AUTHENTICATED_ERRORS,
+              },
+            },
+          },
+          '/v1/transactions/{id}': {
+            get: {
+              operationId: 'getTransaction',
+              tags: ['Transactions'],
+              summary: 'Read a transaction',
+              description:
+                'The current state of one of your transactions. An unknown id and another ' +
+                "tenant's id are both 404 `NotFoundError`, so ids cannot be probed.",
+              parameters: [
+                {
+                  name: 'id',
+                  in: 'path',
+                  required: true,
+                  schema: { type: 'string' },
+                  example: EXAMPLE_TRANSACTION_ID,
+                  description: 'Transaction id (`txn_`).',
+                },
+              ],
+              responses: {
+                '200': okResponse(
+                  'The transaction.',
+                  ref('schemas', 'TransactionResponse'),
+                  true,
+                  example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
+                ),
+                '404': errorResponse(
+                  ['NotFoundError'],
+                  `${describeTags(['NotFoundError'])}: no such transaction for this key.`,
+                  RATE_LIMIT_HEADERS,
+                ),
+                ...AUTHENTICATED_ERRORS,
+              },
+            },
+          },
+          '/v1/webhook-endpoints': {
+            get: {
+              operationId: 'listWebhookEndpoints',
+              tags: ['Webhook endpoints'],
+              summary: "List the tenant's webhook endpoints",
+              description:
+                'Every webhook endpoint registered for your tenant, with the names of its custom ' +
+                'headers (values are never shown). Endpoints are registered by the operator during onboarding.',
+              responses: {
+                '200': okResponse(
+                  'The endpoints.',
+                  ref('schemas', 'WebhookEndpointsResponse'),
+                  true,
+                  example('one', 'One endpoint', withRequestId('endpoints', [EXAMPLE_ENDPOINT])),
+                ),
+                ...AUTHENTICATED_ERRORS,
+              },
+            },
+          },
+          '/v1/webhook-deliveries': {
+            get: {
+              operationId: 'listWebhookDeliveries',
+              tags: ['Webhook deliveries'],
+              summary: "List the tenant's webhook deliveries",
+              description:
+                'Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be ' +
+                'combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown ' +
+                'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
+                '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
+              parameters: DELIVERY_LIST_PARAMETERS,
+              responses: {
+                '200': okResponse(
+                  'One page of deliveries.',
+                  ref('schemas', 'WebhookDeliveriesResponse'),
+                  true,
+                  lastPageExample('deliveries', EXAMPLE_DELIVERY),
+                ),
+                ...QUERY_ERRORS,
+                ...AUTHENTICATED_ERRORS,
+              },
+            },
+          },
+          '/v1/webhook-deliveries/{id}': {
+            get: {
+              operationId: 'getWebhookDelivery',
+              tags: ['Webhook deliveries'],
+              summary: 'Read a webhook delivery with its attempts',
+              description:
+                'One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the ' +
+                "status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's " +
+                'id are both 404 `NotFoundError`.',
+              parameters: [DELIVERY_ID_PARAMETER],
+              responses: {
+                '200': okResponse(
+                  'The delivery.',
+                  ref('schemas', 'WebhookDeliveryResponse'),
+                  true,
+                  example(
+                    'delivered',
+                    'Delivered at the first attempt',
+                    withRequestId('delivery', EXAMPLE_DELIVERY_WITH_ATTEMPTS),
+                  ),
+                ),
+                '404': errorResponse(
+                  ['NotFoundError'],
+                  `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
+                  RATE_LIMIT_HEADERS,
+                ),
+                ...AUTHENTICATED_ERRORS,
+              },
+            },
+          },
+          '/v1/webhook-deliveries/{id}/replay': {
+            post: {
+              operationId: 'replayWebhookDelivery',
+              tags: ['Webhook deliveries'],
+              summary: 'Send a webhook delivery again',
+              description:
+                'Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with ' +
+                '`attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a ' +
+                'fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers ' +
+                'deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`. No body is ' +
+                'needed; an empty body or `{}` is accepted.',
+              parameters: [DELIVERY_ID_PARAMETER],
+              requestBody: {
+                required: false,
+                content: jsonContent(
+                  ref('schemas', 'WebhookDeliveryReplayRequest'),
+                  example('empty', 'No fields', {}),
+                ),
+              },
+              responses: {
+                '200': okResponse(
+                  'The delivery after the replay, `pending`.',
+                  ref('schemas', 'WebhookDeliveryReplayResponse'),
+                  true,
+                  example('pending', 'Re-enqueued', withRequestId('delivery', EXAMPLE_REPLAYED_DELIVERY)),
+                ),
+                '400': errorResponse(
+                  ['ValidationError'],
+                  `${describeTags(['ValidationError'])}: a body other than none or \`{}\`.`,
+                  RATE_LIMIT_HEADERS,
+                ),
+                '404': errorResponse(
+                  ['NotFoundError'],
+                  `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
+                  RATE_LIMIT_HEADERS,
+                ),
+                '409': registryErrorResponse('DeliveryInFlight', RATE_LIMIT_HEADERS),
+                '413': BODY_ERRORS['413'],
+                '415': BODY_ERRORS['415'],
+                ...AUTHENTICATED_ERRORS,
+              },
+            },
+          },
+          '/v1/openapi.json': {
+            get: {
+              operationId: 'getOpenApiDocument',
+              tags: ['Service'],
+              summary: 'This document',
+              description: 'The OpenAPI 3.1 document of this API, examples included; no key needed.',
+              security: [],
+              responses: {
+                '200': okResponse(
+                  'The OpenAPI 3.1 document.',
+                  { type: 'object' },
+                  false,
+                  example('document', 'This document (abridged)', {
+                    openapi: '3.1.0',
+                    info: { title: 'QR Payout API', version: '1' },
+                  }),
+                ),
+              },
+            },
+          },
+          '/docs': {
+            get: {
+              operationId: 'getReferencePage',
+              tags: ['Service'],
+              summary: 'API reference page (HTML, rendered from this document)',
+              description:
+                'Swagger UI over this document, served locally; "Try it out" sends the first example of each body.',
+              security: [],
+              responses: { '200': htmlResponse('The reference page.') },
+            },
+          },
+          '/docs/errors': {
+            get: {
+              operationId: 'getErrorCatalogue',
+              tags: ['Service'],
+              summary: 'Error catalogue (HTML): one anchor per error name, the target of docs_url',
+              description:
+                'Every error name with its status, when it happens and what to do; `/docs/errors#<name>` links to one.',
+              security: [],
+              responses: { '200': htmlResponse('The error catalogue.') },
+            },
+          },
+          '/docs/assets/{name}': {
+            get: {
+              operationId: 'getReferencePageAsset',
+              tags: ['Service'],
+              summary: 'Static assets of the reference page, served locally',
+              description: 'Scripts and styles of the reference page.',
+              security: [],
+              parameters: [
+                {
+                  name: 'name',
+                  in: 'path',
+                  required: true,
+                  schema: { type: 'string' },
+                  example: 'swagger-ui.css',
+                },
+              ],
+              responses: {
+                '200': {
+                  description: 'The asset.',
+                  headers: { 'x-request-id': ref('headers', 'XRequestId') },
+                },
+                '404': ref('responses', 'NotFound'),
+              },
+            },
+          },
+          '/healthz': {
+            get: {
+              operationId: 'healthz',
+              tags: ['Service'],
+              summary: 'Liveness: the process is up',
+              description: 'Answers 200 while the process runs; for orchestrators.',
+              security: [],
+              responses: { '200': okResponse('Alive.', ref('schemas', 'Health'), false, HEALTH_OK) },
+            },
+          },
+          '/readyz': {
+            get: {
+              operationId: 'readyz',
+              tags: ['Service'],
+              summary: 'Readiness: 503 while shutting down or without the database',
+              description:
+                'Answers 200 when the gateway can take requests; 503 while it drains or cannot reach its database.',
+              security: [],
+              responses: {
+                '200': okResponse('Ready.', ref('schemas', 'Health'), false, HEALTH_OK),
+                '503': ref('responses', 'ServiceUnavailable'),
+              },
+            },
+          },
+          '/v1/sandbox/test-qrs': {
+            get: {
+              operationId: 'listSandboxTestQrs',
+              tags: ['Sandbox'],
+              summary: 'Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)',
+              description:
+                "Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.",
+              security: [],
+              responses: {
+                '200': okResponse(
+                  'The catalogue.',
+                  {
+                    type: 'object',
+                    required: ['test_amounts', 'payer', 'test_qrs'],
+                    properties: {
+                      test_amounts: { type: 'array', items: { type: 'object' } },
+                      payer: { type: 'object' },
+                      test_qrs: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          required: [
+                            'id',
+                            'country',
+                            'scenario',
+                            'description',
+                            'qr_string',
+                            'operation',
+                            'expected',
+                          ],
+                          properties: {
+                            id: { type: 'string' },
+                            country: { type: 'string' },
+                            scenario: { type: 'string' },
+                            description: { type: 'string' },
+                            qr_string: { type: ['string', 'null'] },
+                            how_to_get: { type: 'string' },
+                            operation: { type: 'string', enum: ['pay', 'resolve'] },
+                            amount: { type: 'number' },
+                            expected: { type: 'object', required: ['http_status'] },
+                          },
                         },
                       },
                     },
                   },
-                },
-                false,
-                example('catalogue', 'The catalogue (abridged)', {
-                  test_amounts: [
-                    {
-                      ends_in: '51',
-                      example: 20.51,
-                      transaction_status: 'failed',
-                      error_code: 'AC03',
-                      description: 'Refused by the partner at once.',
+                  false,
+                  example('catalogue', 'The catalogue (abridged)', {
+                    test_amounts: [
+                      {
+                        ends_in: '51',
+                        example: 20.51,
+                        transaction_status: 'failed',
+                        error_code: 'AC03',
+                        description: 'Refused by the partner at once.',
+                      },
+                    ],
+                    payer: {
+                      payer_name: 'Jane Doe',
+                      payer_account: 'US-0001-1234567',
+                      payer_tax_id: 'X12345678',
+                      payer_country: 'US',
+                      payer_id_type: 'passport',
                     },
-                  ],
-                  payer: {
-                    payer_name: 'Jane Doe',
-                    payer_account: 'US-0001-1234567',
-                    payer_tax_id: 'X12345678',
-                    payer_country: 'US',
-                    payer_id_type: 'passport',
-                  },
-                  test_qrs: [
-                    {
-                      id: 'br-bad-crc',
-                      country: 'BR',
-                      scenario: 'bad_crc',
-                      description: 'A static Pix code with a wrong CRC.',
-                      qr_string:
-                        '00020101021126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-426614174000520458125303986540512.345802BR5918PADARIA PAO QUENTE6009SAO PAULO62110507E2E000163040000',
-                      operation: 'pay',
-                      expected: { http_status: 422, error: 'QrDecodeError' },
-                    },
-                  ],
-                }),
-              ),
+                    test_qrs: [
+                      {
+                        id: 'br-bad-crc',
+                        country: 'BR',
+                        scenario: 'bad_crc',
+                        description: 'A static Pix code with a wrong CRC.',
+                        qr_string:
+                          '00020101021126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-426614174000520458125303986540512.345802BR5918PADARIA PAO QUENTE6009SAO PAULO62110507E2E000163040000',
+                        operation: 'pay',
+                        expected: { http_status: 422, error: 'QrDecodeError' },
+                      },
+                    ],
+                  }),
+                ),
+              },
             },
           },
         },
-      },
-      sharedResponses,
+        sharedResponses,
+      ),
+      namedSchemas,
     ),
-    webhooks: {
-      'transaction.completed': webhookOperation(
-        'transaction.completed',
-        'A transaction completed',
-        'Sent to every registered endpoint subscribed to `transaction.completed` (or `*`) and to the ' +
-          "transaction's `callback_url`, when the payment settled (spec §6.1). `data.result` carries the rail's " +
-          'reference and `settledAt`; `data.error` is null.',
-        'WebhookTransactionCompletedEvent',
-      ),
-      'transaction.failed': webhookOperation(
-        'transaction.failed',
-        'A transaction failed',
-        'Sent to every registered endpoint subscribed to `transaction.failed` (or `*`) and to the ' +
-          "transaction's `callback_url`, when the payment was definitively rejected or failed (spec §6.1). " +
-          '`data.error` carries `reason`, `code` (ISO 20022) and `partnerStatus`; `data.result` is null.',
-        'WebhookTransactionFailedEvent',
-      ),
-      'webhook.ping': webhookOperation(
-        'webhook.ping',
-        'A test event from the operator',
-        'Sent to one registered endpoint when the operator tests it (`payoutctl endpoint ping`), whatever its ' +
-          'subscription; signed, retried and listed like any delivery. `transaction_id` of its delivery is null.',
-        'WebhookPingEvent',
-      ),
-    },
+    webhooks: refNamedSchemas(
+      {
+        'transaction.completed': webhookOperation(
+          'transaction.completed',
+          'A transaction completed',
+          'Sent to every registered endpoint subscribed to `transaction.completed` (or `*`) and to the ' +
+            "transaction's `callback_url`, when the payment settled. `data.result` carries the rail's " +
+            'reference and `settledAt`; `data.error` is null.',
+          'WebhookTransactionCompletedEvent',
+        ),
+        'transaction.failed': webhookOperation(
+          'transaction.failed',
+          'A transaction failed',
+          'Sent to every registered endpoint subscribed to `transaction.failed` (or `*`) and to the ' +
+            "transaction's `callback_url`, when the payment was definitively rejected or failed. " +
+            '`data.error` carries `reason`, `code` (ISO 20022) and `partnerStatus`; `data.result` is null.',
+          'WebhookTransactionFailedEvent',
+        ),
+        'webhook.ping': webhookOperation(
+          'webhook.ping',
+          'A test event from the operator',
+          'Sent to one registered endpoint when the operator tests it (`payoutctl endpoint ping`), whatever its ' +
+            'subscription; signed, retried and listed like any delivery. `transaction_id` of its delivery is null.',
+          'WebhookPingEvent',
+        ),
+      },
+      namedSchemas,
+    ),
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (spec §5).' },
+        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key.' },
       },
-      schemas: {
-        ErrorBody: {
-          ...ERROR_BODY_SCHEMA,
-          properties: {
-            ...ERROR_BODY_SCHEMA.properties,
-            _tag: { type: 'string', enum: ERROR_TAGS },
-            type: { type: 'string', enum: ERROR_TAGS },
-            transaction_id: {
-              ...ERROR_BODY_SCHEMA.properties.transaction_id,
-              description: describeBodyField('transaction_id'),
-            },
-          },
-        },
-        Scheme: SCHEME_SCHEMA,
-        SchemesResponse: SCHEMES_RESPONSE_SCHEMA,
-        ResolveRequest: RESOLVE_REQUEST_SCHEMA,
-        Instruction: INSTRUCTION_SCHEMA,
-        Quote: QUOTE_SCHEMA,
-        ResolveResponse: RESOLVE_RESPONSE_SCHEMA,
-        ExecuteRequest: EXECUTE_REQUEST_SCHEMA,
-        ExecuteResponse: EXECUTE_RESPONSE_SCHEMA,
-        PayRequest: PAY_REQUEST_SCHEMA,
-        PayResponse: PAY_RESPONSE_SCHEMA,
-        PartnerPayout: PARTNER_CALLBACK_SCHEMA,
-        PartnerCallbackResponse: PARTNER_CALLBACK_RESPONSE_SCHEMA,
-        Health: HEALTH_RESPONSE_SCHEMA,
-        Transaction: TRANSACTION_SCHEMA,
-        TransactionResponse: TRANSACTION_RESPONSE_SCHEMA,
-        TransactionsResponse: TRANSACTIONS_RESPONSE_SCHEMA,
-        InstructionResponse: INSTRUCTION_RESPONSE_SCHEMA,
-        WebhookEndpoint: WEBHOOK_ENDPOINT_SCHEMA,
-        WebhookEndpointsResponse: WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
-        WebhookDelivery: WEBHOOK_DELIVERY_SCHEMA,
-        WebhookDeliveryAttempt: WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
-        WebhookDeliveryWithAttempts: WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA,
-        WebhookDeliveriesResponse: WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
-        WebhookDeliveryResponse: WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
-        WebhookDeliveryReplayRequest: WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
-        WebhookDeliveryReplayResponse: WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
-        WebhookTransactionCompletedEvent: WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
-        WebhookTransactionFailedEvent: WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
-        WebhookPingEvent: WEBHOOK_PING_EVENT_SCHEMA,
-        WalletCurrency: WALLET_CURRENCY_SCHEMA,
-        WalletCurrenciesResponse: WALLET_CURRENCIES_RESPONSE_SCHEMA,
-      },
+      schemas: sharedSchemas(namedSchemas),
       headers: {
         XRequestId: {
           description: 'UUID of this request, also request_id in bodies.',
@@ -1259,6 +1217,11 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
             '`true` when this is the stored response of an earlier request with the same Idempotency-Key and body: nothing ran again. Absent otherwise.',
           required: false,
           schema: { type: 'string', enum: ['true'] },
+        },
+        Allow: {
+          description: 'The methods the path has, comma-separated (RFC 9110).',
+          required: true,
+          schema: { type: 'string' },
         },
         RetryAfter: {
           description: 'Seconds to wait before retrying.',

@@ -9,7 +9,10 @@ import { isInstructionId } from '../http/ids';
 
 export interface ExecuteInstructionDeps {
   payout: Pick<Client<typeof PayoutService>, 'executeInstruction'>;
-  /** How long payout waits for a terminal state before answering (design §3: 8 s by default). */
+  /**
+   * How long payout waits for a terminal state before answering
+   * (docs/api/idempotency.md "Execute and pay": 8 s by default).
+   */
   waitMs: number;
   /** Deadline of the call on top of waitMs: the usual service deadline. */
   callTimeoutMs: number;
@@ -43,7 +46,8 @@ export async function executeInstruction(
   deps: ExecuteInstructionDeps,
   input: ExecuteInput,
 ): Promise<ExecuteOutcome> {
-  // A malformed id cannot exist: the same 404 as an unknown one, without a call (no probing, design §6).
+  // A malformed id cannot exist: the same 404 as an unknown one, without a call (no probing,
+  // docs/api/errors.md "Error names").
   if (!isInstructionId(input.instructionId)) throw apiError('NotFoundError', 'instruction not found');
   // No abort signal: a client that hangs up must not cancel a payout half way; the answer still
   // fills the idempotency cache for its retry.

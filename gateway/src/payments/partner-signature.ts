@@ -5,7 +5,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 // timestamp is signed too, so a captured callback cannot be replayed once it is out of tolerance.
 
 export const PARTNER_SIGNATURE_HEADER = 'partner-signature';
-/** A callback signed longer ago than this is refused (spec §5 recommends 300 s for webhooks). */
+/**
+ * A callback signed longer ago than this is refused (docs/api/webhooks.md "The signature"
+ * recommends 300 s for webhooks).
+ */
 export const MAX_SIGNATURE_AGE_SECONDS = 300;
 /** Clock skew tolerated for a timestamp in the future. */
 export const MAX_SIGNATURE_SKEW_SECONDS = 60;

@@ -1,13 +1,14 @@
 import type { ConsumeResult } from './limiter';
 
-/** Whole seconds, at least 1, for retryAfter and Retry-After (spec §7.2). */
+/** Whole seconds, at least 1, for retryAfter and Retry-After (docs/api/errors.md "Error names"). */
 export function retryAfterSeconds(result: Pick<ConsumeResult, 'retryAfterMs'>): number {
   return Math.max(1, Math.ceil(result.retryAfterMs / 1000));
 }
 
 /**
- * Rate-limit headers of every authenticated response: spec §8's x-ratelimit-* (reset in Unix
- * seconds) and the IETF draft-ietf-httpapi-ratelimit-headers structured fields.
+ * Rate-limit headers of every authenticated response: docs/api/rate-limits.md "Per key"'s
+ * x-ratelimit-* (reset in Unix seconds) and the IETF draft-ietf-httpapi-ratelimit-headers
+ * structured fields.
  */
 export function rateLimitHeaders(result: ConsumeResult, windowMs: number): Record<string, string> {
   const resetSeconds = Math.ceil(result.resetAtMs / 1000);

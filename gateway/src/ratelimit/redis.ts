@@ -1,4 +1,4 @@
-import { runOutsideTrace } from '@qr-payout/platform';
+import { runOutsideTrace } from '@qr-payout/platform/telemetry';
 import type { Redis } from 'ioredis';
 import { type ConsumeResult, decide, type RateLimiter } from './limiter';
 

@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import { ListSchemesResponseSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import {
   ListPayerIdentityRulesResponseSchema,

@@ -1,5 +1,5 @@
 import type { ConnectError } from '@connectrpc/connect';
-import { Code, serviceError } from '@qr-payout/platform';
+import { Code, serviceError } from '@qr-payout/platform/errors';
 
 // Coded errors of the tenant service; the admin API returns them as they are (message safe to show).
 

@@ -1,6 +1,7 @@
 import type { Client } from '@connectrpc/connect';
-import type { Logger } from '@qr-payout/platform';
-import { newId, withTransaction } from '@qr-payout/platform';
+import { withTransaction } from '@qr-payout/platform/db';
+import { newId } from '@qr-payout/platform/ids';
+import type { Logger } from '@qr-payout/platform/log';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { Pool } from 'pg';
 import { createBoundedTtlCache } from './auth-cache';
@@ -17,12 +18,15 @@ import * as store from './store';
 
 export type { ApiKeyRow as ApiKey, TenantRow as Tenant } from './store';
 
-/** What the public API needs to know about a caller once its `x-api-key` is checked (spec §5). */
+/**
+ * What the public API needs to know about a caller once its `x-api-key` is checked
+ * (docs/api/resources.md "Authentication").
+ */
 export interface AuthenticatedKey {
   tenantId: string;
   /** Public prefix of the key: safe to log and to use as the rate-limit bucket name. */
   keyPrefix: string;
-  /** The tenant's override, or the default when it has none (spec §8: 100). */
+  /** The tenant's override, or the default when it has none (docs/api/rate-limits.md "Per key": 100). */
   rateLimitPerMinute: number;
 }
 
@@ -88,7 +92,10 @@ export interface TenantServiceDeps {
   pool: Pool;
   webhook: SigningSecretClient;
   logger: Logger;
-  /** Requests per minute for tenants without an override (RATE_LIMIT_DEFAULT, spec §8: 100). */
+  /**
+   * Requests per minute for tenants without an override (RATE_LIMIT_DEFAULT,
+   * docs/api/rate-limits.md "Per key": 100).
+   */
   defaultRateLimit: number;
   /** How long a known key stays cached; a revocation on another replica takes up to this long. */
   authCacheTtlMs?: number;

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { httpRequest, type Logger, runOutsideTrace } from '@qr-payout/platform';
+import { httpRequest } from '@qr-payout/platform/http';
+import type { Logger } from '@qr-payout/platform/log';
+import { runOutsideTrace } from '@qr-payout/platform/telemetry';
 import type { Faults } from './faults';
 import type { PayoutResource } from './protocol';
 import { signCallback } from './signature';

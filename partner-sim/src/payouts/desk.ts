@@ -1,4 +1,4 @@
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import type { PartnerSimConfig } from '../config';
 import { createFaults, type Faults } from './faults';
 import { openPayoutJournal } from './journal';

@@ -1,6 +1,6 @@
 import { outcomeFor } from './outcome';
 
-describe('outcomeFor (design §4 sandbox outcomes)', () => {
+describe('outcomeFor (sandbox outcomes, docs/partner-protocol.md "Sandbox outcomes")', () => {
   it('rejects amounts ending in 51 at once with AC03', () => {
     expect(outcomeFor('1051')).toEqual({ kind: 'rejected_at_once', reasonCode: 'AC03' });
     expect(outcomeFor('51')).toEqual({ kind: 'rejected_at_once', reasonCode: 'AC03' });

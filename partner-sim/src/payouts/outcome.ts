@@ -1,6 +1,7 @@
 import type { PayoutStatus, ReasonCode } from './protocol';
 
-// Sandbox outcomes (design §4), chosen like test cards by the last two digits of amount_minor.
+// Sandbox outcomes (docs/sandbox-test-qrs.md "Test amounts"), chosen like test cards by the last
+// two digits of amount_minor.
 
 export type Outcome =
   /** Rejected in the POST answer itself; the callback follows at once. */

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Rail } from './protocol';
 
 // The rail's own reference for an accepted payout. Pix follows the BCB end-to-end id; the other
-// rails use the simulator's own documented formats (README "References"), each an ISO 20022
+// rails use the simulator's own documented formats (docs/partner-protocol.md "References"), each an ISO 20022
 // Max35Text: a rail prefix, the UTC date and random characters.
 
 /** The ISPB the simulated PSP signs its Pix end-to-end ids with (not a real participant). */

@@ -1,4 +1,4 @@
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import { createCallbackSender } from './callbacks';
 import type { Faults } from './faults';
 import type { PayoutJournal } from './journal';

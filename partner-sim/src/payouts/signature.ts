@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// Callback signatures (README "Callbacks"): `Partner-Signature: t=<unix seconds>,v1=<hex
+// Callback signatures (docs/partner-protocol.md "Callbacks"): `Partner-Signature: t=<unix seconds>,v1=<hex
 // HMAC-SHA256(secret, "<t>.<raw body>")>`, the Stripe scheme. The timestamp is signed too, so a
 // captured callback cannot be replayed after the receiver's tolerance window.
 

@@ -1,4 +1,4 @@
-// The BR Code of a dynamic Pix charge (BCB Manual do BR Code; research/qr-schemes.md §2): an
+// The BR Code of a dynamic Pix charge (BCB Manual do BR Code; services/decoder/README.md "Dynamic Pix"): an
 // EMVCo MPM payload whose merchant account template 26 names the charge's location (26/25)
 // instead of a Pix key. The payer's PSP fetches the signed payload from that location; the
 // amount (54) and name (59) printed here are only hints. TLV and CRC come from the decoder's

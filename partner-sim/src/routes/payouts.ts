@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import { ORIGINATOR_DOCUMENT_TYPES, RESIDENCIES } from '@qr-payout/platform/partner-protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Faults } from '../payouts/faults';

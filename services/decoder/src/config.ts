@@ -1,4 +1,5 @@
-import { type Env, grpcServiceSettings, int, list, loadConfig } from '@qr-payout/platform';
+import { type Env, int, list, loadConfig } from '@qr-payout/platform/config';
+import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 
 /** The decoder's typed, frozen config; fails fast naming every bad variable. */
 export function loadDecoderConfig(env: Env) {

@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '@qr-payout/platform';
+import { createLogger, type Logger } from '@qr-payout/platform/log';
 import type { DecoderConfig } from './config';
 import { createQrDecoder, type QrDecoder } from './decode/decoder';
 import { createHttpDynamicPixFetcher } from './pix/dynamic/http-fetcher';

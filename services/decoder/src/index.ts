@@ -1,4 +1,4 @@
-import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform';
+import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform/grpc';
 import { loadDecoderConfig } from './config';
 import { createDeps, type DecoderDepsOverrides } from './deps';
 import { buildServer } from './server';

@@ -1,6 +1,6 @@
 // Composition root of the decoder process: `node main.js` serves. The decoder has no database, so
 // `node main.js migrate` exits at once; the command exists so every chart Job hook has one shape.
-import { runServiceMain } from '@qr-payout/platform';
+import { runServiceMain } from '@qr-payout/platform/service-main';
 import { loadDecoderConfig } from './config';
 import { startDecoder } from './index';
 

@@ -1,4 +1,4 @@
-import { createGrpcServer, type GrpcServer } from '@qr-payout/platform';
+import { createGrpcServer, type GrpcServer } from '@qr-payout/platform/grpc';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { toDecodedQrMessage } from './decode/message';
 import type { DecoderDeps } from './deps';

@@ -1,14 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RunningPartnerSim, startPartnerSim } from '@qr-payout/partner-sim';
-import {
-  Code,
-  ConnectError,
-  closeGrpcClients,
-  createGrpcClient,
-  readErrorDetail,
-  silentLogger,
-} from '@qr-payout/platform';
+import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
+import { silentLogger } from '@qr-payout/platform/log';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { encodeMerchantQr } from '../src/emv/encode';
 import { startDecoder } from '../src/index';

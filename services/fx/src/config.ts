@@ -1,13 +1,5 @@
-import {
-  bool,
-  type ConfigReader,
-  type Env,
-  grpcServiceSettings,
-  int,
-  loadConfig,
-  str,
-  url,
-} from '@qr-payout/platform';
+import { bool, type ConfigReader, type Env, int, loadConfig, str, url } from '@qr-payout/platform/config';
+import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { DEFAULT_RATE_TABLE, parseRateTable, type RateTable } from './rates/rate-table';
 
 // FX_RATES through the platform's reader shape, so a bad table is reported with every other

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { createLogger, createPgPool, type Logger, migrate } from '@qr-payout/platform';
+import { createPgPool, migrate } from '@qr-payout/platform/db';
+import { createLogger, type Logger } from '@qr-payout/platform/log';
 import type pg from 'pg';
 import type { FxConfig } from './config';
 import { createQuoteService, type QuoteService } from './quotes/service';

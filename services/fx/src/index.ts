@@ -1,4 +1,4 @@
-import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform';
+import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform/grpc';
 import { loadFxConfig } from './config';
 import { createDeps } from './deps';
 import { buildServer } from './server';

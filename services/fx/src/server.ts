@@ -1,4 +1,4 @@
-import { createGrpcServer, type GrpcServer } from '@qr-payout/platform';
+import { createGrpcServer, type GrpcServer } from '@qr-payout/platform/grpc';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import type { FxDeps } from './deps';
 

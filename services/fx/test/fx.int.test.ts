@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import pg from 'pg';

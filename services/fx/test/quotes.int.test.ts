@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
-import {
-  Code,
-  ConnectError,
-  closeGrpcClients,
-  createGrpcClient,
-  newId,
-  readErrorDetail,
-} from '@qr-payout/platform';
+import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
+import { newId } from '@qr-payout/platform/ids';
 import { FxService, type Quote, QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import pg from 'pg';
 import { type RunningFx, startFx } from '../src/index';

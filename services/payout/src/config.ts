@@ -1,4 +1,5 @@
-import { bool, type Env, grpcServiceSettings, int, list, loadConfig, str, url } from '@qr-payout/platform';
+import { bool, type Env, int, list, loadConfig, str, url } from '@qr-payout/platform/config';
+import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { railLimits } from './limits/rail-limits';
 import { settlementHorizons } from './stuck/horizons';
 
@@ -11,7 +12,8 @@ export function loadPayoutConfig(env: Env) {
       dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
       dbSchema: str('DB_SCHEMA', { default: 'payout' }),
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
-      // The outbox relay publishes here (design §5); the producer connects on first publish.
+      // The outbox relay publishes here (docs/architecture.md "The outbox and Kafka"); the producer
+      // connects on first publish.
       kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
       // The outbox relay runs in every replica (SKIP LOCKED shares the work); off only for
       // processes that must not publish (tools, some tests).
@@ -32,7 +34,8 @@ export function loadPayoutConfig(env: Env) {
       // fx quotes a pay's wallet currency and confirms the instruction's quote at execute
       // (consumer = the transaction id).
       fxUrl: url('FX_URL', { default: 'http://127.0.0.1:50052' }),
-      // design §3: execute waits this long for a terminal state when the request says nothing.
+      // docs/api/idempotency.md "Execute and pay": execute waits this long for a terminal state
+      // when the request says nothing.
       executeWaitMs: int('EXECUTE_WAIT_MS', { default: 8_000, min: 0, max: 60_000 }),
       // The partner protocol (docs/partner-protocol.md); one base URL, or one per rail.
       partnerBaseUrl: url('PARTNER_BASE_URL', { default: 'http://127.0.0.1:4010' }),
@@ -45,7 +48,8 @@ export function loadPayoutConfig(env: Env) {
       partnerTimeoutMs: int('PARTNER_TIMEOUT_MS', { default: 5_000, min: 1 }),
       // Where partners call back: <base>/v1/partner/callbacks/<rail> (the gateway verifies them).
       partnerCallbackBaseUrl: url('PARTNER_CALLBACK_BASE_URL', { default: 'http://127.0.0.1:8080' }),
-      // The polling worker (design §4): claims due pending/processing transactions.
+      // The polling worker (docs/architecture.md "Partner callbacks"): claims due
+      // pending/processing transactions.
       pollWorkerEnabled: bool('POLL_WORKER_ENABLED', { default: true }),
       pollIntervalMs: int('POLL_INTERVAL_MS', { default: 1_000, min: 10 }),
       pollBatchSize: int('POLL_BATCH_SIZE', { default: 20, min: 1, max: 500 }),

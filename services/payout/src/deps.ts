@@ -1,14 +1,9 @@
 import path from 'node:path';
-import {
-  closeHttpAgents,
-  createGrpcClient,
-  createKafkaBus,
-  createLogger,
-  createPgPool,
-  type EventBus,
-  type Logger,
-  migrate,
-} from '@qr-payout/platform';
+import { createPgPool, migrate } from '@qr-payout/platform/db';
+import { createKafkaBus, type EventBus } from '@qr-payout/platform/events';
+import { createGrpcClient } from '@qr-payout/platform/grpc';
+import { closeHttpAgents } from '@qr-payout/platform/http';
+import { createLogger, type Logger } from '@qr-payout/platform/log';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import type pg from 'pg';
 import type { PayoutConfig } from './config';
@@ -39,7 +34,7 @@ export type PayoutDeps = {
   readonly bus: EventBus;
   readonly instructions: InstructionService;
   readonly transactions: TransactionService;
-  /** ExecuteInstruction, Pay and ApplyPartnerCallback (design §3). */
+  /** ExecuteInstruction, Pay and ApplyPartnerCallback (docs/architecture.md "Transactions"). */
   readonly execution: ExecutionService;
   /** The money path's SQL, its submitter and settlement, shared with the polling worker. */
   readonly executionStore: ExecutionStore;

@@ -1,4 +1,4 @@
-import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform';
+import { type RunningGrpcService, serveGrpc } from '@qr-payout/platform/grpc';
 import { loadPayoutConfig } from './config';
 import { createDeps, type PayoutDepsOverrides } from './deps';
 import { runOutboxRelay } from './outbox/start';

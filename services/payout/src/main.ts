@@ -1,6 +1,6 @@
 // Composition root of the payout process: `node main.js` serves, `node main.js migrate` applies the
 // migrations of schema payout and exits (the chart's Job hook).
-import { runServiceMain } from '@qr-payout/platform';
+import { runServiceMain } from '@qr-payout/platform/service-main';
 import { loadPayoutConfig } from './config';
 import { createDeps } from './deps';
 import { startPayout } from './index';

@@ -1,4 +1,4 @@
-import { createGrpcServer, type GrpcServer } from '@qr-payout/platform';
+import { createGrpcServer, type GrpcServer } from '@qr-payout/platform/grpc';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayoutDeps } from './deps';
 import { railLimitsMessages } from './limits/rail-limits';

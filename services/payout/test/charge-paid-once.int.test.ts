@@ -4,7 +4,8 @@
 // unaffected; the same key and body is still the idempotent replay.
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { newId, readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
+import { newId } from '@qr-payout/platform/ids';
 import {
   type DecodedQr,
   DecodedQrSchema,

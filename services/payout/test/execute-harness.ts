@@ -13,13 +13,10 @@ import {
   startPartnerSim,
   verifyCallbackSignature,
 } from '@qr-payout/partner-sim';
-import {
-  closeGrpcClients,
-  createGrpcClient,
-  createMemoryBus,
-  newId,
-  silentLogger,
-} from '@qr-payout/platform';
+import { createMemoryBus } from '@qr-payout/platform/events';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
+import { newId } from '@qr-payout/platform/ids';
+import { silentLogger } from '@qr-payout/platform/log';
 import {
   AccountType,
   type DecodedQr,

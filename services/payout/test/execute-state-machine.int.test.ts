@@ -1,8 +1,8 @@
 // Property: whatever partner statuses arrive for a transaction, in whatever order and however
 // concurrently (callbacks, polls and submission answers all end in the same guarded settlement),
 // it settles once, to a terminal outcome that arrived, with exactly one outbox event; transient
-// statuses never undo it (design §3 "A transaction never leaves a terminal state").
-import { newId } from '@qr-payout/platform';
+// statuses never undo it (docs/architecture.md "Transactions").
+import { newId } from '@qr-payout/platform/ids';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import fc from 'fast-check';
 import {

@@ -1,8 +1,10 @@
 // ExecuteInstruction / ApplyPartnerCallback over real gRPC against real PostgreSQL, the real
-// partner simulator over HTTP and real fx: every sandbox outcome (design §4) by its named path with
-// exactly one outbox event, idempotent replay and conflict, quotes, one execution per instruction.
+// partner simulator over HTTP and real fx: every sandbox outcome
+// (docs/sandbox-test-qrs.md "Test amounts") by its named path with exactly one outbox event,
+// idempotent replay and conflict, quotes, one execution per instruction.
 import { Code } from '@connectrpc/connect';
-import { newId, readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
+import { newId } from '@qr-payout/platform/ids';
 import { QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import {

@@ -3,7 +3,9 @@
 // settlement path; payout alone over gRPC on a fresh schema; a call expected to fail.
 import { randomBytes } from 'node:crypto';
 import { type Client, ConnectError } from '@connectrpc/connect';
-import { closeGrpcClients, createGrpcClient, createMemoryBus, newId } from '@qr-payout/platform';
+import { createMemoryBus } from '@qr-payout/platform/events';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
+import { newId } from '@qr-payout/platform/ids';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
 import { type RunningPayout, startPayout } from '../src/index';

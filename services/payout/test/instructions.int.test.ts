@@ -3,7 +3,8 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
-import { newId, readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
+import { newId } from '@qr-payout/platform/ids';
 import { MoneySchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import {
   AccountType,

@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { BusMessage } from '@qr-payout/platform';
+import type { BusMessage } from '@qr-payout/platform/events';
 import {
   appendCommitted,
   collectTransactionEvents,

@@ -1,18 +1,15 @@
-// The outbox relay against real PostgreSQL and real Kafka (design §5): what a committed terminal
-// transition produces on payout.transaction-events.v1, what a rolled-back one does not, Kafka
-// outages, and replicas sharing the work.
+// The outbox relay against real PostgreSQL and real Kafka
+// (docs/architecture.md "The outbox and Kafka"): what a committed terminal transition produces on
+// payout.transaction-events.v1, what a rolled-back one does not, Kafka outages, and replicas
+// sharing the work.
 import { equals, fromBinary } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import {
-  type BusMessage,
-  type KafkaBus,
-  shutdownTelemetry,
-  silentLogger,
-  startTelemetry,
-  withTransaction,
-} from '@qr-payout/platform';
+import { withTransaction } from '@qr-payout/platform/db';
+import type { BusMessage } from '@qr-payout/platform/events';
+import { silentLogger } from '@qr-payout/platform/log';
+import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { TransactionSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type pg from 'pg';
@@ -27,6 +24,7 @@ import {
   collectTransactionEvents,
   DATABASE_URL,
   KAFKA_BROKERS,
+  type KafkaBus,
   kafkaBus,
   migratedSchema,
   outboxRows,

@@ -1,8 +1,8 @@
 // Pay (POST /v1/pay) over real gRPC, real fx, the real partner simulator: resolve and execute
-// under one key in payout's own database (services/payout/README.md "Pay").
+// under one key in payout's own database (services/payout/README.md "Resolve and Pay").
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { Code } from '@connectrpc/connect';
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import {
   type PayRequest,
   PayRequestSchema,

@@ -1,7 +1,7 @@
 // The payer's document end to end inside payout (docs/payer-identity.md): ExecuteInstruction over
 // real gRPC checks it by its issuing country, stores it, and the real partner simulator records
 // the originator payout sent (residency, document); ListPayerIdentityRules publishes the rules.
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import { type Payer, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import {
   executeRequest,

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
-import { closeGrpcClients, createGrpcClient, createMemoryBus, readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
+import { createMemoryBus } from '@qr-payout/platform/events';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { PayoutService, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
@@ -124,7 +126,7 @@ describe('payout service', () => {
     expect(transaction?.result?.reference).toBe('E2E0001');
   });
 
-  it('never lets a transaction leave a terminal state (database backstop, design §3)', async () => {
+  it('never lets a transaction leave a terminal state (database backstop, docs/architecture.md "Transactions")', async () => {
     const seeded = await seedTransaction(admin, schema, 'ten_terminal');
     await admin.query(
       `UPDATE "${schema}".transactions

@@ -1,6 +1,7 @@
-// The polling worker's backoff grows while a payout stays in flight (design §4; README "Config":
-// POLL_BACKOFF_BASE_MS doubled per attempt up to the max): an in-flight answer to a poll must keep
-// the attempt count, which only a new submission resets.
+// The polling worker's backoff grows while a payout stays in flight
+// (docs/architecture.md "Partner callbacks"; README "Config": POLL_BACKOFF_BASE_MS doubled per
+// attempt up to the max): an in-flight answer to a poll must keep the attempt count, which only a
+// new submission resets.
 import { createExecutionStore } from '../src/execution/store';
 import { seedTransaction } from './fixtures';
 import { migratedSchema } from './support/outbox';

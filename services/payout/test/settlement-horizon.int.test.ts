@@ -10,7 +10,7 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
 import { NOT_RECEIVED_CODE } from '../src/polling/horizon-check';

@@ -1,4 +1,4 @@
-import { bool, ConfigError, int, list, loadConfig, num, oneOf, str, url } from './config';
+import { bool, int, list, loadConfig, num, oneOf, str, url } from './config';
 
 const shape = {
   port: int('PORT', { default: 8080, min: 1, max: 65535 }),
@@ -25,7 +25,8 @@ function problemsOf(env: Record<string, string>): string[] {
   try {
     loadConfig(shape, env);
   } catch (err) {
-    if (err instanceof ConfigError) return [...err.problems];
+    if (err instanceof Error && err.name === 'ConfigError')
+      return [...(err as Error & { problems: string[] }).problems];
     throw err;
   }
   throw new Error('expected a ConfigError');

@@ -17,7 +17,7 @@ type Defaulted<T> = BaseOptions & { default: T; optional?: false };
 type Optional = BaseOptions & { optional: true; default?: undefined };
 type Required = BaseOptions & { default?: undefined; optional?: false };
 
-export class ConfigError extends Error {
+class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`invalid configuration: ${problems.join('; ')}`);
     this.name = 'ConfigError';

@@ -2,9 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The request id (and tenant) follow a request across awaits and, through the `x-request-id`
 // header set by the gRPC client interceptor, across service hops.
-export type RequestContext = { readonly requestId: string; readonly tenantId?: string };
-
-export const REQUEST_ID_HEADER = 'x-request-id';
+type RequestContext = { readonly requestId: string; readonly tenantId?: string };
 
 const storage = new AsyncLocalStorage<RequestContext>();
 

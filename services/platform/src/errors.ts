@@ -3,7 +3,45 @@ import { type ErrorDetail, ErrorDetailSchema } from '@qr-payout/proto/payout/com
 
 export { Code, ConnectError };
 
-export type ServiceErrorOptions = {
+/**
+ * Every error tag of the system, one typed union (docs/api/errors.md "Error names"). `public`: the
+ * gateway renders it from its registry entry (gateway/src/errors/registry.ts must have one for each,
+ * checked by its type); `internal`: read only by the service that called, never rendered (fx's
+ * QuoteAlreadyUsed, which payout turns into its own outcome). A new tag goes here first.
+ */
+export const ERROR_TAGS = {
+  ValidationError: 'public',
+  IdempotencyKeyMissing: 'public',
+  IdempotencyConflict: 'public',
+  AuthError: 'public',
+  NotFoundError: 'public',
+  MethodNotAllowed: 'public',
+  DeliveryInFlight: 'public',
+  IdempotencyInProgress: 'public',
+  InstructionAlreadyExecuted: 'public',
+  ChargeAlreadyPaid: 'public',
+  QuoteExpired: 'public',
+  PayloadTooLarge: 'public',
+  UnsupportedMediaType: 'public',
+  QrDecodeError: 'public',
+  AmountMismatch: 'public',
+  AmountRequired: 'public',
+  AmountOutOfRange: 'public',
+  RateLimitError: 'public',
+  InternalError: 'public',
+  ServiceUnavailable: 'public',
+  QrLocationUnavailable: 'public',
+  QuoteAlreadyUsed: 'internal',
+} as const satisfies Record<string, 'public' | 'internal'>;
+
+type ErrorTag = keyof typeof ERROR_TAGS;
+
+/** The tags the public API answers with. */
+export type PublicErrorTag = {
+  [T in ErrorTag]: (typeof ERROR_TAGS)[T] extends 'public' ? T : never;
+}[ErrorTag];
+
+type ServiceErrorOptions = {
   code: Code;
   field?: string;
   metadata?: Record<string, string>;
@@ -13,7 +51,7 @@ export type ServiceErrorOptions = {
  * The one coded error of every service: a ConnectError carrying a `payout.common.v1.ErrorDetail`
  * status detail. `message` must be safe to show to an API client (the gateway may render it).
  */
-export function serviceError(tag: string, message: string, opts: ServiceErrorOptions): ConnectError {
+export function serviceError(tag: ErrorTag, message: string, opts: ServiceErrorOptions): ConnectError {
   const detail = {
     desc: ErrorDetailSchema,
     value: { tag, message, field: opts.field ?? '', metadata: { ...opts.metadata } },
@@ -21,7 +59,8 @@ export function serviceError(tag: string, message: string, opts: ServiceErrorOpt
   return new ConnectError(message, opts.code, undefined, [detail]);
 }
 
-export type ReadErrorDetail = {
+type ReadErrorDetail = {
+  /** As received: a peer may run a version with tags this one does not know. */
   tag: string;
   message: string;
   field: string | undefined;
@@ -41,9 +80,4 @@ export function readErrorDetail(err: unknown): ReadErrorDetail | undefined {
     metadata: { ...detail.metadata },
     code: err.code,
   };
-}
-
-/** Whether `err` is a ConnectError with the given code (whatever produced it). */
-export function hasCode(err: unknown, code: Code): boolean {
-  return ConnectError.from(err).code === code;
 }

@@ -1,17 +1,17 @@
-// The one rule for an Idempotency-Key (spec §8, docs/api/idempotency.md "The
-// idempotency"), read by the gateway before its cache and by payout before its durable record, so
-// no key can pass one and be refused by the other after work was done.
+// The one rule for an Idempotency-Key (docs/api/idempotency.md "The Idempotency-Key"), read by the
+// gateway before its cache and by payout before its durable record, so no key can pass one and be
+// refused by the other after work was done.
 //
 // 1 to 255 printable ASCII characters (0x20-0x7e, spaces included), not blank: the key is stored
 // and compared byte for byte and shows up in support conversations, so control characters or
 // other encodings, which would make two "equal" keys differ, are refused.
 
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /** What the rule says of a key: usable, missing (empty or blank), or malformed. */
-export type IdempotencyKeyVerdict = 'ok' | 'missing' | 'invalid';
+type IdempotencyKeyVerdict = 'ok' | 'missing' | 'invalid';
 
 export function checkIdempotencyKey(value: string): IdempotencyKeyVerdict {
   if (value.trim() === '') return 'missing';

@@ -20,8 +20,8 @@ function encode(value: bigint, length: number): string {
   return out;
 }
 
-/** A new ULID; `now` is injectable for tests. */
-export function ulid(now: number = Date.now()): string {
+/** A new ULID. */
+function ulid(now: number = Date.now()): string {
   let random: bigint;
   if (now <= lastTime && lastRandom < RANDOM_MAX) {
     random = lastRandom + 1n;
@@ -43,7 +43,7 @@ export function newId(prefix: string): string {
 }
 
 /** A ULID as a regular expression source: 26 Crockford base32 characters. */
-export const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
 const ULID_ONLY = new RegExp(`^${ULID_PATTERN}$`);
 
 /**

@@ -5,16 +5,16 @@ import { requestContext } from './context';
 export type Logger = pino.Logger;
 /** pino's levels, as LOG_LEVEL accepts them. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+type LogLevel = (typeof LOG_LEVELS)[number];
 
-export type LoggerOptions = {
+type LoggerOptions = {
   service: string;
   level?: LogLevel;
   /** Where JSON lines go; stdout by default. Tests pass a capturing stream. */
   destination?: pino.DestinationStream;
 };
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 // Key names (compared lower-cased with separators removed) whose values never reach a log line:
 // conventions "Errors": no API keys, signing secrets, header values, tax ids, account numbers.
@@ -30,7 +30,7 @@ function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-export function isSensitiveKey(key: string): boolean {
+function isSensitiveKey(key: string): boolean {
   return SENSITIVE_KEY.test(normalizeKey(key));
 }
 
@@ -40,7 +40,7 @@ const MAX_DEPTH = 12;
 // The password of a URL such as postgres://user:password@host, wherever a string holds one.
 const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]+@/gi;
 
-export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
+function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
   if (typeof value === 'string')
     return value.includes('://') ? value.replace(URL_PASSWORD, `$1${REDACTED}@`) : value;
   if (value === null || typeof value !== 'object') return value;

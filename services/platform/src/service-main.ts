@@ -1,12 +1,12 @@
-import { createLogger, type Logger, type LogLevel } from './logger';
+import { createLogger, type LOG_LEVELS, type Logger } from './logger';
 import { onShutdown, type ShutdownStep } from './shutdown';
 import { shutdownTelemetry } from './telemetry/start';
 
-export type ServiceMainOptions<R extends { close(): Promise<void> }> = {
+type ServiceMainOptions<R extends { close(): Promise<void> }> = {
   /** Service name, in logs and in the failure message. */
   service: string;
   /** The service's own config loader (it fails fast, naming the bad variable). */
-  loadConfig: (env: NodeJS.ProcessEnv) => { logLevel: LogLevel; shutdownGraceMs: number };
+  loadConfig: (env: NodeJS.ProcessEnv) => { logLevel: (typeof LOG_LEVELS)[number]; shutdownGraceMs: number };
   /** Starts serving; resolves once listening. */
   start: (env: NodeJS.ProcessEnv, logger: Logger) => Promise<R>;
   /**

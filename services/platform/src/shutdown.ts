@@ -2,7 +2,7 @@ import type { Logger } from './logger';
 
 export type ShutdownStep = { name: string; run: () => unknown };
 
-export type ShutdownOptions = {
+type ShutdownOptions = {
   logger: Logger;
   /** One deadline for all steps; keep it under the pod's terminationGracePeriodSeconds. */
   graceMs: number;
@@ -14,10 +14,10 @@ export type ShutdownOptions = {
   exit?: (code: number) => void;
 };
 
-export type ShutdownResult = { code: number; failed: string[]; timedOut: boolean };
+type ShutdownResult = { code: number; failed: string[]; timedOut: boolean };
 
 /** Starts the shutdown as a signal would; resolves when the steps are done or the deadline hit. */
-export type TriggerShutdown = (reason?: string) => Promise<ShutdownResult>;
+type TriggerShutdown = (reason?: string) => Promise<ShutdownResult>;
 
 /**
  * Registers the ordered shutdown. The first signal runs the steps under one deadline; a second

@@ -1,11 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { create } from '@bufbuild/protobuf';
+import { requestContext } from '@qr-payout/platform/context';
+import { Code, serviceError } from '@qr-payout/platform/errors';
 import {
   DecodeResponseSchema,
   DecoderService,
   ListSchemesResponseSchema,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { Code, type GrpcRouter, requestContext, serviceError } from '../src';
+import type { GrpcRouter } from '../src/grpc/server';
 
 /** What the fake handlers saw, for assertions. */
 export type Observed = { requestIds: (string | undefined)[] };

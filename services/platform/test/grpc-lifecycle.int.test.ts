@@ -1,17 +1,11 @@
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import { requestContext } from '@qr-payout/platform/context';
+import { Code, ConnectError } from '@qr-payout/platform/errors';
+import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
+import { createLogger, silentLogger } from '@qr-payout/platform/log';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import {
-  Code,
-  ConnectError,
-  closeGrpcClients,
-  createGrpcClient,
-  createGrpcServer,
-  createLogger,
-  requestContext,
-  silentLogger,
-} from '../src';
 import { registerFakeDecoder } from './fake-decoder';
 
 async function startServer(logger = silentLogger()) {

@@ -2,6 +2,15 @@ import type { DescMessage, MessageInitShape } from '@bufbuild/protobuf';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { BinaryReader } from '@bufbuild/protobuf/wire';
 import * as grpcJs from '@grpc/grpc-js';
+import { requestContext } from '@qr-payout/platform/context';
+import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
+import {
+  closeGrpcClients,
+  createGrpcClient,
+  createGrpcServer,
+  type GrpcServer,
+} from '@qr-payout/platform/grpc';
+import { silentLogger } from '@qr-payout/platform/log';
 import {
   Health,
   HealthCheckRequestSchema,
@@ -18,17 +27,6 @@ import {
   ListSchemesRequestSchema,
   ListSchemesResponseSchema,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import {
-  Code,
-  ConnectError,
-  closeGrpcClients,
-  createGrpcClient,
-  createGrpcServer,
-  type GrpcServer,
-  readErrorDetail,
-  requestContext,
-  silentLogger,
-} from '../src';
 import { type Observed, registerFakeDecoder } from './fake-decoder';
 
 const DECODER = 'payout.decoder.v1.DecoderService';

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { type BusMessage, createKafkaBus, shutdownTelemetry, silentLogger, startTelemetry } from '../src';
+import { type BusMessage, createKafkaBus } from '@qr-payout/platform/events';
+import { silentLogger } from '@qr-payout/platform/log';
+import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 
 const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:59092').split(',');
 

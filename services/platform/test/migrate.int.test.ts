@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createPgPool, migrate, withTransaction } from '@qr-payout/platform/db';
 import type pg from 'pg';
-import { createPgPool, MigrationError, migrate, withTransaction } from '../src';
+import { MigrationError } from '../src/db/migrate';
 
 const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 

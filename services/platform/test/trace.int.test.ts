@@ -1,17 +1,16 @@
 import { Writable } from 'node:stream';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { createMemoryBus } from '@qr-payout/platform/events';
 import {
   closeGrpcClients,
   createGrpcClient,
   createGrpcServer,
-  createLogger,
-  createMemoryBus,
   type GrpcServer,
-  shutdownTelemetry,
-  startTelemetry,
-} from '../src';
+} from '@qr-payout/platform/grpc';
+import { createLogger } from '@qr-payout/platform/log';
+import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
+import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { registerFakeDecoder } from './fake-decoder';
 
 const exporter = new InMemorySpanExporter();

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from '@qr-payout/platform';
 import { loadDatabaseConfig, loadWebhookConfig } from './config';
 
 const key = randomBytes(32);
@@ -12,7 +11,8 @@ function problemsOf(env: Record<string, string>): readonly string[] {
   try {
     loadWebhookConfig(env);
   } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
+    if (err instanceof Error && err.name === 'ConfigError')
+      return (err as Error & { problems: string[] }).problems;
     throw err;
   }
   throw new Error('expected a ConfigError');

@@ -2,16 +2,16 @@ import {
   bool,
   type ConfigReader,
   type Env,
-  grpcServiceSettings,
   int,
-  LOG_LEVELS,
   list,
   loadConfig,
   num,
   oneOf,
   str,
   url,
-} from '@qr-payout/platform';
+} from '@qr-payout/platform/config';
+import { grpcServiceSettings } from '@qr-payout/platform/grpc';
+import { LOG_LEVELS } from '@qr-payout/platform/log';
 import { previousSealingKeys, sealingKey } from './crypto/sealing-keys';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -57,9 +57,10 @@ export function loadWebhookConfig(env: Env) {
       // Seals signing secrets and custom header values at rest (src/crypto/sealed-box.ts).
       secretsKey: sealingKey('WEBHOOK_SECRETS_KEY'),
       previousSecretsKeys: previousSealingKeys('WEBHOOK_SECRETS_PREVIOUS_KEYS'),
-      // design §5: http and loopback/private/link-local targets only for the sandbox and tests.
+      // docs/api/webhooks.md "Where we send": http and loopback/private/link-local targets only for
+      // the sandbox and tests.
       allowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', { default: false }),
-      // design §5: multiplies every retry delay and the auto-disable period.
+      // docs/architecture.md "Webhooks": multiplies every retry delay and the auto-disable period.
       retryScale: num('WEBHOOK_RETRY_SCALE', { default: 1, min: 0 }),
       kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
       // One binary, roles by flag (as Svix splits API and worker): the gRPC API always serves.
@@ -78,10 +79,11 @@ export function loadWebhookConfig(env: Env) {
       leaseMs: int('WEBHOOK_LEASE_MS', { default: 60_000, min: 100 }),
       connectTimeoutMs: int('WEBHOOK_CONNECT_TIMEOUT_MS', { default: 5_000, min: 1 }),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', { default: 15_000, min: 1 }),
-      // Fault injection for the crash tests only (README "Fault injection"): SIGKILL this process
+      // Fault injection for the crash tests only (README "Configuration"): SIGKILL this process
       // after the Nth dispatched event's deliveries are committed, before its offset is.
       faultKillAfterDispatch: int('WEBHOOK_FAULT_KILL_AFTER_DISPATCH', { default: 0, min: 0 }),
-      // spec §6.4: 5 days of only failures disables an endpoint (times WEBHOOK_RETRY_SCALE).
+      // docs/api/webhooks.md "Auto-disable": 5 days of only failures disables an endpoint (times
+      // WEBHOOK_RETRY_SCALE).
       autoDisableHours: num('WEBHOOK_AUTO_DISABLE_HOURS', { default: 120, min: 0 }),
     },
     env,

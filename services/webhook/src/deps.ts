@@ -1,12 +1,7 @@
 import path from 'node:path';
-import {
-  createKafkaBus,
-  createLogger,
-  createPgPool,
-  type EventBus,
-  type Logger,
-  migrate,
-} from '@qr-payout/platform';
+import { createPgPool, migrate } from '@qr-payout/platform/db';
+import { createKafkaBus, type EventBus } from '@qr-payout/platform/events';
+import { createLogger, type Logger } from '@qr-payout/platform/log';
 import type pg from 'pg';
 import type { WebhookConfig } from './config';
 import { createSealedBox, type SealedBox } from './crypto/sealed-box';

@@ -22,7 +22,10 @@ import { validationError } from './validation';
 
 export type WebhookHandlers = ServiceImpl<typeof WebhookService>;
 
-/** The endpoint as the API shows it: header names only, values never (spec §2.3, §4.6). */
+/**
+ * The endpoint as the API shows it: header names only, values never
+ * (docs/api/resources.md "Webhook endpoints").
+ */
 export function toEndpointMessage(row: EndpointRow): Endpoint {
   return create(EndpointSchema, {
     id: row.id,

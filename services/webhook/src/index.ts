@@ -1,4 +1,4 @@
-import { type RunningGrpcService, type ServiceWorker, serveGrpc } from '@qr-payout/platform';
+import { type RunningGrpcService, type ServiceWorker, serveGrpc } from '@qr-payout/platform/grpc';
 import { loadWebhookConfig } from './config';
 import { startDispatcher } from './deliveries/dispatcher';
 import { closeSenderAgents } from './deliveries/sender';
@@ -12,7 +12,7 @@ export { MIGRATIONS_DIR, type WebhookOverrides } from './deps';
 
 export type RunningWebhook = RunningGrpcService;
 
-// The background roles of the service (README "Roles"), each behind its flag: the dispatcher
+// The background roles of the service (README "Configuration"), each behind its flag: the dispatcher
 // consumes the transaction-events topic, the worker sends deliveries. Stopped last-started first:
 // the dispatcher stops consuming before the worker finishes its attempts in flight.
 function startRoles(deps: WebhookDeps): ServiceWorker[] {

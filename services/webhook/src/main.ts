@@ -1,6 +1,7 @@
 // Composition root of the webhook process: `node main.js` serves, `node main.js migrate` applies the
 // migrations of schema webhook and exits (the chart's Job hook).
-import { createPgPool, migrate, runServiceMain } from '@qr-payout/platform';
+import { createPgPool, migrate } from '@qr-payout/platform/db';
+import { runServiceMain } from '@qr-payout/platform/service-main';
 import { loadDatabaseConfig, loadWebhookConfig } from './config';
 import { MIGRATIONS_DIR } from './deps';
 import { startWebhook } from './index';

@@ -1,4 +1,4 @@
-import { createGrpcServer, type GrpcServer } from '@qr-payout/platform';
+import { createGrpcServer, type GrpcServer } from '@qr-payout/platform/grpc';
 import { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { WebhookDeps } from './deps';
 import { createWebhookHandlers } from './handlers';

@@ -2,7 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import * as grpc from '@grpc/grpc-js';
-import { Code, closeGrpcClients, createGrpcClient, migrate, readErrorDetail } from '@qr-payout/platform';
+import { migrate } from '@qr-payout/platform/db';
+import { Code, readErrorDetail } from '@qr-payout/platform/errors';
+import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import {
   type ListEndpointsRequest,
   ListEndpointsRequestSchema,
@@ -334,7 +336,7 @@ describe('deliveries schema (for the dispatcher)', () => {
     expect(rows.map((row) => row.id)).toEqual(['whd_c0', 'whd_e0']);
   });
 
-  it('refuses a status outside spec §3.2', async () => {
+  it('refuses a status outside docs/api/webhooks.md "Delivery states"', async () => {
     await expect(
       pool.query(
         `INSERT INTO "${schema}".deliveries

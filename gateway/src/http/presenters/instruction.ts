@@ -23,8 +23,9 @@ export function toPublicQuote(quote: Quote) {
 }
 
 /**
- * The public instruction: exactly the spec §2.1 fields, plus wallet_currency, wallet_amount and
- * quote when the request carried wallet_currency (null quote when no conversion was needed).
+ * The public instruction: exactly the docs/api/resources.md "Instructions (resolve)" fields, plus
+ * wallet_currency, wallet_amount and quote when the request carried wallet_currency (null quote
+ * when no conversion was needed).
  */
 export function toPublicInstruction(instruction: Instruction, opts: { walletCurrencyRequested: boolean }) {
   const decoded = instruction.decoded;

@@ -107,7 +107,7 @@ describe('toPublicWebhookDelivery', () => {
     expect(deliveryStatusOf(name as (typeof PUBLIC_DELIVERY_STATUSES)[number])).toBe(status);
   });
 
-  it('knows exactly the five states of spec §3.2', () => {
+  it('knows exactly the five states of docs/api/webhooks.md "Delivery states"', () => {
     expect(PUBLIC_DELIVERY_STATUSES).toEqual(['pending', 'delivering', 'delivered', 'failed', 'exhausted']);
     expect(isPublicDeliveryStatus('PENDING')).toBe(false);
     expect(isPublicDeliveryStatus('toString')).toBe(false);

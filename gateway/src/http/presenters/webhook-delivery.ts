@@ -6,7 +6,7 @@ import {
   RetryStrategy,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 
-/** Spec §3.2 states, lower case as the spec writes them. */
+/** The delivery states (docs/api/webhooks.md "Delivery states"), lower case as the API writes them. */
 export const PUBLIC_DELIVERY_STATUSES = [
   'pending',
   'delivering',
@@ -79,10 +79,9 @@ export interface PublicWebhookDeliveryAttempt {
 }
 
 /**
- * A webhook delivery as the API shows it (spec §2.4, docs/api/webhooks.md "Webhook
- * deliveries"): snake_case, ISO 8601 UTC timestamps with milliseconds, and `null` where the
- * service's message has its "not set" value (0, empty string, absent timestamp), so every key is
- * always present.
+ * A webhook delivery as the API shows it (docs/api/webhooks.md "Webhook deliveries"): snake_case,
+ * ISO 8601 UTC timestamps with milliseconds, and `null` where the service's message has its
+ * "not set" value (0, empty string, absent timestamp), so every key is always present.
  */
 export function toPublicWebhookDelivery(delivery: Delivery): PublicWebhookDelivery {
   return {

@@ -13,8 +13,8 @@ export interface PublicWebhookEndpoint {
 }
 
 /**
- * A webhook endpoint as the API shows it (spec §4.6): custom header names only, never their values
- * (the webhook service does not even return them).
+ * A webhook endpoint as the API shows it (docs/api/resources.md "Webhook endpoints"): custom header
+ * names only, never their values (the webhook service does not even return them).
  */
 export function toPublicWebhookEndpoint(endpoint: Endpoint): PublicWebhookEndpoint {
   return {

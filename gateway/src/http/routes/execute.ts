@@ -27,8 +27,9 @@ interface ExecuteBody extends PayerBody {
 export const EXECUTE_OPERATION = 'POST /v1/execute';
 
 /**
- * The payer fields of execute and pay (spec §4.2, §4.3; docs/payer-identity.md); a null optional
- * field was already removed (null-as-absent.ts), so absent is the only "not set".
+ * The payer fields of execute and pay (docs/api/idempotency.md "Execute and pay";
+ * docs/payer-identity.md); a null optional field was already removed (null-as-absent.ts), so absent
+ * is the only "not set".
  */
 export interface PayerBody {
   payer_name: string;
@@ -52,7 +53,7 @@ export function payerOf(body: PayerBody): PayerInput {
 
 /**
  * What every payment request starts with: its tenant, its Idempotency-Key (already required) and
- * the fingerprint of its body for the idempotency rules (spec §8); and
+ * the fingerprint of its body for the idempotency rules (docs/api/idempotency.md "The Idempotency-Key"); and
  * the two steps execute and pay share: payout's execute for the request's payer, and the answer
  * run and sent under the key.
  */
@@ -80,7 +81,10 @@ export function paymentRequest(
         idempotencyKey: key,
         requestFingerprint: fingerprint,
       }),
-    /** Runs `work` under the request's Idempotency-Key (spec §8) and sends the answer. */
+    /**
+     * Runs `work` under the request's Idempotency-Key
+     * (docs/api/idempotency.md "The Idempotency-Key") and sends the answer.
+     */
     answer: async (reply: FastifyReply, work: () => Promise<OperationResult>) =>
       sendIdempotentResponse(
         reply,
@@ -96,8 +100,9 @@ export function paymentRequest(
 }
 
 /**
- * POST /v1/execute (spec §4.2): executes a resolved instruction exactly once per Idempotency-Key
- * (spec §8) and answers the transaction as it stands after payout's bounded wait (design §3).
+ * POST /v1/execute (docs/api/idempotency.md "Execute and pay"): executes a resolved instruction
+ * exactly once per Idempotency-Key (docs/api/idempotency.md "The Idempotency-Key") and answers the
+ * transaction as it stands after payout's bounded wait (docs/api/idempotency.md "Execute and pay").
  */
 export function registerExecuteRoute(app: FastifyInstance, deps: PaymentRouteDeps): void {
   app.post<{ Body: ExecuteBody }>(

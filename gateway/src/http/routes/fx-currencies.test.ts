@@ -1,4 +1,4 @@
-import { Code, ConnectError } from '@qr-payout/platform';
+import { Code, ConnectError } from '@qr-payout/platform/errors';
 import type { FastifyInstance } from 'fastify';
 import type { CurrencyCatalogue } from '../../fx/currencies';
 import { startRouteTestApp, TEST_API_KEY } from './test-app';

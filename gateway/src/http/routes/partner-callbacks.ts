@@ -6,12 +6,12 @@ import type { Logger } from 'pino';
 import { apiError } from '../../errors/api-error';
 import { PARTNER_SIGNATURE_HEADER, verifyPartnerSignature } from '../../payments/partner-signature';
 
-// Callbacks of the rails' partners (design §1, §4; docs/partner-callbacks.md): the partner POSTs
-// its payout resource (docs/partner-protocol.md). Public port (partners call from outside), no
-// x-api-key and no per-key rate limit: the signature is the authentication. The gateway verifies
-// it and forwards the signed bytes as they came; payout parses them and interprets the status.
-// The 2xx is sent only after payout has applied the callback, so a partner retries every callback
-// we could not apply.
+// Callbacks of the rails' partners (docs/architecture.md "Partner callbacks", "Rails and partners";
+// docs/partner-callbacks.md): the partner POSTs its payout resource (docs/partner-protocol.md).
+// Public port (partners call from outside), no x-api-key and no per-key rate limit: the signature
+// is the authentication. The gateway verifies it and forwards the signed bytes as they came; payout
+// parses them and interprets the status. The 2xx is sent only after payout has applied the
+// callback, so a partner retries every callback we could not apply.
 
 /** A payout resource is well under 2 KiB; anything much larger is not a callback. */
 export const PARTNER_CALLBACK_BODY_LIMIT_BYTES = 16 * 1024;

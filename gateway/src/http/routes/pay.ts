@@ -23,10 +23,11 @@ interface PayBody extends PayerBody {
 export const PAY_OPERATION = 'POST /v1/pay';
 
 /**
- * POST /v1/pay (spec §4.3): resolve and execute in one call. The gateway decodes the QR; payout's
- * Pay resolves and executes it under the one Idempotency-Key in its own database, so a retry whose
- * Redis record is gone replays the same instruction and transaction, and concurrent pays with one
- * key make one of each (services/payout/README.md "Pay").
+ * POST /v1/pay (docs/api/idempotency.md "Execute and pay"): resolve and execute in one call. The
+ * gateway decodes the QR; payout's Pay resolves and executes it under the one Idempotency-Key in
+ * its own database, so a retry whose Redis record is gone replays the same instruction and
+ * transaction, and concurrent pays with one key make one of each
+ * (services/payout/README.md "Resolve and Pay").
  */
 export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void {
   app.post<{ Body: PayBody }>(

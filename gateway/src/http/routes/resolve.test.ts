@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, serviceError } from '@qr-payout/platform';
+import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { type DecodedQr, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import {
   type CreateQuoteRequest,
@@ -136,7 +136,7 @@ afterAll(async () => {
 });
 
 describe('POST /v1/resolve', () => {
-  it('without wallet_currency: exactly the spec §2.1 fields, no FX call', async () => {
+  it('without wallet_currency: exactly the docs/api/resources.md "Instructions (resolve)" fields, no FX call', async () => {
     const { deps, calls } = fakes(pixQr(1234n));
     const res = await resolve(deps, { qr_string: 'qr' });
     expect(res.status).toBe(200);

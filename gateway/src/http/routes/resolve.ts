@@ -15,8 +15,9 @@ interface ResolveBody {
 }
 
 /**
- * POST /v1/resolve (spec §4.1): decode the QR text, quote FX when the wallet currency differs
- * from the payment currency (spec §1.2), and store the instruction in payout
+ * POST /v1/resolve (docs/api/resources.md "Instructions (resolve)"): decode the QR text, quote FX
+ * when the wallet currency differs from the payment currency
+ * (docs/architecture.md "What the service does"), and store the instruction in payout
  * (payments/resolve-instruction.ts, shared with POST /v1/pay).
  */
 export function registerResolveRoute(app: FastifyInstance, deps: ResolveRouteDeps): void {

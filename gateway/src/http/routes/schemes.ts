@@ -1,7 +1,10 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { SchemeCatalogue } from '../../schemes/catalogue';
 
-/** GET /v1/schemes (spec §4.5): the decoder's catalogue, cached in the gateway. */
+/**
+ * GET /v1/schemes (docs/api/resources.md "The scheme catalogue"): the decoder's catalogue, cached
+ * in the gateway.
+ */
 export function registerSchemesRoute(
   app: FastifyInstance,
   deps: { schemes: SchemeCatalogue; authenticate: onRequestAsyncHookHandler },

@@ -1,4 +1,4 @@
-import { silentLogger } from '@qr-payout/platform';
+import { silentLogger } from '@qr-payout/platform/log';
 import type { FastifyInstance } from 'fastify';
 import { NO_IDEMPOTENCY_CACHE } from '../../idempotency/cache';
 import { createMemoryRateLimiter } from '../../ratelimit/memory';

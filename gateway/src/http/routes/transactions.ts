@@ -12,8 +12,9 @@ export interface TransactionsRouteDeps {
 }
 
 /**
- * GET /v1/transactions/{id} (spec §4.4): the tenant's transaction, 404 for any other id; and
- * GET /v1/transactions: the tenant's transactions newest first, keyset-paged by payout.
+ * GET /v1/transactions/{id} (docs/api/resources.md "Transactions"): the tenant's transaction, 404
+ * for any other id; and GET /v1/transactions: the tenant's transactions newest first, keyset-paged
+ * by payout.
  */
 export function registerTransactionsRoute(app: FastifyInstance, deps: TransactionsRouteDeps): void {
   app.get('/v1/transactions', { onRequest: deps.authenticate }, async (request) => {
@@ -38,7 +39,7 @@ export function registerTransactionsRoute(app: FastifyInstance, deps: Transactio
     async (request) => {
       const { id } = request.params;
       // A malformed id cannot exist: answered without a call, the same 404 as an unknown id
-      // (design §6, no probing).
+      // (docs/api/errors.md "Error names", no probing).
       if (!isTransactionId(id)) throw apiError('NotFoundError', 'transaction not found');
       const { transaction } = await deps.payout.getTransaction({
         tenantId: request.auth?.tenantId ?? '',

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, requestContext, serviceError } from '@qr-payout/platform';
+import { requestContext } from '@qr-payout/platform/context';
+import { Code, serviceError } from '@qr-payout/platform/errors';
 import {
   type Delivery,
   DeliverySchema,

@@ -14,15 +14,19 @@ export interface WebhookDeliveriesRouteDeps {
 
 const NOT_FOUND_MESSAGE = 'webhook delivery not found';
 
-/** A malformed id cannot exist: the same 404 as an unknown one, without a call (design §6, no probing). */
+/**
+ * A malformed id cannot exist: the same 404 as an unknown one, without a call
+ * (docs/api/errors.md "Error names", no probing).
+ */
 function deliveryIdOf(id: string): string {
   if (!isWebhookDeliveryId(id)) throw apiError('NotFoundError', NOT_FOUND_MESSAGE);
   return id;
 }
 
 /**
- * The replay takes no body (spec §4.8). None, an empty one or `{}` is accepted, so clients that
- * always send JSON work; anything else is refused rather than silently ignored.
+ * The replay takes no body (docs/api/webhooks.md "Webhook deliveries"). None, an empty one or `{}`
+ * is accepted, so clients that always send JSON work; anything else is refused rather than silently
+ * ignored.
  */
 function checkReplayBody(body: unknown): void {
   if (body === undefined || body === null) return;
@@ -34,10 +38,10 @@ function checkReplayBody(body: unknown): void {
 }
 
 /**
- * GET /v1/webhook-deliveries (spec §4.7, design §5), GET /v1/webhook-deliveries/{id} and
- * POST /v1/webhook-deliveries/{id}/replay (spec §4.8, §3.2), all scoped to the key's tenant: the
- * webhook service answers NotFound for another tenant's delivery and DeliveryInFlight (409) for a
- * replay of a pending or delivering one.
+ * GET /v1/webhook-deliveries (docs/api/webhooks.md "Webhook deliveries"), GET /v1/webhook-deliveries/{id} and
+ * POST /v1/webhook-deliveries/{id}/replay (docs/api/webhooks.md "Webhook deliveries",
+ * "Delivery states"), all scoped to the key's tenant: the webhook service answers NotFound for
+ * another tenant's delivery and DeliveryInFlight (409) for a replay of a pending or delivering one.
  */
 export function registerWebhookDeliveriesRoutes(
   app: FastifyInstance,

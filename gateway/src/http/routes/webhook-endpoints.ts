@@ -9,8 +9,9 @@ export interface WebhookEndpointsRouteDeps {
 }
 
 /**
- * GET /v1/webhook-endpoints (spec §4.6): every endpoint of the key's tenant. Read-only on the public
- * API: the operator registers endpoints (payoutctl), as the spec says.
+ * GET /v1/webhook-endpoints (docs/api/resources.md "Webhook endpoints"): every endpoint of the
+ * key's tenant. Read-only on the public API: the operator registers endpoints (payoutctl), as the
+ * spec says.
  */
 export function registerWebhookEndpointsRoute(app: FastifyInstance, deps: WebhookEndpointsRouteDeps): void {
   app.get('/v1/webhook-endpoints', { onRequest: deps.authenticate }, async (request) => {

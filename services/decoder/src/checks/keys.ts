@@ -1,5 +1,5 @@
 // Formats of the keys and tokens the rails route on (research qr-schemes.md §2, §5, §6).
-import { isValidCnpj, isValidCpf } from '@qr-payout/platform';
+import { isValidCnpj, isValidCpf } from '@qr-payout/platform/checks';
 
 export type PixKeyKind = 'cpf' | 'cnpj' | 'phone' | 'email' | 'evp' | 'unknown';
 

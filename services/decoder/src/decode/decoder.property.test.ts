@@ -2,7 +2,7 @@
 // and what the encoder writes the decoder reads back.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import fc from 'fast-check';
 import { crc16, crcHex } from '../emv/crc';
 import { type EmvObject, encodeMerchantQr } from '../emv/encode';

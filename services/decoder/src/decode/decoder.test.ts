@@ -1,4 +1,4 @@
-import { Code, type ConnectError, readErrorDetail } from '@qr-payout/platform';
+import { Code, type ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
 import { AccountType, PointOfInitiation } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { type EmvObject, encodeMerchantQr } from '../emv/encode';
 import { qrDecodeError, qrLocationUnavailable } from '../emv/errors';

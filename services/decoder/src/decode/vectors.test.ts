@@ -4,7 +4,7 @@
 // invalid ones answer QrDecodeError; well-formed records we must refuse are named by a rule below.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import type { DynamicPixFetcher, DynamicPixPayload } from '../pix/dynamic/types';
 import { createQrDecoder } from './decoder';
 import type { DecodedInstruction } from './types';

@@ -1,4 +1,4 @@
-import { Code, type ConnectError, readErrorDetail, serviceError } from '@qr-payout/platform';
+import { Code, type ConnectError, readErrorDetail, serviceError } from '@qr-payout/platform/errors';
 
 // The decoder's two coded errors. Both name the field `qr_string`; they differ in whether asking
 // again can help: a QR that cannot be decoded never will be, a PSP that did not answer may.

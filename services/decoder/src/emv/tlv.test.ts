@@ -1,4 +1,4 @@
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import { crc16, crcHex } from './crc';
 import { encodeMerchantQr } from './encode';
 import { parseEmv, parseTemplate, tlvGet } from './tlv';

@@ -2,8 +2,9 @@
 // account (AR.CBU_CVU); otherwise the QR names an acquirer and a merchant (CUIT in 50), paid as a
 // Pago con Transferencia that the acquirer resolves (AR.INTEROPERABLE).
 
-import { digitsOnly, isValidCbuCvu, isValidCuit } from '@qr-payout/platform';
+import { isValidCuit } from '@qr-payout/platform/checks';
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { digitsOnly, isValidCbuCvu } from '../checks/cbu-cvu';
 import { qrDecodeError } from '../emv/errors';
 import { type EmvPayload, tlvGet } from '../emv/tlv';
 import { acquirerReferences, findAcquirerAccount, type KnownAcquirer, MERCADO_PAGO } from './acquirer';

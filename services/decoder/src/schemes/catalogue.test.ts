@@ -1,6 +1,6 @@
 import { SCHEME_CATALOGUE } from './catalogue';
 
-// Spec §1, "Supported countries": the payout currency of each country.
+// docs/architecture.md "What the service does": the payout currency of each country.
 const SPEC_PAYOUT_CURRENCY: Record<string, string> = {
   AR: 'ARS',
   BR: 'BRL',

@@ -13,7 +13,7 @@ export type SchemeEntry = {
   readonly id: string;
   readonly name: string;
   readonly country: CountryCode;
-  /** ISO 4217 alphabetic payout currency of the country (spec §1). */
+  /** ISO 4217 alphabetic payout currency of the country (docs/architecture.md "What the service does"). */
   readonly currency: string;
   readonly rail: RailName;
   readonly qrTypes: readonly QrType[];

@@ -1,6 +1,6 @@
-// Exact decimal arithmetic on BigInt (design §2: never a float for money or rates).
-// A Decimal is `units / 10^scale`. Only what fx needs: parse, format, multiply, compare, and a
-// division rounded to a number of significant digits (cross rates are not exact quotients).
+// Exact decimal arithmetic on BigInt (docs/architecture.md "Money and ids": never a float for money
+// or rates). A Decimal is `units / 10^scale`. Only what fx needs: parse, format, multiply, compare,
+// and a division rounded to a number of significant digits (cross rates are not exact quotients).
 // A hand-written module rather than decimal.js/big.js: these few operations are short, exact by
 // construction, and BigInt interoperates directly with the int64 minor units of the protos.
 

@@ -1,4 +1,4 @@
-import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
+import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
 
 // The field the gateway names: fx is asked for a quote only when the payer's wallet_currency
 // differs from the payment currency, so a currency or pair fx cannot quote is that field's fault.
@@ -55,8 +55,8 @@ export function pairNotQuoted(source: string, target: string): ConnectError {
   });
 }
 
-// design §6: NotFound for an unknown id and for another tenant's id alike, so a caller cannot
-// probe which ids exist.
+// docs/api/errors.md "Error names": NotFound for an unknown id and for another tenant's id alike,
+// so a caller cannot probe which ids exist.
 export function quoteNotFound(): ConnectError {
   return serviceError('NotFoundError', 'quote not found', { code: Code.NotFound, field: 'quote_id' });
 }

@@ -1,6 +1,7 @@
-// The price of a quote, in exact integer arithmetic (design §2). The merchant receives exactly
-// `target`; the payer pays the smallest amount of source minor units that is worth at least that
-// at the quoted rate, so rounding never shortchanges the merchant. The fee is on top of it.
+// The price of a quote, in exact integer arithmetic (docs/architecture.md "Money and ids"). The
+// merchant receives exactly `target`; the payer pays the smallest amount of source minor units that
+// is worth at least that at the quoted rate, so rounding never shortchanges the merchant. The fee
+// is on top of it.
 import { ceilDiv, type Decimal, decimal, multiply, normalize, pow10 } from '../decimal/decimal';
 
 const BPS = 10_000;

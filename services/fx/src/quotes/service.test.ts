@@ -1,4 +1,4 @@
-import { Code, readErrorDetail } from '@qr-payout/platform';
+import { Code, readErrorDetail } from '@qr-payout/platform/errors';
 import { parseDecimal } from '../decimal/decimal';
 import type { RateProvider } from '../rates/rate-provider';
 import { createQuoteService } from './service';

@@ -1,4 +1,4 @@
-import { isId, newId } from '@qr-payout/platform';
+import { isId, newId } from '@qr-payout/platform/ids';
 import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import type { Quote } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { formatDecimal } from '../decimal/decimal';

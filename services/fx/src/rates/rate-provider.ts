@@ -7,9 +7,9 @@ export type MidRate = {
 };
 
 /**
- * Where fx gets mid rates (design §1: a provider adapter; the sandbox and the tests use the
- * configured table). Asynchronous so a remote provider can implement it; `signal` carries the
- * caller's deadline.
+ * Where fx gets mid rates (docs/architecture.md "Services and what each owns": a provider adapter;
+ * the sandbox and the tests use the configured table). Asynchronous so a remote provider can
+ * implement it; `signal` carries the caller's deadline.
  */
 export interface RateProvider {
   /** The mid rate source → target, or undefined when the provider cannot quote the pair. */

@@ -36,7 +36,7 @@ describe('parseRateTable', () => {
 });
 
 describe('DEFAULT_RATE_TABLE', () => {
-  it('holds the five payout currencies of spec §1 plus USD and EUR, with ISO 4217 minor units', () => {
+  it('holds the five payout currencies of docs/architecture.md "What the service does" plus USD and EUR, with ISO 4217 minor units', () => {
     const minorUnits = Object.fromEntries(DEFAULT_RATE_TABLE.map((entry) => [entry.code, entry.minorUnits]));
     expect(minorUnits).toEqual({ ARS: 2, BOB: 2, BRL: 2, COP: 2, EUR: 2, PEN: 2, USD: 2 });
   });

@@ -1,6 +1,6 @@
 // The configured rate table: which currencies fx quotes, their ISO 4217 minor units, and a mid
 // rate for each against USD (the pivot: the mid rate A→B is per_usd(B) / per_usd(A)).
-// Rates are exact decimal strings, never floats (design §2).
+// Rates are exact decimal strings, never floats (docs/architecture.md "Money and ids").
 
 export type RateEntry = {
   /** ISO 4217 alphabetic code. */
@@ -14,8 +14,9 @@ export type RateEntry = {
 export type RateTable = readonly RateEntry[];
 
 /**
- * Sandbox default: the five payout currencies of spec §1 plus USD and EUR. Illustrative mid rates,
- * not market data; production sets FX_RATES (or, later, a provider adapter).
+ * Sandbox default: the five payout currencies of docs/architecture.md "What the service does" plus
+ * USD and EUR. Illustrative mid rates, not market data; production sets FX_RATES (or, later, a
+ * provider adapter).
  */
 export const DEFAULT_RATE_TABLE: RateTable = [
   { code: 'ARS', minorUnits: 2, perUsd: '1180.00' },

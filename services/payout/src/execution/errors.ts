@@ -1,7 +1,7 @@
-// Coded errors of ExecuteInstruction and ApplyPartnerCallback (design §6; the gateway maps each
-// tag to its HTTP status: 400 IdempotencyConflict, 409 InstructionAlreadyExecuted, ChargeAlreadyPaid
-// and QuoteExpired).
-import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
+// Coded errors of ExecuteInstruction and ApplyPartnerCallback (docs/api/errors.md "Error names";
+// the gateway maps each tag to its HTTP status: 400 IdempotencyConflict, 409
+// InstructionAlreadyExecuted, ChargeAlreadyPaid and QuoteExpired).
+import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
 
 export function invalidRequest(field: string, message: string): ConnectError {
   return serviceError('ValidationError', message, { code: Code.InvalidArgument, field });
@@ -14,7 +14,8 @@ export function idempotencyKeyMissing(): ConnectError {
   });
 }
 
-// spec §8: the same key with a different body. The client must use a new key.
+// docs/api/idempotency.md "The Idempotency-Key": the same key with a different body. The client
+// must use a new key.
 export function idempotencyConflict(): ConnectError {
   return serviceError(
     'IdempotencyConflict',

@@ -3,7 +3,8 @@
 // checks the public behaviour of both entry points, so neither can drift back to a rule of its own:
 // any key the gateway's reader accepts, payout's Pay accepts, and the reverse; and both say
 // "missing" for the same keys. (The gateway is imported by path: it is the one other reader.)
-import { readErrorDetail, silentLogger } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
+import { silentLogger } from '@qr-payout/platform/log';
 import fc from 'fast-check';
 import { ApiError } from '../../../../gateway/src/errors/api-error';
 import { readIdempotencyKey } from '../../../../gateway/src/idempotency/key';

@@ -1,4 +1,5 @@
-// ExecuteInstruction, Pay and ApplyPartnerCallback (spec §4.2, §4.3, §8; design §3, §4).
+// ExecuteInstruction, Pay and ApplyPartnerCallback (docs/api/idempotency.md "Execute and pay",
+// "The Idempotency-Key"; docs/architecture.md "Transactions", "Rails and partners").
 //
 // Execute is Brandur Leach's atomic phases on our schema: (1) the pending transaction and its
 // idempotency key commit together, the unique constraints deciding races; (2) the quote is
@@ -10,8 +11,10 @@
 // Pay is the same phases with resolve in front, under the one key: the instruction is written in
 // phase (1)'s statement, so a pay that loses its key writes nothing (README "Resolve and Pay").
 
-import { checkTargetUrl, isId, type Logger, newId } from '@qr-payout/platform';
 import { checkIdempotencyKey, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '@qr-payout/platform/idempotency-key';
+import { isId, newId } from '@qr-payout/platform/ids';
+import type { Logger } from '@qr-payout/platform/log';
+import { checkTargetUrl } from '@qr-payout/platform/net';
 import type {
   ApplyPartnerCallbackRequest,
   ExecuteInstructionRequest,
@@ -84,7 +87,7 @@ export type ExecutionServiceDeps = {
   firstPollMs: number;
   /** PARTNER_CALLBACK_BASE_URL, to check at execute that the instruction maps to its rail. */
   callbackBaseUrl: string;
-  /** spec §8: 24 hours. */
+  /** docs/api/idempotency.md "The Idempotency-Key": 24 hours. */
   idempotencyKeyTtlMs?: number;
   /** What a QR resolves to (amount, rail limits, quote), shared with CreateInstruction. */
   resolver: InstructionResolver;
@@ -115,9 +118,10 @@ function isTerminal(row: LiveTransactionRow): boolean {
 }
 
 /**
- * The ad-hoc webhook target of execute and pay (design §3), by the rules of registered endpoints
- * (platform checkTargetUrl, design §5; docs/api/idempotency.md "Execute and pay"):
- * the one check of callback_url. Returns the normalized URL, null when none was given.
+ * The ad-hoc webhook target of execute and pay (docs/architecture.md "Transactions"), by the rules
+ * of registered endpoints (platform checkTargetUrl, docs/api/webhooks.md "Where we send";
+ * docs/api/idempotency.md "Execute and pay"): the one check of callback_url. Returns the normalized
+ * URL, null when none was given.
  */
 function checkCallbackUrl(value: string, allowPrivateTargets: boolean): string | null {
   if (value === '') return null;
@@ -407,7 +411,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
    * partner request of `transactionId` would carry them.
    */
   async function checkExecutable(req: ExecuteInstructionRequest, transactionId: string): Promise<Executable> {
-    // An id of another shape cannot exist (design §6: unknown ids are NotFound), no query needed.
+    // An id of another shape cannot exist (docs/api/errors.md "Error names": unknown ids are
+    // NotFound), no query needed.
     if (!isId(req.instructionId, 'ins')) throw instructionNotFound();
     const instruction = await deps.store.findExecutableInstruction(req.tenantId, req.instructionId);
     if (!instruction) throw instructionNotFound();

@@ -1,9 +1,10 @@
-// In-process wake-ups for executes waiting on a transaction (design §3: execute waits a bounded
-// time for a terminal state). A settlement in this process wakes its waiters at once and hands
-// them the settled row, so they need not read it again; one settled by another replica is seen by
-// the waiter's own re-reads, so nothing depends on delivery. A settled row is also kept for a
-// moment: a callback can settle the transaction before its execute, still recording the partner's
-// first answer, starts to wait, and that execute must not sleep through a wake-up already given.
+// In-process wake-ups for executes waiting on a transaction
+// (docs/api/idempotency.md "Execute and pay": execute waits a bounded time for a terminal state). A
+// settlement in this process wakes its waiters at once and hands them the settled row, so they need
+// not read it again; one settled by another replica is seen by the waiter's own re-reads, so
+// nothing depends on delivery. A settled row is also kept for a moment: a callback can settle the
+// transaction before its execute, still recording the partner's first answer, starts to wait, and
+// that execute must not sleep through a wake-up already given.
 import type { LiveTransactionRow } from './store';
 
 export interface SettlementSignals {

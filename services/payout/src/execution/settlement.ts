@@ -1,7 +1,7 @@
 // Applies what a partner said about a transaction, whichever path brought it (the submission
 // answer, a callback, a poll): a terminal outcome settles the transaction with its outbox event
-// (design §3), an in-flight one records the partner's id and when to look again.
-import type { Logger } from '@qr-payout/platform';
+// (docs/architecture.md "Transactions"), an in-flight one records the partner's id and when to look again.
+import type { Logger } from '@qr-payout/platform/log';
 import type { PartnerOutcome } from '../rails/rail-adapter';
 import type { TransactionRow } from '../transactions/store';
 import type { SettlementSignals } from './settlement-signals';

@@ -1,5 +1,6 @@
-// All SQL of the money path (design §3): durable idempotency, the pending → processing →
-// completed|failed state machine with its outbox event, and the polling worker's claims.
+// All SQL of the money path (docs/architecture.md "Transactions"): durable idempotency, the pending
+// → processing → completed|failed state machine with its outbox event, and the polling worker's
+// claims.
 import type pg from 'pg';
 import type { NewInstruction } from '../instructions/store';
 import { OUTBOX_CHANNEL_PREFIX, OUTBOX_EVENT_COLUMNS, transactionEventValues } from '../outbox/store';
@@ -65,7 +66,7 @@ export type NewTransaction = {
   callbackUrl: string | null;
 };
 
-/** A terminal outcome to store (spec §2.2 result or error). */
+/** A terminal outcome to store: the result or the error (docs/api/resources.md "Transactions"). */
 export type TerminalOutcome =
   | { status: 'completed'; partnerPayoutId: string | null; reference: string; settledAt: Date }
   | {
@@ -113,7 +114,8 @@ export type InsertOutcome =
 
 /**
  * The CTE both inserting statements start with: takes the tenant's key unless a live one holds it
- * (an expired one, spec §8, is taken over). Its parameters are those of `transactionParams`.
+ * (an expired one, docs/api/idempotency.md "The Idempotency-Key", is taken over). Its parameters
+ * are those of `transactionParams`.
  */
 const TAKE_KEY = `taken_key AS (
              INSERT INTO idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, expires_at)
@@ -203,7 +205,10 @@ export interface ExecutionStore {
     tenantId: string,
     instructionId: string,
   ): Promise<ExecutableInstruction | undefined>;
-  /** The tenant's unexpired key (spec §8: after 24 h a key may be reused with any body). */
+  /**
+   * The tenant's unexpired key (docs/api/idempotency.md "The Idempotency-Key": after 24 h a key may
+   * be reused with any body).
+   */
   findIdempotencyKey(tenantId: string, key: string): Promise<StoredIdempotencyKey | undefined>;
   /**
    * Inserts the pending transaction and its idempotency key in ONE database transaction, the
@@ -255,10 +260,11 @@ export interface ExecutionStore {
    */
   abandonUnsubmitted(transactionId: string): Promise<boolean>;
   /**
-   * The terminal transition and its outbox event in one database transaction (design §3, §5),
-   * guarded by WHERE status IN ('pending','processing'). The settled row, or undefined when it was
-   * terminal already (or unknown): nothing is written then. `known`: the row as the caller read it
-   * (its immutable fields are all the event needs besides the outcome), saving a read.
+   * The terminal transition and its outbox event in one database transaction
+   * (docs/architecture.md "Transactions", "The outbox and Kafka"), guarded by WHERE status IN
+   * ('pending','processing'). The settled row, or undefined when it was terminal already (or
+   * unknown): nothing is written then. `known`: the row as the caller read it (its immutable fields
+   * are all the event needs besides the outcome), saving a read.
    */
   settle(
     transactionId: string,
@@ -271,9 +277,15 @@ export interface ExecutionStore {
    * terminal meanwhile.
    */
   markStuck(transactionId: string, pollInMs: number): Promise<boolean>;
-  /** Claims due transient transactions with FOR UPDATE SKIP LOCKED and a lease (design §4). */
+  /**
+   * Claims due transient transactions with FOR UPDATE SKIP LOCKED and a lease
+   * (docs/architecture.md "Rails and partners").
+   */
   claimDueTransactions(limit: number, leaseMs: number): Promise<ClaimedTransaction[]>;
-  /** Deletes up to `limit` keys past their 24 hours (spec §8); resolves with how many. */
+  /**
+   * Deletes up to `limit` keys past their 24 hours (docs/api/idempotency.md "The Idempotency-Key");
+   * resolves with how many.
+   */
   deleteExpiredIdempotencyKeys(limit: number): Promise<number>;
 }
 
@@ -314,9 +326,10 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       const ins = txn.instruction;
       // One statement, so one round trip and atomic without BEGIN/COMMIT. The key goes first and
       // the transaction only follows when the key was taken: a live key of the tenant leaves both
-      // unwritten; an expired one (spec §8: free again) is taken over, its old transaction keeping
-      // its own row. The key's foreign key is checked at the end of the statement, once the
-      // transaction row exists; the instruction's unique transaction fails the whole statement.
+      // unwritten; an expired one (docs/api/idempotency.md "The Idempotency-Key": free again) is
+      // taken over, its old transaction keeping its own row. The key's foreign key is checked at
+      // the end of the statement, once the transaction row exists; the instruction's unique
+      // transaction fails the whole statement.
       return insertOutcome(
         pool.query<LiveTransactionRow>(
           `WITH ${TAKE_KEY}
@@ -459,7 +472,8 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       if (!before || before.status === 'completed' || before.status === 'failed') return undefined;
       // The event is built from the row as the UPDATE below leaves it: the immutable fields of the
       // row read, the outcome, and an updated_at chosen here. Event and row then commit in ONE
-      // statement (design §5), no BEGIN/COMMIT round trips; the NOTIFY is sent at its commit.
+      // statement (docs/architecture.md "The outbox and Kafka"), no BEGIN/COMMIT round trips; the
+      // NOTIFY is sent at its commit.
       const completed = outcome.status === 'completed';
       const after: TransactionRow = {
         ...before,

@@ -4,7 +4,8 @@
 // Idempotency-Key, so however often this runs for one transaction, the partner pays at most once.
 import { fromJson, type JsonValue } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
-import { Code, ConnectError, type Logger, readErrorDetail } from '@qr-payout/platform';
+import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
+import type { Logger } from '@qr-payout/platform/log';
 import { AccountType, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import type { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { railAdapterFor } from '../rails/adapters';

@@ -1,7 +1,7 @@
-import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
+import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
 
-// design §6: 404 NotFoundError for an unknown id and for another tenant's id alike, so a caller
-// cannot probe which ids exist.
+// docs/api/errors.md "Error names": 404 NotFoundError for an unknown id and for another tenant's id
+// alike, so a caller cannot probe which ids exist.
 export function instructionNotFound(): ConnectError {
   return serviceError('NotFoundError', 'instruction not found', {
     code: Code.NotFound,
@@ -14,7 +14,8 @@ export function invalidInstruction(field: string, message: string): ConnectError
   return serviceError('ValidationError', message, { code: Code.InvalidArgument, field });
 }
 
-// design §3: a QR that carries an amount cannot be paid with another one.
+// docs/api/resources.md "Instructions (resolve)": a QR that carries an amount cannot be paid with
+// another one.
 export function amountMismatch(): ConnectError {
   return serviceError('AmountMismatch', 'The amount differs from the amount in the QR code.', {
     code: Code.InvalidArgument,
@@ -22,7 +23,8 @@ export function amountMismatch(): ConnectError {
   });
 }
 
-// design §3: a QR without an amount is paid the request's amount, which must then be given.
+// docs/api/resources.md "Instructions (resolve)": a QR without an amount is paid the request's
+// amount, which must then be given.
 export function amountRequired(): ConnectError {
   return serviceError('AmountRequired', 'This QR code carries no amount: send the amount to pay.', {
     code: Code.InvalidArgument,

@@ -1,12 +1,14 @@
-// The one implementation of what a QR resolves to (spec §2.1, design §3), for CreateInstruction
-// (POST /v1/resolve) and Pay (POST /v1/pay) alike: the amount owed (the QR's, or the request's for
-// a QR without one: AmountRequired, AmountMismatch), its rail's limits, and the FX quote when the
-// payer pays from another currency. Nothing is stored here: the caller stores the instruction,
-// alone (CreateInstruction) or with its transaction and key (Pay).
+// The one implementation of what a QR resolves to (docs/api/resources.md "Instructions (resolve)";
+// docs/architecture.md "Transactions"), for CreateInstruction (POST /v1/resolve) and Pay (POST
+// /v1/pay) alike: the amount owed (the QR's, or the request's for a QR without one: AmountRequired,
+// AmountMismatch), its rail's limits, and the FX quote when the payer pays from another currency.
+// Nothing is stored here: the caller stores the instruction, alone (CreateInstruction) or with its
+// transaction and key (Pay).
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
-import { Code, ConnectError, isId, newId } from '@qr-payout/platform';
+import { Code, ConnectError } from '@qr-payout/platform/errors';
+import { isId, newId } from '@qr-payout/platform/ids';
 import { type Money, MoneySchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import type { DecodedQr } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import type { FxService, Quote } from '@qr-payout/proto/payout/fx/v1/fx_pb';
@@ -62,7 +64,10 @@ function checkDecoded(decoded: DecodedQr | undefined): DecodedQr {
   return decoded;
 }
 
-/** design §3: the QR's amount, or the request's for a QR without one; both only when equal. */
+/**
+ * docs/api/resources.md "Instructions (resolve)": the QR's amount, or the request's for a QR
+ * without one; both only when equal.
+ */
 function amountOwed(requested: Money | undefined, decoded: DecodedQr): Money {
   if (!requested) {
     if (decoded.amount === undefined) throw amountRequired();

@@ -1,6 +1,6 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Code, readErrorDetail } from '@qr-payout/platform';
+import { Code, readErrorDetail } from '@qr-payout/platform/errors';
 import { type DecodedQr, DecodedQrSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { type Quote, QuoteSchema } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import {

@@ -6,7 +6,10 @@ import { type InstructionResolver, resolvedInstructionMessage } from './resolve'
 import type { InstructionStore } from './store';
 
 export interface InstructionService {
-  /** Stores the resolved instruction of a tenant (spec §2.1, design §3) and returns it. */
+  /**
+   * Stores the resolved instruction of a tenant (docs/api/resources.md "Instructions (resolve)";
+   * docs/architecture.md "Transactions") and returns it.
+   */
   createInstruction(req: CreateInstructionRequest): Promise<Instruction>;
   /** The tenant's instruction; NotFoundError for an unknown id or another tenant's id. */
   getInstruction(tenantId: string, instructionId: string): Promise<Instruction>;

@@ -1,4 +1,4 @@
-import { Code, readErrorDetail } from '@qr-payout/platform';
+import { Code, readErrorDetail } from '@qr-payout/platform/errors';
 import { minorUnitsText } from '@qr-payout/platform/money';
 import fc from 'fast-check';
 import {

@@ -1,5 +1,6 @@
 import { create } from '@bufbuild/protobuf';
-import { Code, type ConfigReader, type ConnectError, serviceError } from '@qr-payout/platform';
+import type { ConfigReader } from '@qr-payout/platform/config';
+import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { minorUnitDigits, minorUnitsText } from '@qr-payout/platform/money';
 import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import { type RailLimits, RailLimitsSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';

@@ -5,7 +5,10 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 
-/** Event types of topic payout.transaction-events.v1 (spec §6.1); one per terminal status. */
+/**
+ * Event types of topic payout.transaction-events.v1 (docs/api/webhooks.md "The event"); one per
+ * terminal status.
+ */
 export type TransactionEventType = 'transaction.completed' | 'transaction.failed';
 
 /** What the outbox stores for one event: the Kafka key, value and headers, ready to publish. */
@@ -18,7 +21,7 @@ export type OutboxMessage = {
 };
 
 // Always W3C, whatever OTEL_PROPAGATORS says: the headers are stored and replayed later, and the
-// webhook dispatcher extracts W3C trace context (design §5).
+// webhook dispatcher extracts W3C trace context (docs/architecture.md "The outbox and Kafka").
 const w3c = new W3CTraceContextPropagator();
 const recordSetter = {
   set: (carrier: Record<string, string>, key: string, value: string) => {
@@ -29,7 +32,8 @@ const recordSetter = {
 function eventTypeOf(txn: Transaction): TransactionEventType {
   if (txn.status === TransactionStatus.COMPLETED) return 'transaction.completed';
   if (txn.status === TransactionStatus.FAILED) return 'transaction.failed';
-  // Only terminal transitions are events (design §3); anything else is a caller bug.
+  // Only terminal transitions are events (docs/architecture.md "Transactions"); anything else is a
+  // caller bug.
   throw new Error(`transaction ${txn.id} is not terminal (status ${TransactionStatus[txn.status]})`);
 }
 

@@ -1,4 +1,4 @@
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import pg from 'pg';
 
 export type ChannelListenerOptions = {

@@ -1,5 +1,5 @@
-import type { BusMessage, EventBus } from '@qr-payout/platform';
-import { silentLogger } from '@qr-payout/platform';
+import type { BusMessage, EventBus } from '@qr-payout/platform/events';
+import { silentLogger } from '@qr-payout/platform/log';
 import { createOutboxRelay } from './relay';
 import type { ClaimedEvent, OutboxStore } from './store';
 

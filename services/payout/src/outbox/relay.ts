@@ -1,5 +1,6 @@
 import { metrics } from '@opentelemetry/api';
-import type { BusMessage, EventBus, Logger } from '@qr-payout/platform';
+import type { BusMessage, EventBus } from '@qr-payout/platform/events';
+import type { Logger } from '@qr-payout/platform/log';
 import type { ClaimedEvent, OutboxStore, PublishVerdict } from './store';
 
 export type OutboxRelayOptions = {
@@ -73,11 +74,11 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * The outbox relay (design §5, README "Outbox relay"): each round locks due events in one
- * database transaction, publishes them, and marks them published only after the bus acknowledged
- * them (Kafka: idempotent producer, acks all), then commits. A crash between the ack and the
- * commit rolls the mark back, so another round publishes the batch again: delivery is at least
- * once, every copy carries the same `event-id`, and consumers deduplicate on it
+ * The outbox relay (docs/architecture.md "The outbox and Kafka", README "Outbox relay"): each round
+ * locks due events in one database transaction, publishes them, and marks them published only after
+ * the bus acknowledged them (Kafka: idempotent producer, acks all), then commits. A crash between
+ * the ack and the commit rolls the mark back, so another round publishes the batch again: delivery
+ * is at least once, every copy carries the same `event-id`, and consumers deduplicate on it
  * (docs/api/webhooks.md "Delivery semantics").
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {

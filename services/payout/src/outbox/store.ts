@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { TRANSACTION_EVENTS_TOPIC, withTransaction } from '@qr-payout/platform';
+import { withTransaction } from '@qr-payout/platform/db';
+import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import type { Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type pg from 'pg';
 import { buildTransactionEvent } from './event-message';
@@ -16,9 +17,10 @@ export const OUTBOX_CHANNEL_PREFIX = 'outbox_events:';
 
 /**
  * Writes the TransactionEvent of a transaction that just reached a terminal state to the outbox
- * (design §5). Call it on the client of the caller's open database transaction, right after the
- * terminal UPDATE: the event then exists exactly when the transition is committed. The NOTIFY is
- * delivered at commit (never on rollback) and wakes the relay.
+ * (docs/architecture.md "The outbox and Kafka"). Call it on the client of the caller's open
+ * database transaction, right after the terminal UPDATE: the event then exists exactly when the
+ * transition is committed. The NOTIFY is delivered at commit (never on rollback) and wakes the
+ * relay.
  */
 export async function appendTransactionEvent(
   client: pg.PoolClient,

@@ -3,7 +3,9 @@ import {
   chileanRutCheck,
   curpCheck,
   isValidChileanRut,
+  isValidColombianNit,
   isValidCurp,
+  isValidRuc,
   isValidSpanishDni,
   isValidSpanishNie,
   isValidUruguayanCi,
@@ -118,5 +120,30 @@ describe('check digits (property)', () => {
         for (const other of DIGITS) if (other !== check) expect(isValidCurp(head + other)).toBe(false);
       }),
     );
+  });
+});
+
+describe('tax ids payout alone checks (RUC, NIT)', () => {
+  // Published RUCs of Peruvian institutions (SUNAT, BCP, BBVA) and a personal RUC (prefix 10).
+  it.each(['20131312955', '20100047218', '20100070970', '10467793549'])('RUC %s is valid', (ruc) =>
+    expect(isValidRuc(ruc)).toBe(true),
+  );
+
+  it('rejects a RUC with a wrong check digit or shape', () => {
+    expect(isValidRuc('20100047219')).toBe(false);
+    expect(isValidRuc('2010004721')).toBe(false);
+  });
+
+  // Published NITs of Colombian institutions (DIAN, Bancolombia, Ecopetrol) with their DV.
+  it.each([
+    ['800197268', '4'],
+    ['890903938', '8'],
+    ['899999068', '1'],
+  ])('NIT %s-%s is valid', (nit, dv) => expect(isValidColombianNit(nit, dv)).toBe(true));
+
+  it('rejects a NIT with a wrong verification digit or shape', () => {
+    expect(isValidColombianNit('800197268', '5')).toBe(false);
+    expect(isValidColombianNit('', '0')).toBe(false);
+    expect(isValidColombianNit('80019726A', '4')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 // Check-digit rules of the traveller documents payout alone checks (docs/payer-identity.md
-// "Documents"); the ones the decoder shares (CPF, CNPJ, CUIT, RUC, NIT) are in platform's
-// checks/check-digits.ts. Inputs are bare (no separators, upper case); wrong shapes return false.
+// "Documents"); the ones the decoder shares (CPF, CNPJ, CUIT) are in @qr-payout/platform/checks.
+// Inputs are bare (no separators, upper case); wrong shapes return false.
 
 /** The digit of a Chilean RUT/RUN body: mod 11 with weights 2..7 from the right; 10 is K. */
 export function chileanRutCheck(body: string): string {
@@ -69,4 +69,32 @@ export function isValidSpanishNie(value: string): boolean {
   if (match === null) return false;
   const prefix = String('XYZ'.indexOf(match[1]!));
   return spanishControlLetter(prefix + match[2]!) === match[3];
+}
+
+const RUC_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+
+/** Peruvian RUC: 11 digits, mod-11 check digit with weights 5,4,3,2,7,6,5,4,3,2 (10 → 0, 11 → 1). */
+export function isValidRuc(value: string): boolean {
+  if (!/^\d{11}$/.test(value)) return false;
+  let sum = 0;
+  for (let i = 0; i < 10; i++) sum += (value.charCodeAt(i) - 48) * (RUC_WEIGHTS[i] as number);
+  const check = (11 - (sum % 11)) % 10;
+  return check === value.charCodeAt(10) - 48;
+}
+
+// DIAN's weights, applied from the rightmost digit of the NIT leftwards.
+const NIT_WEIGHTS = [3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71];
+
+/**
+ * Colombian NIT with its verification digit (DV): `nit` is 1 to 15 digits, `dv` one digit. DIAN
+ * rule: weighted sum mod 11; a remainder of 0 or 1 is the DV itself, otherwise 11 minus it.
+ */
+export function isValidColombianNit(nit: string, dv: string): boolean {
+  if (nit.length > NIT_WEIGHTS.length || !/^\d+$/.test(nit) || !/^\d$/.test(dv)) return false;
+  let sum = 0;
+  for (let i = 0; i < nit.length; i++) {
+    sum += (nit.charCodeAt(nit.length - 1 - i) - 48) * (NIT_WEIGHTS[i] as number);
+  }
+  const rest = sum % 11;
+  return (rest < 2 ? rest : 11 - rest) === dv.charCodeAt(0) - 48;
 }

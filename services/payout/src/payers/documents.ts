@@ -2,10 +2,12 @@
 // type, how the document is written, checked and normalized. Payout owns it alone; GET /v1/schemes
 // publishes it through ListPayerIdentityRules. A country or type not listed here is accepted
 // unchecked (identity.ts), since a traveller from anywhere must be able to pay.
-import { isValidCnpj, isValidColombianNit, isValidCpf, isValidCuit, isValidRuc } from '@qr-payout/platform';
+import { isValidCnpj, isValidCpf, isValidCuit } from '@qr-payout/platform/checks';
 import {
   isValidChileanRut,
+  isValidColombianNit,
   isValidCurp,
+  isValidRuc,
   isValidSpanishDni,
   isValidSpanishNie,
   isValidUruguayanCi,

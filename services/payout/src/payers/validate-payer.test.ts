@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import { PayerSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { validatePayer } from './validate-payer';
 

@@ -1,8 +1,8 @@
-// spec §4.2: execute requires the payer identity. Name and account are checked for presence,
-// length and control characters; payer_tax_id is the payer's own identifier in their own country,
-// checked by that country's rules when payer_country (and payer_id_type) say which
-// (docs/payer-identity.md). The error names the request field.
-import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
+// docs/api/idempotency.md "Execute and pay": execute requires the payer identity. Name and account
+// are checked for presence, length and control characters; payer_tax_id is the payer's own
+// identifier in their own country, checked by that country's rules when payer_country (and
+// payer_id_type) say which (docs/payer-identity.md). The error names the request field.
+import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
 import type { Payer } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayerIdType } from './documents';
 import { resolvePayerDocument } from './identity';

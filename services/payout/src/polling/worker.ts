@@ -1,11 +1,11 @@
-// The polling worker (design §4): the path that settles what no callback reports (sandbox 52/53),
-// resumes submissions that stopped (a crash after the pending commit, an unknown partner answer,
-// fx down), and backstops lost callbacks; it also deletes idempotency keys past their 24 hours.
-// Every replica runs one: rows are claimed with FOR UPDATE SKIP LOCKED plus a lease, and no
-// database transaction is held across an HTTP call.
+// The polling worker (docs/sandbox-test-qrs.md "Test amounts"): the path that settles what no
+// callback reports (sandbox 52/53), resumes submissions that stopped (a crash after the pending
+// commit, an unknown partner answer, fx down), and backstops lost callbacks; it also deletes
+// idempotency keys past their 24 hours. Every replica runs one: rows are claimed with FOR UPDATE
+// SKIP LOCKED plus a lease, and no database transaction is held across an HTTP call.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import type { Settlement } from '../execution/settlement';
 import type { ClaimedTransaction, ExecutionStore } from '../execution/store';
 import type { Submitter } from '../execution/submission';
@@ -31,7 +31,10 @@ export type PollingWorkerOptions = {
   batchSize: number;
   leaseMs: number;
   backoffMs(attempt: number): number;
-  /** How often expired idempotency keys are deleted (spec §8: keys live 24 hours). */
+  /**
+   * How often expired idempotency keys are deleted (docs/api/idempotency.md "The Idempotency-Key":
+   * keys live 24 hours).
+   */
   keyReapIntervalMs: number;
   /** Per rail: past it, a live transaction gets a final answer or is reported stuck. */
   horizons: SettlementHorizons;

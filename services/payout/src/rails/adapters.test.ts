@@ -34,7 +34,7 @@ const resource = (overrides: Partial<PayoutResource>): PayoutResource => ({
 });
 
 describe('rail adapters', () => {
-  it('serves the five rails of spec §1 and nothing else', () => {
+  it('serves the five rails of docs/architecture.md "What the service does" and nothing else', () => {
     for (const rail of ['pix', 'transferencias-3.0', 'bre-b', 'cce-inmediatas', 'bolivia-qr-interoperable']) {
       expect(railAdapterFor(rail)?.rail).toBe(rail);
     }

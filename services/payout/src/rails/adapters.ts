@@ -1,4 +1,5 @@
-// The five rails of spec §1 (design §4), each reached through a partner PSP that speaks the
+// The five rails of docs/architecture.md "What the service does"
+// (docs/architecture.md "Rails and partners"), each reached through a partner PSP that speaks the
 // partner protocol. Account type names are the protocol's (lower snake case, rail-prefixed where
 // the rail has its own key directory).
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';

@@ -1,6 +1,8 @@
-import type { HttpRequestOptions, HttpResponse, httpRequest } from '@qr-payout/platform';
+import type { HttpRequestOptions, httpRequest } from '@qr-payout/platform/http';
 import { createPartnerClient } from './partner-client';
 import { parsePayoutResource } from './partner-protocol';
+
+type HttpResponse = Awaited<ReturnType<typeof httpRequest>>;
 
 const RESOURCE = {
   id: 'pp_1',

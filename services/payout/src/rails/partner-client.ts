@@ -1,7 +1,7 @@
 // The one HTTP client of the partner protocol. Every submission carries our transaction id as
 // Idempotency-Key, so a submission retried after a timeout can never create a second payout at
 // the partner; after an unknown answer the caller looks the payout up by that key before deciding.
-import { type HttpRequestOptions, httpRequest } from '@qr-payout/platform';
+import { type HttpRequestOptions, httpRequest } from '@qr-payout/platform/http';
 import {
   type PayoutResource,
   parsePayoutResource,

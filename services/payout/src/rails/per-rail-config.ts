@@ -1,7 +1,7 @@
 // Config that an operator sets per rail, one env variable each (RAIL_LIMITS_<RAIL>,
 // SETTLEMENT_HORIZON_<RAIL>_MS; README "Config"): one reader for all of them, so every rail
 // served is read and every bad variable is named, all at once, the same way.
-import type { ConfigReader, Env } from '@qr-payout/platform';
+import type { ConfigReader, Env } from '@qr-payout/platform/config';
 import { RAILS, type RailName } from './partner-protocol';
 
 /** A rail as it stands in an env variable's name: `transferencias-3.0` → `TRANSFERENCIAS_3_0`. */

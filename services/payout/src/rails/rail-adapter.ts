@@ -1,5 +1,6 @@
-// One adapter per rail behind one interface (design §4): it maps an instruction and its payer to
-// the partner's request, and the partner's ISO 20022 statuses to our transaction outcomes.
+// One adapter per rail behind one interface (docs/architecture.md "Rails and partners"): it maps an
+// instruction and its payer to the partner's request, and the partner's ISO 20022 statuses to our
+// transaction outcomes.
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import type { PayerIdType } from '../payers/documents';
 import {
@@ -28,7 +29,7 @@ export type SubmissionInput = {
   callbackUrl: string;
 };
 
-/** What a partner answer means for our transaction (design §3 states). */
+/** What a partner answer means for our transaction's state (docs/architecture.md "Transactions"). */
 export type PartnerOutcome =
   | { kind: 'in_flight'; partnerPayoutId: string; partnerStatus: string }
   | { kind: 'completed'; partnerPayoutId: string; reference: string; settledAt: Date }

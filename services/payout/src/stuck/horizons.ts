@@ -1,4 +1,4 @@
-import type { ConfigReader } from '@qr-payout/platform';
+import type { ConfigReader } from '@qr-payout/platform/config';
 import type { RailName } from '../rails/partner-protocol';
 import { perRailConfig, railEnvName } from '../rails/per-rail-config';
 

@@ -3,7 +3,7 @@
 // yet: a later issue adds Prometheus) reads it. Collection may come often and from several readers;
 // the count is one cheap indexed query, run at most once per `refreshMs` and cached between.
 import { metrics, type ObservableGauge } from '@opentelemetry/api';
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import type { SettlementHorizons } from './horizons';
 import type { StuckStore } from './store';
 

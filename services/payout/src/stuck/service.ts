@@ -2,7 +2,7 @@
 // shown by `payoutctl transactions stuck` through the gateway's admin API.
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, serviceError } from '@qr-payout/platform';
+import { Code, serviceError } from '@qr-payout/platform/errors';
 import {
   type ListStuckTransactionsRequest,
   type StuckTransaction,

@@ -1,7 +1,7 @@
-import { Code, type ConnectError, serviceError } from '@qr-payout/platform';
+import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
 
-// design §6: 404 NotFoundError for an unknown id and for another tenant's id alike, so a caller
-// cannot probe which ids exist.
+// docs/api/errors.md "Error names": 404 NotFoundError for an unknown id and for another tenant's id
+// alike, so a caller cannot probe which ids exist.
 export function transactionNotFound(): ConnectError {
   return serviceError('NotFoundError', 'transaction not found', {
     code: Code.NotFound,

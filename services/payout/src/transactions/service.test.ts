@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, decodeKeysetCursor, encodeKeysetCursor, readErrorDetail } from '@qr-payout/platform';
+import { Code, readErrorDetail } from '@qr-payout/platform/errors';
+import { decodeKeysetCursor, encodeKeysetCursor } from '@qr-payout/platform/paging';
 import {
   ListTransactionsRequestSchema,
   TransactionStatus,

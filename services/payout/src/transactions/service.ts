@@ -1,5 +1,5 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform';
+import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform/paging';
 import {
   type ListTransactionsRequest,
   type Transaction,

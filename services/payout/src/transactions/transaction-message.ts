@@ -20,8 +20,9 @@ const STATUS: Record<StoredStatus, TransactionStatus> = {
 const READ_OPTIONS = { ignoreUnknownFields: true };
 
 /**
- * The payout.payout.v1.Transaction of a stored row; result and error only when stored (spec §2.2).
- * With the instruction's facts, also country, creditor and the applied quote.
+ * The payout.payout.v1.Transaction of a stored row; result and error only when stored
+ * (docs/api/resources.md "Transactions"). With the instruction's facts, also country, creditor and
+ * the applied quote.
  */
 export function toTransactionMessage(row: TransactionRow, facts?: InstructionFacts): Transaction {
   const status = STATUS[row.status];

@@ -5,7 +5,10 @@
 // HANG_AFTER_PUBLISHES=n: after the n-th acknowledged publish, never return to the relay. The
 // batch is then on Kafka but not marked published: the worst moment for a crash, which SIGKILL
 // makes real.
-import { createKafkaBus, createLogger, createPgPool, type EventBus, onShutdown } from '@qr-payout/platform';
+import { createPgPool } from '@qr-payout/platform/db';
+import { createKafkaBus, type EventBus } from '@qr-payout/platform/events';
+import { createLogger } from '@qr-payout/platform/log';
+import { onShutdown } from '@qr-payout/platform/shutdown';
 import { runOutboxRelay } from '../../src/outbox/start';
 import { requiredEnv } from './outbox';
 

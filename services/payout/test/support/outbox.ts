@@ -4,17 +4,10 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import {
-  type BusMessage,
-  createKafkaBus,
-  createPgPool,
-  type KafkaBus,
-  migrate,
-  newId,
-  silentLogger,
-  TRANSACTION_EVENTS_TOPIC,
-  withTransaction,
-} from '@qr-payout/platform';
+import { createPgPool, migrate, withTransaction } from '@qr-payout/platform/db';
+import { type BusMessage, createKafkaBus, TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
+import { newId } from '@qr-payout/platform/ids';
+import { silentLogger } from '@qr-payout/platform/log';
 import {
   type Transaction,
   TransactionSchema,
@@ -23,6 +16,9 @@ import {
 import type pg from 'pg';
 import { MIGRATIONS_DIR } from '../../src/deps';
 import { appendTransactionEvent } from '../../src/outbox/store';
+
+/** The bus createKafkaBus makes (with ensureTopics and deleteTopics). */
+export type KafkaBus = ReturnType<typeof createKafkaBus>;
 
 // Real infrastructure only (scripts/with-infra sets it); never a guessed default.
 export function requiredEnv(name: string): string {

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { Logger } from '../logger';
 import { quoteSchema } from './pool';
 
-export type MigrateOptions = {
+type MigrateOptions = {
   /** The schema the migrations create and write into (created when missing). */
   schema: string;
   /** Folder of `NNNN_name.sql` files. */
@@ -13,7 +13,7 @@ export type MigrateOptions = {
   logger?: Logger;
 };
 
-export type MigrateResult = { applied: string[] };
+type MigrateResult = { applied: string[] };
 
 export class MigrationError extends Error {
   override name = 'MigrationError';

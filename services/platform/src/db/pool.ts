@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-export type PgPoolOptions = {
+type PgPoolOptions = {
   connectionString: string;
   /** Every session of the pool uses `search_path = <schema>` (the service's own schema). */
   schema: string;
@@ -38,7 +38,7 @@ export function createPgPool(opts: PgPoolOptions): pg.Pool {
   return pool;
 }
 
-export type TransactionOptions = {
+type TransactionOptions = {
   /**
    * Ends the session if the transaction sits idle longer than this (PostgreSQL's
    * idle_in_transaction_session_timeout, LOCAL to the transaction): for a transaction that holds

@@ -19,7 +19,7 @@ import {
 } from './bus';
 import { inBatchConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
 
-export type KafkaBusOptions = {
+type KafkaBusOptions = {
   brokers: string[];
   clientId: string;
   logger: Logger;

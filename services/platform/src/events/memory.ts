@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import { type BusMessage, batchHandlerOf, type EventBus, type Subscription } from './bus';
 import { inBatchConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
 
-export type MemoryBusOptions = {
+type MemoryBusOptions = {
   logger?: Logger;
   /** Wait before delivering again a message whose handler threw. */
   redeliveryDelayMs?: number;

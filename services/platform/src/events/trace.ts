@@ -81,7 +81,7 @@ export async function inBatchConsumerSpan<T>(
 }
 
 /** Runs `fn` in a CONSUMER span whose parent is the trace context found in the headers. */
-export async function inConsumerSpan<T>(
+async function inConsumerSpan<T>(
   topic: string,
   groupId: string,
   headers: Record<string, string>,

@@ -10,9 +10,9 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { REQUEST_ID_HEADER, requestContext } from '../context';
+import { requestContext } from '../context';
 import { headersToMetadata } from './status';
-import { metadataSetter } from './trace-headers';
+import { metadataSetter, REQUEST_ID_HEADER } from './trace-headers';
 
 // What the platform does around every client call: a CLIENT span whose W3C traceparent goes in
 // the request metadata, and the current request id (and tenant) carried to the next service.

@@ -18,15 +18,15 @@ import {
 import { fromServiceError, metadataToHeaders } from './status';
 
 /** A unary call as a client method makes it: request message in, response message out. */
-export type ClientUnaryCall = (request: Message, options: CallOptions) => Promise<Message>;
+type ClientUnaryCall = (request: Message, options: CallOptions) => Promise<Message>;
 
 /**
  * Wraps every unary method of a client (around the platform's span and metadata). Applied once
  * when the client is created, so it costs nothing per call.
  */
-export type GrpcClientInterceptor = (next: ClientUnaryCall, method: DescMethod) => ClientUnaryCall;
+type GrpcClientInterceptor = (next: ClientUnaryCall, method: DescMethod) => ClientUnaryCall;
 
-export type GrpcClientOptions = {
+type GrpcClientOptions = {
   /** Like http://127.0.0.1:50051 (HTTP/2 cleartext; https:// uses TLS). */
   baseUrl: string;
   /** Deadline of a call that sets none itself (sent as grpc-timeout). */
@@ -35,7 +35,7 @@ export type GrpcClientOptions = {
   interceptors?: GrpcClientInterceptor[];
 };
 
-export const DEFAULT_CLIENT_TIMEOUT_MS = 5_000;
+const DEFAULT_CLIENT_TIMEOUT_MS = 5_000;
 
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   // While calls are open, a ping every 30 s; a connection that leaves one unanswered for 10 s

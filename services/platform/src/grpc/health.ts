@@ -8,7 +8,7 @@ import {
   HealthCheckResponseSchema,
 } from '@qr-payout/proto/grpc/health/v1/health_pb';
 
-export type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN';
+type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN';
 
 /** The per-service statuses behind `grpc.health.v1.Health`; '' is the whole server. */
 export interface HealthRegistry {

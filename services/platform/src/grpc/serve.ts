@@ -3,7 +3,7 @@ import type { GrpcServer } from './server';
 /** A background loop started once the service listens (outbox relay, polling worker, ...). */
 export type ServiceWorker = { stop(): Promise<void> };
 
-export type ServeGrpcOptions = {
+type ServeGrpcOptions = {
   server: GrpcServer;
   /** What the service owns besides the server: migrations (when it has a schema) and close. */
   deps: { migrate?(): Promise<unknown>; close(): Promise<void> };

@@ -12,12 +12,12 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { REQUEST_ID_HEADER, type RequestContext, requestContext } from '../context';
+import { requestContext } from '../context';
 import { newId } from '../ids';
 import type { Logger } from '../logger';
 import { cancelReason, GrpcHandlerContext, type ServerCall } from './handler-context';
 import { toGrpcStatus } from './status';
-import { firstValue, metadataGetter } from './trace-headers';
+import { firstValue, metadataGetter, REQUEST_ID_HEADER } from './trace-headers';
 
 // What the platform does around every server call, in one place per call kind instead of a chain
 // of per-call closures: in-flight count, a SERVER span continuing the caller's W3C trace, the
@@ -49,7 +49,7 @@ export type ServerStreamImplementation = (
 export type GrpcServerInterceptor = (next: UnaryImplementation, method: DescMethod) => UnaryImplementation;
 
 /** One method of a registered service, with everything its calls share. */
-export type ServerRoute = {
+type ServerRoute = {
   readonly service: DescService;
   readonly method: DescMethod;
   readonly rpc: string;
@@ -82,7 +82,7 @@ class ObservedCall {
   readonly started = performance.now();
   readonly span: Span;
   readonly traceContext: Context;
-  readonly request: RequestContext;
+  readonly request: NonNullable<ReturnType<typeof requestContext.get>>;
 
   constructor(
     readonly route: ServerRoute,
@@ -216,7 +216,7 @@ function drained(call: grpc.ServerWritableStream<Message, Message>): Promise<voi
   });
 }
 
-export function codeName(code: Code): string {
+function codeName(code: Code): string {
   return (Code[code] ?? 'unknown').replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
 }
 

@@ -14,8 +14,6 @@ import {
   unaryHandler,
 } from './server-interceptors';
 
-export type { GrpcServerInterceptor } from './server-interceptors';
-
 /**
  * What `register` receives: connect's `router.service(Desc, impl)`, so service code written
  * against connect's ConnectRouter and ServiceImpl registers unchanged.
@@ -25,7 +23,7 @@ export interface GrpcRouter {
   service<T extends DescService>(service: T, implementation: Partial<ServiceImpl<T>>): this;
 }
 
-export type GrpcServerOptions = {
+type GrpcServerOptions = {
   /** Names the server in logs (e.g. 'decoder'). */
   serviceName: string;
   logger: Logger;
@@ -163,6 +161,6 @@ function unimplemented(rpc: string): UnaryImplementation {
 }
 
 /** A Buffer over the same bytes (grpc-js writes Buffers; toBinary gives a Uint8Array). */
-export function asBuffer(bytes: Uint8Array): Buffer {
+function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

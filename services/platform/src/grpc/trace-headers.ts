@@ -1,6 +1,9 @@
 import type { Metadata } from '@grpc/grpc-js';
 import type { TextMapGetter, TextMapSetter } from '@opentelemetry/api';
 
+// The request id (the request context's, README "Request context") travels in this header on every hop.
+export const REQUEST_ID_HEADER = 'x-request-id';
+
 // W3C trace context travels in the gRPC request metadata (grpc-js has no OTel integration of its
 // own and Node's http instrumentation does not cover http2: architecture-anchors §4g).
 export const metadataGetter: TextMapGetter<Metadata> = {

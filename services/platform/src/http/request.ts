@@ -15,7 +15,7 @@ export type HttpRequestOptions = {
 };
 
 /** Any status, 3xx included: redirects are never followed. */
-export type HttpResponse = { status: number; text: string };
+type HttpResponse = { status: number; text: string };
 
 // One pool per protocol for the whole process, so sequential requests to a host reuse a socket.
 // Created on first use so closeHttpAgents() can be followed by further requests (tests).

@@ -1,10 +1,10 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
-// Address classes a webhook must never be sent to unless private targets are allowed (design §5):
-// loopback, private, link-local (which holds the cloud metadata address 169.254.169.254),
-// carrier-grade NAT, unspecified, multicast, reserved and documentation ranges. IPv6 forms that
-// embed an IPv4 address (mapped, translated, NAT64, 6to4) are judged by the embedded address, so
-// `[::ffff:127.0.0.1]` is as refused as `127.0.0.1`.
+// Address classes a webhook must never be sent to unless private targets are allowed
+// (docs/api/webhooks.md "Where we send"): loopback, private, link-local (which holds the cloud
+// metadata address 169.254.169.254), carrier-grade NAT, unspecified, multicast, reserved and
+// documentation ranges. IPv6 forms that embed an IPv4 address (mapped, translated, NAT64, 6to4) are
+// judged by the embedded address, so `[::ffff:127.0.0.1]` is as refused as `127.0.0.1`.
 
 type Range = { prefix: number[]; bits: number; label: string };
 

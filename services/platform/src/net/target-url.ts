@@ -1,10 +1,10 @@
 import { blockedAddressClass } from './ip-ranges';
 
-// Where a webhook may be sent (design §5), for registered endpoints (webhook service) and the
-// ad-hoc callback_url of execute and pay (gateway) alike: an absolute https URL whose host is not a
-// literal loopback, private, link-local or metadata address, nor localhost. With
-// WEBHOOK_ALLOW_PRIVATE_TARGETS=true (sandbox and tests) http and private hosts are allowed.
-// Host names are checked again against their resolved addresses when a delivery is sent.
+// Where a webhook may be sent (docs/api/webhooks.md "Where we send"), for registered endpoints
+// (webhook service) and the ad-hoc callback_url of execute and pay (gateway) alike: an absolute
+// https URL whose host is not a literal loopback, private, link-local or metadata address, nor
+// localhost. With WEBHOOK_ALLOW_PRIVATE_TARGETS=true (sandbox and tests) http and private hosts are
+// allowed. Host names are checked again against their resolved addresses when a delivery is sent.
 
 export const MAX_URL_LENGTH = 2048;
 

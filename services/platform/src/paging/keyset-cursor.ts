@@ -5,7 +5,7 @@ import { isId } from '../ids';
 // microsecond so rows inserted meanwhile neither repeat nor hide older ones. Each service that
 // lists owns its limits and renders a bad cursor as its own ValidationError.
 
-export type KeysetPosition = {
+type KeysetPosition = {
   /** created_at as PostgreSQL writes it to the microsecond: 2026-11-24T10:00:00.123456Z. */
   createdAt: string;
   id: string;

@@ -31,7 +31,7 @@ function txn(init: Partial<Transaction> = {}) {
 }
 
 describe('toPublicTransaction', () => {
-  it('shows the spec §2.2 fields and the money of the transaction', () => {
+  it('shows the transaction fields (docs/api/resources.md "Transactions") and its money', () => {
     expect(toPublicTransaction(txn())).toEqual({
       id: 'txn_01JD0000000000000000000001',
       instructionId: 'ins_01JD0000000000000000000001',

@@ -4,7 +4,10 @@ import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { fromMinorUnits } from './money';
 
-/** Public transaction statuses (spec §3.1), lower case as the spec shows them. */
+/**
+ * Public transaction statuses (docs/api/resources.md "Transaction states"), lower case as the spec
+ * shows them.
+ */
 const STATUS_NAMES: Record<TransactionStatus, string> = {
   [TransactionStatus.UNSPECIFIED]: 'pending',
   [TransactionStatus.PENDING]: 'pending',
@@ -13,7 +16,7 @@ const STATUS_NAMES: Record<TransactionStatus, string> = {
   [TransactionStatus.FAILED]: 'failed',
 };
 
-export interface PublicTransaction {
+interface PublicTransaction {
   id: string;
   instructionId: string;
   status: string;
@@ -37,13 +40,15 @@ export interface PublicTransaction {
 }
 
 // The one presenter of the public transaction JSON (docs/api/resources.md "Transactions"): the gateway's
-// transaction answers and the webhook envelope's `data` (spec §6.2) are both made from it, so an
-// event can never show a transaction differently from GET /v1/transactions/{id}.
+// transaction answers and the webhook envelope's `data` (docs/api/webhooks.md "The event") are both
+// made from it, so an event can never show a transaction differently from GET
+// /v1/transactions/{id}.
 
 /**
- * The transaction as the API shows it (spec §2.2): camelCase as the spec writes it, timestamps in
- * ISO 8601 UTC with milliseconds, `result` and `error` always present (null until set) so a client
- * can read them without checking for the key (docs/api/resources.md "Naming").
+ * The transaction as the API shows it (docs/api/resources.md "Transactions"): camelCase as the spec
+ * writes it, timestamps in ISO 8601 UTC with milliseconds, `result` and `error` always present
+ * (null until set) so a client can read them without checking for the key
+ * (docs/api/resources.md "Naming").
  */
 export function toPublicTransaction(txn: Transaction): PublicTransaction {
   return {

@@ -1,7 +1,7 @@
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
-export type TelemetryOptions = {
+type TelemetryOptions = {
   serviceName: string;
   /**
    * Replace the exporters chosen from OTEL_* (tests pass a SimpleSpanProcessor over an

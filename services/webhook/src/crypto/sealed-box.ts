@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
-// Secrets at rest (design §1: signing secrets and endpoint header values are stored encrypted).
-// AES-256-GCM with a random 12-byte nonce per value. Sealed layout, version 1:
+// Secrets at rest (docs/architecture.md "Services and what each owns": signing secrets and endpoint
+// header values are stored encrypted). AES-256-GCM with a random 12-byte nonce per value. Sealed
+// layout, version 1:
 //
 //   [0]      format version (1)
 //   [1..4]   key id: first 4 bytes of SHA-256 of the key, so a value names the key that sealed it

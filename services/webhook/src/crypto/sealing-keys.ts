@@ -1,4 +1,4 @@
-import type { ConfigReader } from '@qr-payout/platform';
+import type { ConfigReader } from '@qr-payout/platform/config';
 import { SEALING_KEY_BYTES } from './sealed-box';
 
 // WEBHOOK_SECRETS_KEY (and, during a key rotation, WEBHOOK_SECRETS_PREVIOUS_KEYS) through the

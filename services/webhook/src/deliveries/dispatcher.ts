@@ -2,11 +2,11 @@ import { fromBinary } from '@bufbuild/protobuf';
 import {
   type BusMessage,
   type EventBus,
-  type Logger,
-  newId,
   type Subscription,
   TRANSACTION_EVENTS_TOPIC,
-} from '@qr-payout/platform';
+} from '@qr-payout/platform/events';
+import { newId } from '@qr-payout/platform/ids';
+import type { Logger } from '@qr-payout/platform/log';
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import type { Pool } from 'pg';
 import { subscribesTo } from '../endpoints/endpoint-draft';
@@ -14,11 +14,12 @@ import type { TenantEndpointCache } from './endpoint-cache';
 import { type EventBody, transactionEventBody } from './envelope';
 import * as store from './store';
 
-// The dispatcher (design §1, §5; services/webhook/README.md "Dispatcher"): a consumer group on the
-// transaction-events topic. For each terminal event it writes, in one statement, one delivery per
-// target: the tenant's enabled endpoints subscribed to the event type, and the transaction's
-// callback_url. Deliveries are unique per event and target, and the bus commits the offset only
-// after the handler returned, so a redelivered message creates nothing twice and none is lost.
+// The dispatcher (docs/architecture.md "Services and what each owns", "The outbox and Kafka";
+// services/webhook/README.md "Dispatcher"): a consumer group on the transaction-events topic. For
+// each terminal event it writes, in one statement, one delivery per target: the tenant's enabled
+// endpoints subscribed to the event type, and the transaction's callback_url. Deliveries are unique
+// per event and target, and the bus commits the offset only after the handler returned, so a
+// redelivered message creates nothing twice and none is lost.
 
 export type Dispatcher = { stop(): Promise<void> };
 
@@ -40,7 +41,7 @@ function readEvent(message: BusMessage, logger: Logger): ReadEvent | undefined {
  * Creates the deliveries of a batch of events in one statement; returns how many were new. Each
  * event goes to its tenant's enabled endpoints subscribed to its type (as `endpoints` knows them,
  * at most WEBHOOK_ENDPOINT_CACHE_MS old), and to its transaction's callback_url (the ad-hoc path
- * always receives the terminal event, spec §6.1).
+ * always receives the terminal event, docs/api/webhooks.md "The event").
  */
 export async function dispatchTransactionEvents(
   pool: Pool,

@@ -34,7 +34,7 @@ describe('transactionEventBody', () => {
   it.each([
     [TransactionStatus.COMPLETED, 'transaction.completed'],
     [TransactionStatus.FAILED, 'transaction.failed'],
-  ])('is the spec §2.5 envelope whose data the public presenter made (%s)', (status, type) => {
+  ])('is the envelope of docs/api/webhooks.md "The event", data by the presenter (%s)', (status, type) => {
     const source = event(status, type);
     const made = transactionEventBody(source);
     const shown = toPublicTransaction(source.transaction!);

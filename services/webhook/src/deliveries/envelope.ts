@@ -2,9 +2,9 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import type { TransactionEvent } from '@qr-payout/proto/payout/events/v1/events_pb';
 
-// The webhook event envelope (spec §2.5, §6.2; docs/api/webhooks.md "The event"). It is serialized
-// once, when the delivery is created, and stored: every attempt and every replay sends the same
-// bytes, so a receiver sees one body per event_id.
+// The webhook event envelope and its data (docs/api/webhooks.md "The event").
+// It is serialized once, when the delivery is created, and stored: every attempt and every replay
+// sends the same bytes, so a receiver sees one body per event_id.
 
 export const SCHEMA_VERSION = '1';
 export const PING_EVENT_TYPE = 'webhook.ping';

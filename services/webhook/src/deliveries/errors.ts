@@ -1,6 +1,9 @@
-import { Code, serviceError } from '@qr-payout/platform';
+import { Code, serviceError } from '@qr-payout/platform/errors';
 
-/** 404 NotFoundError: no delivery with that id for this tenant (design §6: no probing). */
+/**
+ * 404 NotFoundError: no delivery with that id for this tenant (docs/api/errors.md "Error names": no
+ * probing).
+ */
 export function deliveryNotFound(deliveryId: string) {
   return serviceError('NotFoundError', 'webhook delivery not found', {
     code: Code.NotFound,
@@ -9,7 +12,10 @@ export function deliveryNotFound(deliveryId: string) {
   });
 }
 
-/** 409 DeliveryInFlight: replay of a pending or delivering delivery (spec §3.2). */
+/**
+ * 409 DeliveryInFlight: replay of a pending or delivering delivery
+ * (docs/api/webhooks.md "Delivery states").
+ */
 export function deliveryInFlight(deliveryId: string, status: string) {
   return serviceError(
     'DeliveryInFlight',

@@ -6,7 +6,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const strategies: RetryStrategyName[] = ['standard', 'extended'];
 
-// The schedule of spec §6.4 written out by hand, delay before attempts 2, 3, …
+// The schedule of docs/api/webhooks.md "Retries" written out by hand, delay before attempts 2, 3, …
 const STANDARD_DELAYS = [5 * MIN, 30 * MIN, 2 * HOUR, 5 * HOUR, 10 * HOUR, ...new Array(10).fill(12 * HOUR)];
 const EXTENDED_DELAYS = [...STANDARD_DELAYS, 12 * HOUR];
 
@@ -14,7 +14,7 @@ describe('baseDelayMs', () => {
   it.each([
     ['standard', STANDARD_DELAYS],
     ['extended', EXTENDED_DELAYS],
-  ] as const)('follows spec §6.4 for %s', (strategy, delays) => {
+  ] as const)('follows docs/api/webhooks.md "Retries" for %s', (strategy, delays) => {
     expect(maxAttempts(strategy)).toBe(delays.length + 1);
     expect(baseDelayMs(strategy, 0)).toBe(0);
     delays.forEach((delay, i) => {

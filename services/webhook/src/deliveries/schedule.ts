@@ -1,19 +1,21 @@
 import type { RetryStrategyName } from '../endpoints/retry-strategy';
 
-// The retry schedule of spec §6.4. Attempt 1 goes out at once; each later attempt waits the delay
-// below after the previous one failed. Standard: 16 attempts over 137 h 35 min (≈ 5.73 days);
-// extended: one more 12 h step, 17 attempts over 149 h 35 min (≈ 6.23 days).
+// The retry schedule of docs/api/webhooks.md "Retries". Attempt 1 goes out at once; each later
+// attempt waits the delay below after the previous one failed. Standard: 16 attempts over 137 h 35
+// min (≈ 5.73 days); extended: one more 12 h step, 17 attempts over 149 h 35 min (≈ 6.23 days).
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
-// spec §6.4: the ramp-up both strategies share, then 12 h steps until the attempts run out.
+// docs/api/webhooks.md "Retries": the ramp-up both strategies share, then 12 h steps until the
+// attempts run out.
 const RAMP_UP_MS = [5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 5 * HOUR_MS, 10 * HOUR_MS];
 const TAIL_DELAY_MS = 12 * HOUR_MS;
 
 const MAX_ATTEMPTS: Record<RetryStrategyName, number> = { standard: 16, extended: 17 };
 
-// spec §6.4: ±20 % jitter, symmetric, so that deliveries failed together do not retry together.
+// docs/api/webhooks.md "Retries": ±20 % jitter, symmetric, so that deliveries failed together do
+// not retry together.
 const JITTER = 0.2;
 
 /** How many attempts a delivery gets in all, the first one included. */

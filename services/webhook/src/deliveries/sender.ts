@@ -3,11 +3,12 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { EgressTarget } from '../egress/guard';
 
-// One webhook POST to a target the egress guard checked (spec §6, design §5). The connection goes
-// to the guard's pinned address and nowhere else: the socket is opened to that IP (so the agent
-// pools sockets per address), with Host and TLS SNI set to the URL's host name so virtual hosting
-// and certificate validation work as for any client. Redirects are never followed; a 3xx is an
-// answer like any other. The answer's body is read only up to the excerpt cap.
+// One webhook POST to a target the egress guard checked (docs/api/webhooks.md "The event",
+// "Where we send"). The connection goes to the guard's pinned address and nowhere else: the socket
+// is opened to that IP (so the agent pools sockets per address), with Host and TLS SNI set to the
+// URL's host name so virtual hosting and certificate validation work as for any client. Redirects
+// are never followed; a 3xx is an answer like any other. The answer's body is read only up to the
+// excerpt cap.
 
 export type SendRequest = {
   target: EgressTarget;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { decodeKeysetCursor, encodeKeysetCursor, isId, newId, pageSizeOf } from '@qr-payout/platform';
+import { isId, newId } from '@qr-payout/platform/ids';
+import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform/paging';
 import type { Pool } from 'pg';
 import { endpointNotFound } from '../endpoints/errors';
 import { findEndpoint } from '../endpoints/store';
@@ -9,8 +10,9 @@ import { deliveryInFlight, deliveryNotFound } from './errors';
 import type { DeliveryStatus } from './state';
 import * as store from './store';
 
-// Deliveries as the operations API sees them (spec §4.7, §4.8, §3.2; design §5): a tenant's list
-// with filters and cursor paging, one delivery with its attempts, replay, and the operator's ping.
+// Deliveries as the operations API sees them (docs/api/webhooks.md "Webhook deliveries",
+// "Delivery states"): a tenant's list with filters and cursor paging, one delivery with its
+// attempts, replay, and the operator's ping.
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

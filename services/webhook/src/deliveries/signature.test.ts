@@ -27,7 +27,7 @@ function expectedHex(secret: string, t: number, body: Buffer): string {
     .digest('hex');
 }
 
-describe('signatureHeaderValue (spec §5)', () => {
+describe('signatureHeaderValue (docs/api/webhooks.md "The signature")', () => {
   it('is named service-signature', () => {
     expect(SIGNATURE_HEADER).toBe('service-signature');
   });

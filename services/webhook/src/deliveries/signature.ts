@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 
-// Webhook signing, spec §5: `Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>` over
-// `<t>.<raw body>`, keyed with the tenant's signing secret (its UTF-8 bytes, `whsec_` included).
-// During a rotation's grace period every live secret signs, current first, one `v1=` each, so a
-// receiver that still holds the previous secret keeps verifying. Secrets pass through here only;
-// they are never logged and the header value is not stored.
+// Webhook signing, docs/api/webhooks.md "The signature":
+// `Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>` over `<t>.<raw body>`, keyed with the
+// tenant's signing secret (its UTF-8 bytes, `whsec_` included). During a rotation's grace period
+// every live secret signs, current first, one `v1=` each, so a receiver that still holds the
+// previous secret keeps verifying. Secrets pass through here only; they are never logged and the
+// header value is not stored.
 
 export const SIGNATURE_HEADER = 'service-signature';
 

@@ -10,7 +10,8 @@ import {
   statusesAllowing,
 } from './state';
 
-// spec §3.2 written out as (from, event, to) triples, independently of the module's table.
+// docs/api/webhooks.md "Delivery states" written out as (from, event, to) triples, independently of
+// the module's table.
 const SPEC_TRANSITIONS: ReadonlyArray<[DeliveryStatus, DeliveryEvent, DeliveryStatus]> = [
   ['pending', 'claim', 'delivering'],
   ['delivering', 'reclaim', 'delivering'],
@@ -32,7 +33,7 @@ function specNext(from: DeliveryStatus, event: DeliveryEvent): DeliveryStatus | 
 const status = fc.constantFrom(...DELIVERY_STATUSES);
 const event = fc.constantFrom(...DELIVERY_EVENTS);
 
-describe('delivery state machine (spec §3.2)', () => {
+describe('delivery state machine (docs/api/webhooks.md "Delivery states")', () => {
   it.each(SPEC_TRANSITIONS)('%s --%s--> %s', (from, ev, to) => {
     expect(nextStatus(from, ev)).toBe(to);
   });

@@ -1,5 +1,6 @@
-// The delivery state machine of spec §3.2. This table is the one rule: the store guards each
-// UPDATE with `status = ANY(statusesAllowing(event))`, so SQL and code cannot disagree.
+// The delivery state machine of docs/api/webhooks.md "Delivery states". This table is the one rule:
+// the store guards each UPDATE with `status = ANY(statusesAllowing(event))`, so SQL and code cannot
+// disagree.
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'exhausted'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -25,7 +26,7 @@ const TRANSITIONS: {
   reclaim: { delivering: 'delivering' },
   // A 2xx answer.
   succeeded: { delivering: 'delivered' },
-  // A non-2xx answer or a network error with attempts left (spec §6.4).
+  // A non-2xx answer or a network error with attempts left (docs/api/webhooks.md "Retries").
   retry: { delivering: 'pending' },
   // The last allowed attempt failed.
   exhaust: { delivering: 'exhausted' },
@@ -33,7 +34,8 @@ const TRANSITIONS: {
   fail: { delivering: 'failed' },
   // Auto-disable or an operator disable fails the endpoint's deliveries still in flight.
   endpoint_disabled: { pending: 'failed', delivering: 'failed' },
-  // spec §3.2: only a finished delivery is replayed; one in flight is refused (DeliveryInFlight).
+  // docs/api/webhooks.md "Delivery states": only a finished delivery is replayed; one in flight is
+  // refused (DeliveryInFlight).
   replay: { delivered: 'pending', failed: 'pending', exhausted: 'pending' },
 };
 

@@ -5,7 +5,7 @@ import { type DeliveryStatus, statusesAllowing } from './state';
 
 // All SQL of deliveries and attempts. Every state change is ONE statement guarded by the states
 // that allow it (state.ts), so it is atomic on PostgreSQL and on the sandbox's single-session
-// PGlite alike, and a delivery row never leaves the table of spec §3.2.
+// PGlite alike, and a delivery row never leaves the table of docs/api/webhooks.md "Delivery states".
 
 type Db = Pool | PoolClient;
 
@@ -198,7 +198,10 @@ export interface ClaimedDelivery {
   endpointEnabled: boolean | null;
   headersSealed: Buffer | null;
   secretSealed: Buffer | null;
-  /** The replaced secret while its grace period lasts (spec §5 rotation), else null. */
+  /**
+   * The replaced secret while its grace period lasts (docs/api/webhooks.md "The signature"
+   * rotation), else null.
+   */
   previousSecretSealed: Buffer | null;
 }
 
@@ -288,7 +291,10 @@ export interface AttemptResult {
 }
 
 export interface AutoDisableRule {
-  /** An endpoint whose attempts only failed for this long is disabled (spec §6.4). */
+  /**
+   * An endpoint whose attempts only failed for this long is disabled
+   * (docs/api/webhooks.md "Auto-disable").
+   */
   afterMs: number;
   /** endpoints.disabled_reason it gets. */
   reason: string;
@@ -304,14 +310,15 @@ export type FinishedAttempt = {
 
 /**
  * Records an attempt and moves its delivery on, in one statement, only while the caller's lease
- * token still owns the row. On a failure it also runs the auto-disable rule (spec §6.4) on every
- * failure, not only at exhaustion: the endpoint's failure run starts at its first failed attempt;
- * once it has lasted `afterMs`, the endpoint is disabled and this delivery becomes `failed`
- * (replayable). A failure on an endpoint disabled meanwhile is `failed` too.
- * A success ends the endpoint's failure run. Undefined when the lease was lost. The endpoint's
- * other pending deliveries are failed by the caller (failPendingDeliveriesOfEndpoint) only when
- * this attempt disabled it, so the common path touches no other row; were that step lost in a
- * crash, the worker fails each of them anyway when it claims it (its endpoint is disabled).
+ * token still owns the row. On a failure it also runs the auto-disable rule
+ * (docs/api/webhooks.md "Auto-disable") on every failure, not only at exhaustion: the endpoint's
+ * failure run starts at its first failed attempt; once it has lasted `afterMs`, the endpoint is
+ * disabled and this delivery becomes `failed` (replayable). A failure on an endpoint disabled
+ * meanwhile is `failed` too. A success ends the endpoint's failure run. Undefined when the lease
+ * was lost. The endpoint's other pending deliveries are failed by the caller
+ * (failPendingDeliveriesOfEndpoint) only when this attempt disabled it, so the common path touches
+ * no other row; were that step lost in a crash, the worker fails each of them anyway when it claims
+ * it (its endpoint is disabled).
  */
 export async function finishAttempt(
   db: Db,
@@ -384,7 +391,8 @@ export async function finishAttempt(
 /**
  * Records successful attempts of many deliveries in one statement (the worker groups them for a
  * few milliseconds): each delivery still owned by its lease token becomes `delivered`, gets its
- * attempt row, and its endpoint's failure run ends (spec §6.4). Returns the ids that were owned.
+ * attempt row, and its endpoint's failure run ends (docs/api/webhooks.md "Retries"). Returns the
+ * ids that were owned.
  */
 export async function finishDelivered(db: Db, results: AttemptResult[]): Promise<Set<string>> {
   if (results.length === 0) return new Set();
@@ -564,9 +572,10 @@ export async function listAttempts(db: Db, deliveryId: string): Promise<AttemptR
 }
 
 /**
- * Replay (spec §3.2): from delivered, failed or exhausted back to pending, attempts 0, due now;
- * the stored body (same event_id) is sent again. `replayed` is undefined when the delivery is
- * not there for this tenant; `inFlight` when it exists but is pending or delivering.
+ * Replay (docs/api/webhooks.md "Delivery states"): from delivered, failed or exhausted back to
+ * pending, attempts 0, due now; the stored body (same event_id) is sent again. `replayed` is
+ * undefined when the delivery is not there for this tenant; `inFlight` when it exists but is
+ * pending or delivering.
  */
 export async function replayDelivery(
   db: Db,

@@ -3,8 +3,8 @@ import type { SendOutcome } from './sender';
 import type { ClaimedDelivery } from './store';
 import { attemptFromOutcome, nextStep } from './worker';
 
-// What the worker makes of one attempt's outcome (spec §6.4): the state that follows, and when a
-// 429/503 Retry-After moves the next attempt.
+// What the worker makes of one attempt's outcome (docs/api/webhooks.md "Retries"): the state that
+// follows, and when a 429/503 Retry-After moves the next attempt.
 
 const startedAt = new Date('2026-11-24T10:00:00Z');
 const claimed = { retryStrategy: 'standard', attempts: 0 } as ClaimedDelivery;

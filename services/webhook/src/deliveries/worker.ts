@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@qr-payout/platform';
+import type { Logger } from '@qr-payout/platform/log';
 import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
 import type { EgressGuard } from '../egress/guard';
@@ -11,11 +11,12 @@ import { type SendOutcome, sendWebhook } from './sender';
 import { SIGNATURE_HEADER, signatureHeaderValue } from './signature';
 import * as store from './store';
 
-// The delivery worker (spec §6.3, §6.4; services/webhook/README.md "Delivery worker"): claims due
-// deliveries with a lease (FOR UPDATE SKIP LOCKED, committed before any HTTP), signs each attempt
-// afresh, sends it through the egress guard, and records the attempt and the next state (a success
-// in a grouped statement, a failure in one of its own). Replicas share the work through SKIP
-// LOCKED; a crashed worker's lease lapses and its deliveries are claimed again.
+// The delivery worker (docs/api/webhooks.md "Delivery semantics", "Retries";
+// services/webhook/README.md "Delivery worker"): claims due deliveries with a lease (FOR UPDATE
+// SKIP LOCKED, committed before any HTTP), signs each attempt afresh, sends it through the egress
+// guard, and records the attempt and the next state (a success in a grouped statement, a failure in
+// one of its own). Replicas share the work through SKIP LOCKED; a crashed worker's lease lapses and
+// its deliveries are claimed again.
 
 export type DeliveryWorkerSettings = {
   /** Sends in flight at once. */
@@ -220,7 +221,8 @@ export function startDeliveryWorker(deps: {
         target.errorClass === 'refused_target',
       );
     }
-    // Registered endpoints get their custom headers; callback_url is signature-only (spec §5).
+    // Registered endpoints get their custom headers; callback_url is signature-only
+    // (docs/api/webhooks.md "Custom headers").
     const custom =
       claimed.endpointId && claimed.headersSealed
         ? openEndpointHeaders(sealedBox, claimed.endpointId, claimed.headersSealed)
@@ -229,7 +231,7 @@ export function startDeliveryWorker(deps: {
     for (const { name, value } of custom) headers[name] = value;
     headers['x-event-id'] = claimed.eventId;
     headers['x-event-type'] = claimed.eventType;
-    // Signed afresh on every attempt, never stored (spec §5).
+    // Signed afresh on every attempt, never stored (docs/api/webhooks.md "The signature").
     headers[SIGNATURE_HEADER] = signatureHeaderValue(secrets, claimed.payload, Math.floor(Date.now() / 1000));
     const outcome = await sendWebhook({
       target,

@@ -1,9 +1,10 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { blockedAddressClass, checkTargetUrl } from '@qr-payout/platform';
+import { blockedAddressClass, checkTargetUrl } from '@qr-payout/platform/net';
 
-// The one egress guard for registered endpoints and execute's callback_url (design §5): a webhook
-// must not reach loopback, private, link-local or metadata addresses. Two rules, both always run:
+// The one egress guard for registered endpoints and execute's callback_url
+// (docs/api/webhooks.md "Where we send"): a webhook must not reach loopback, private, link-local or
+// metadata addresses. Two rules, both always run:
 //   - the name rule (platform checkTargetUrl): https only, no credentials, not localhost or a
 //     metadata host name, not a literal refused address;
 //   - the address rule: the host is resolved once and every refused address is dropped.

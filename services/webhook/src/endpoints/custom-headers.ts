@@ -1,4 +1,4 @@
-// Custom request headers of a registered endpoint (spec §5 "Custom request headers", §8):
+// Custom request headers of a registered endpoint (docs/api/webhooks.md "Custom headers"):
 // at most 20, at most 8 KiB in total (name and value bytes), reserved names refused whatever
 // their case, names that are HTTP tokens, values without CR, LF or other control characters.
 // Problems never quote a header value: values are secrets (bearer tokens, API keys).

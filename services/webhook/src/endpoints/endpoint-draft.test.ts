@@ -1,4 +1,4 @@
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { MAX_CUSTOM_HEADERS } from './custom-headers';
 import { checkEndpointInput, subscribesTo } from './endpoint-draft';

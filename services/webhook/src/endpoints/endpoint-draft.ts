@@ -7,11 +7,15 @@ import { checkTargetUrl } from './target-url';
 // Turns a CreateEndpoint request into a checked endpoint draft, or throws a ValidationError
 // naming the first wrong field.
 
-// spec §6.1; "*" subscribes to all current and future types (spec §2.3).
+// docs/api/webhooks.md "The event"; "*" subscribes to all current and future types
+// (docs/api/resources.md "Webhook endpoints").
 export const EVENT_TYPES = ['transaction.completed', 'transaction.failed'] as const;
 export const ALL_EVENT_TYPES = '*';
 
-/** Whether an endpoint subscribed to `eventTypes` gets events of `eventType` (spec §2.3). */
+/**
+ * Whether an endpoint subscribed to `eventTypes` gets events of `eventType`
+ * (docs/api/resources.md "Webhook endpoints").
+ */
 export function subscribesTo(eventTypes: readonly string[], eventType: string): boolean {
   return eventTypes.includes(ALL_EVENT_TYPES) || eventTypes.includes(eventType);
 }

@@ -1,6 +1,6 @@
-import { Code, serviceError } from '@qr-payout/platform';
+import { Code, serviceError } from '@qr-payout/platform/errors';
 
-/** 404 NotFoundError: no endpoint with that id (design §6). */
+/** 404 NotFoundError: no endpoint with that id (docs/api/errors.md "Error names"). */
 export function endpointNotFound(endpointId: string) {
   return serviceError('NotFoundError', 'webhook endpoint not found', {
     code: Code.NotFound,

@@ -1,6 +1,6 @@
 import { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 
-// Retry strategies of spec §6.4, stored by name in endpoints.retry_strategy.
+// Retry strategies of docs/api/webhooks.md "Retries", stored by name in endpoints.retry_strategy.
 export type RetryStrategyName = 'standard' | 'extended';
 
 /** Unspecified means standard, the spec's default. */

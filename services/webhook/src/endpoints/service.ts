@@ -1,4 +1,4 @@
-import { isId, newId } from '@qr-payout/platform';
+import { isId, newId } from '@qr-payout/platform/ids';
 import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
 import { failPendingDeliveriesOfEndpoint } from '../deliveries/store';
@@ -10,11 +10,12 @@ import * as store from './store';
 
 export type { EndpointRow } from './store';
 
-// Registered endpoints (spec §2.3, §4.6, §5; design §7): created and switched on or off by the
-// operator, listed with header names only.
+// Registered endpoints (docs/api/resources.md "Webhook endpoints";
+// docs/api/webhooks.md "The signature"; docs/architecture.md "Operators"): created and switched on
+// or off by the operator, listed with header names only.
 
 export const DISABLED_BY_OPERATOR = 'operator';
-/** endpoints.disabled_reason set by auto-disable (spec §6.4). */
+/** endpoints.disabled_reason set by auto-disable (docs/api/webhooks.md "Auto-disable"). */
 export const DISABLED_AFTER_FAILING = 'failing for 5 days';
 /** deliveries.last_error of the deliveries failed because their endpoint was disabled. */
 export const ENDPOINT_DISABLED_ERROR =
@@ -82,7 +83,7 @@ export function createEndpointService(deps: {
       if (!endpoint) throw endpointNotFound(endpointId);
       changed(endpoint.tenantId);
       // Disabled by the operator: its waiting deliveries fail now, replayable once it is enabled
-      // again (as after auto-disable, spec §6.4).
+      // again (as after auto-disable, docs/api/webhooks.md "Auto-disable").
       if (!enabled) await failPendingDeliveriesOfEndpoint(pool, endpointId, ENDPOINT_DISABLED_ERROR);
       return endpoint;
     },

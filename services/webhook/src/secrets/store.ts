@@ -6,8 +6,9 @@ type Db = Pool | PoolClient;
 
 /**
  * Creates the tenant's sealed secret, or replaces it and stamps rotated_at. With a grace period
- * the replaced secret is kept (sealed) and keeps signing until `previous_expires_at` (spec §5
- * rotation); without one it is dropped at once. Returns when the previous secret expires, if kept.
+ * the replaced secret is kept (sealed) and keeps signing until `previous_expires_at`
+ * (secret rotation, docs/api/webhooks.md "The signature"); without one it is dropped at once. Returns when
+ * the previous secret expires, if kept.
  */
 export async function upsertSigningSecret(
   db: Db,

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 // A scripted webhook receiver for the delivery tests: a local node:http server whose answer per
 // path is scripted (status codes in sequence, optionally held back), recording every request's raw
 // body bytes, headers and arrival time. It verifies Service-Signature on its own, as a tenant's
-// receiver would (spec §5): it shares no code with the service's signer.
+// receiver would (docs/api/webhooks.md "The signature"): it shares no code with the service's signer.
 
-/** The tolerance a receiver applies to `t=` (spec §5, recommended). */
+/** The tolerance a receiver applies to `t=` (docs/api/webhooks.md "The signature", recommended). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export type ReceivedRequest = {
@@ -95,7 +95,7 @@ export async function startReceiver(): Promise<Receiver> {
         const answers = route.answers ?? [200];
         status = answers[Math.min(route.answered, answers.length - 1)] ?? 200;
         route.answered++;
-        // A receiver rejects what does not verify (spec §5.6).
+        // A receiver rejects what does not verify (docs/api/webhooks.md "The signature").
         if (!verified) status = 401;
       }
       const received: ReceivedRequest = {

@@ -931,8 +931,9 @@ export const StuckTransactionSchema: GenMessage<StuckTransaction> = /*@__PURE__*
   messageDesc(file_payout_admin_v1_admin, 32);
 
 /**
- * The operator's API (design §7). Served by the gateway on its own port (ADMIN_PORT, never the
- * public one) over the Connect protocol, guarded by a bearer operator token. payoutctl calls it.
+ * The operator's API (docs/architecture.md "Operators"). Served by the gateway on its own port
+ * (ADMIN_PORT, never the public one) over the Connect protocol, guarded by a bearer operator token.
+ * payoutctl calls it.
  *
  * @generated from service payout.admin.v1.AdminService
  */
@@ -1058,7 +1059,7 @@ export const AdminService: GenService<{
     output: typeof GetWebhookDeliveryResponseSchema;
   },
   /**
-   * Replays a terminal webhook delivery of any tenant (spec §3.2).
+   * Replays a terminal webhook delivery of any tenant (docs/api/webhooks.md "Delivery states").
    *
    * @generated from rpc payout.admin.v1.AdminService.ReplayWebhookDelivery
    */

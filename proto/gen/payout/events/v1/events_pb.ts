@@ -25,21 +25,21 @@ export const file_payout_events_v1_events: GenFile = /*@__PURE__*/
  */
 export type TransactionEvent = Message<"payout.events.v1.TransactionEvent"> & {
   /**
-   * UUID, unique per event; receivers deduplicate on it (spec §2.5).
+   * UUID, unique per event; receivers deduplicate on it (docs/api/webhooks.md "The event").
    *
    * @generated from field: string event_id = 1;
    */
   eventId: string;
 
   /**
-   * "transaction.completed" or "transaction.failed" (spec §6.1).
+   * "transaction.completed" or "transaction.failed" (docs/api/webhooks.md "The event").
    *
    * @generated from field: string event_type = 2;
    */
   eventType: string;
 
   /**
-   * Constant "1" (spec §2.5).
+   * Constant "1" (docs/api/webhooks.md "The event").
    *
    * @generated from field: string schema_version = 3;
    */

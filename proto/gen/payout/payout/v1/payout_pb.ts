@@ -91,7 +91,7 @@ export const InstructionSchema: GenMessage<Instruction> = /*@__PURE__*/
   messageDesc(file_payout_payout_v1_payout, 0);
 
 /**
- * Stored on success (spec §2.2).
+ * Stored on success (docs/api/resources.md "Transactions").
  *
  * @generated from message payout.payout.v1.TransactionResult
  */
@@ -119,7 +119,7 @@ export const TransactionResultSchema: GenMessage<TransactionResult> = /*@__PURE_
   messageDesc(file_payout_payout_v1_payout, 1);
 
 /**
- * Stored on failure (spec §2.2).
+ * Stored on failure (docs/api/resources.md "Transactions").
  *
  * @generated from message payout.payout.v1.TransactionError
  */
@@ -1190,7 +1190,8 @@ export const ListStuckTransactionsResponseSchema: GenMessage<ListStuckTransactio
   messageDesc(file_payout_payout_v1_payout, 29);
 
 /**
- * States of design §3. pending and processing are transient; completed and failed are terminal.
+ * Transaction states (docs/architecture.md "Transactions"). pending and processing are transient; completed
+ * and failed are terminal.
  *
  * @generated from enum payout.payout.v1.TransactionStatus
  */

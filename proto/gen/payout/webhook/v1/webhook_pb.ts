@@ -367,7 +367,7 @@ export type CreateEndpointRequest = Message<"payout.webhook.v1.CreateEndpointReq
   eventTypes: string[];
 
   /**
-   * Custom headers (spec §5 limits and reserved names apply).
+   * Custom headers; their limits and reserved names apply (docs/api/webhooks.md "Custom headers").
    *
    * @generated from field: repeated payout.webhook.v1.CustomHeader headers = 4;
    */
@@ -796,7 +796,7 @@ export const RotateSigningSecretResponseSchema: GenMessage<RotateSigningSecretRe
   messageDesc(file_payout_webhook_v1_webhook, 19);
 
 /**
- * Retry strategy of spec §6.4.
+ * Retry strategy (docs/api/webhooks.md "Retries").
  *
  * @generated from enum payout.webhook.v1.RetryStrategy
  */
@@ -830,7 +830,7 @@ export const RetryStrategySchema: GenEnum<RetryStrategy> = /*@__PURE__*/
   enumDesc(file_payout_webhook_v1_webhook, 0);
 
 /**
- * States of spec §3.2.
+ * Delivery states (docs/api/webhooks.md "Delivery states").
  *
  * @generated from enum payout.webhook.v1.DeliveryStatus
  */
@@ -885,7 +885,9 @@ export const DeliveryStatusSchema: GenEnum<DeliveryStatus> = /*@__PURE__*/
   enumDesc(file_payout_webhook_v1_webhook, 1);
 
 /**
- * Registered endpoints, tenant signing secrets and deliveries (spec §2.3, §2.4, §5, §6).
+ * Registered endpoints, tenant signing secrets and deliveries
+ * (docs/api/resources.md "Webhook endpoints"; docs/api/webhooks.md "Webhook deliveries",
+ * "The signature", "The event").
  *
  * @generated from service payout.webhook.v1.WebhookService
  */
@@ -941,7 +943,8 @@ export const WebhookService: GenService<{
     output: typeof GetDeliveryResponseSchema;
   },
   /**
-   * Re-enqueues a terminal delivery (spec §3.2); FAILED_PRECONDITION tag "DeliveryInFlight" otherwise.
+   * Re-enqueues a terminal delivery (docs/api/webhooks.md "Delivery states"); FAILED_PRECONDITION
+   * tag "DeliveryInFlight" otherwise.
    *
    * @generated from rpc payout.webhook.v1.WebhookService.ReplayDelivery
    */

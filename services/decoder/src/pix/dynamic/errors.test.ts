@@ -1,4 +1,4 @@
-import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform';
+import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
 import { type DynamicPixFailure, dynamicPixError, isPspOutage } from './errors';
 
 // Which dynamic Pix failures are a retryable outage of the merchant's PSP (503 QrLocationUnavailable

@@ -1,4 +1,4 @@
-import type { ConnectError } from '@qr-payout/platform';
+import type { ConnectError } from '@qr-payout/platform/errors';
 import { qrDecodeError, qrLocationUnavailable } from '../../emv/errors';
 
 // Every dynamic Pix failure has a message saying what went wrong and a `reason` in the metadata,

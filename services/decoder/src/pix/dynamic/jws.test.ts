@@ -1,5 +1,5 @@
 import { constants, generateKeyPairSync, type JsonWebKey, type KeyObject, sign } from 'node:crypto';
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import { parseCompactJws, publicKeyFor, verifyJwsSignature } from './jws';
 
 // Signing here stands in for the receiving PSP (the partner simulator does the same for real).

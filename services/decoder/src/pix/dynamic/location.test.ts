@@ -1,4 +1,4 @@
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import { httpHostAllowList, jkuAllowed, locationUrl } from './location';
 
 const none = httpHostAllowList([]);

@@ -1,7 +1,7 @@
 import { dynamicPixError } from './errors';
 
 // A dynamic Pix location (BR Code 26/25) is a URL without its scheme, at most 77 characters; the
-// payer fetches it over https (research/qr-schemes.md §2). Hosts in PIX_LOCATION_HTTP_HOSTS are
+// payer fetches it over https (README "Dynamic Pix"). Hosts in PIX_LOCATION_HTTP_HOSTS are
 // fetched over plain http instead: the partner simulator in the sandbox and in tests.
 
 export const MAX_LOCATION_LENGTH = 77;

@@ -1,4 +1,4 @@
-import { readErrorDetail } from '@qr-payout/platform';
+import { readErrorDetail } from '@qr-payout/platform/errors';
 import { amountToMinor, assertPayable, DEFAULT_EXPIRY_SECONDS, readLocationPayload } from './payload';
 
 const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));

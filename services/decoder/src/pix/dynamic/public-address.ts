@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { blockedAddressClass } from '@qr-payout/platform';
+import { blockedAddressClass } from '@qr-payout/platform/net';
 
 // A dynamic Pix location comes from a QR anyone can print, so the decoder must not become a way
 // to reach addresses inside our network (SSRF): https locations may only connect to public

@@ -1,0 +1,197 @@
+import { ERROR_TAGS } from '../errors/registry';
+import {
+  CALLBACK_URL_PROPERTY,
+  CREDITOR_SCHEMA,
+  CURRENCY_CODE_SCHEMA,
+  EXECUTE_REQUEST_SCHEMA,
+  EXECUTE_RESPONSE_SCHEMA,
+  HEALTH_RESPONSE_SCHEMA,
+  INSTRUCTION_RESPONSE_SCHEMA,
+  INSTRUCTION_SCHEMA,
+  MONEY_SCHEMA,
+  PARTNER_CALLBACK_RESPONSE_SCHEMA,
+  PARTNER_CALLBACK_SCHEMA,
+  PAY_REQUEST_SCHEMA,
+  PAY_RESPONSE_SCHEMA,
+  QUOTE_SCHEMA,
+  RESOLVE_REQUEST_SCHEMA,
+  RESOLVE_RESPONSE_SCHEMA,
+  RETRY_STRATEGY_SCHEMA,
+  SCHEME_SCHEMA,
+  SCHEMES_RESPONSE_SCHEMA,
+  TRANSACTION_ERROR_SCHEMA,
+  TRANSACTION_QUOTE_SCHEMA,
+  TRANSACTION_RESPONSE_SCHEMA,
+  TRANSACTION_RESULT_SCHEMA,
+  TRANSACTION_SCHEMA,
+  TRANSACTION_STATUS_SCHEMA,
+  TRANSACTIONS_RESPONSE_SCHEMA,
+  WALLET_CURRENCIES_RESPONSE_SCHEMA,
+  WALLET_CURRENCY_SCHEMA,
+  WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
+  WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
+  WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
+  WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
+  WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
+  WEBHOOK_DELIVERY_SCHEMA,
+  WEBHOOK_DELIVERY_STATUS_SCHEMA,
+  WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA,
+  WEBHOOK_ENDPOINT_SCHEMA,
+  WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
+  WEBHOOK_PING_EVENT_SCHEMA,
+  WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
+  WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
+} from '../http/schemas';
+
+// components.schemas of the OpenAPI document: every resource and every shape used in more than one
+// place, named once. The routes' JSON Schemas (src/http/schemas.ts) write shapes out in full, as the
+// routes validate with them; here each nested use of a named shape becomes a `$ref`, so a client
+// generator makes one type per shape, not one per place it appears.
+
+/** The error names, one schema for `_tag` and `type`. */
+const ERROR_TAG_SCHEMA = {
+  type: 'string',
+  enum: ERROR_TAGS,
+  description: 'Error name; each has an anchor in /docs/errors.',
+} as const;
+
+/** Any webhook event: the envelope (docs/api/webhooks.md "The event"), told apart by `event_type`. */
+const WEBHOOK_EVENT_SCHEMA = {
+  description: 'Any event a receiver gets: the envelope of one event type.',
+  oneOf: [
+    { $ref: '#/components/schemas/WebhookTransactionCompletedEvent' },
+    { $ref: '#/components/schemas/WebhookTransactionFailedEvent' },
+    { $ref: '#/components/schemas/WebhookPingEvent' },
+  ],
+  discriminator: {
+    propertyName: 'event_type',
+    mapping: {
+      'transaction.completed': '#/components/schemas/WebhookTransactionCompletedEvent',
+      'transaction.failed': '#/components/schemas/WebhookTransactionFailedEvent',
+      'webhook.ping': '#/components/schemas/WebhookPingEvent',
+    },
+  },
+} as const;
+
+/**
+ * callback_url as the document states it: what payout checks of it (docs/api/webhooks.md "Where we
+ * send") beyond the route's schema, which leaves the URL rules to their owner so a refusal is
+ * worded once. An http URL is accepted only where private targets are (the sandbox).
+ */
+const DOCUMENTED_CALLBACK_URL = { ...CALLBACK_URL_PROPERTY, format: 'uri', pattern: '^https?://' } as const;
+
+/** A payment request with callback_url as documented. */
+function withDocumentedCallbackUrl<S extends { properties: object }>(schema: S): S {
+  return { ...schema, properties: { ...schema.properties, callback_url: DOCUMENTED_CALLBACK_URL } };
+}
+
+/** The named schemas, each as the routes define it; `sharedSchemas` turns nested uses into refs. */
+export function componentSchemas<E extends object>(errorBody: E) {
+  return {
+    ErrorTag: ERROR_TAG_SCHEMA,
+    ErrorBody: errorBody,
+    Currency: CURRENCY_CODE_SCHEMA,
+    Money: MONEY_SCHEMA,
+    Creditor: CREDITOR_SCHEMA,
+    Scheme: SCHEME_SCHEMA,
+    SchemesResponse: SCHEMES_RESPONSE_SCHEMA,
+    ResolveRequest: RESOLVE_REQUEST_SCHEMA,
+    Quote: QUOTE_SCHEMA,
+    Instruction: INSTRUCTION_SCHEMA,
+    ResolveResponse: RESOLVE_RESPONSE_SCHEMA,
+    InstructionResponse: INSTRUCTION_RESPONSE_SCHEMA,
+    ExecuteRequest: withDocumentedCallbackUrl(EXECUTE_REQUEST_SCHEMA),
+    ExecuteResponse: EXECUTE_RESPONSE_SCHEMA,
+    PayRequest: withDocumentedCallbackUrl(PAY_REQUEST_SCHEMA),
+    PayResponse: PAY_RESPONSE_SCHEMA,
+    PartnerPayout: PARTNER_CALLBACK_SCHEMA,
+    PartnerCallbackResponse: PARTNER_CALLBACK_RESPONSE_SCHEMA,
+    Health: HEALTH_RESPONSE_SCHEMA,
+    TransactionStatus: TRANSACTION_STATUS_SCHEMA,
+    TransactionResult: TRANSACTION_RESULT_SCHEMA,
+    TransactionError: TRANSACTION_ERROR_SCHEMA,
+    TransactionQuote: TRANSACTION_QUOTE_SCHEMA,
+    Transaction: TRANSACTION_SCHEMA,
+    TransactionResponse: TRANSACTION_RESPONSE_SCHEMA,
+    TransactionsResponse: TRANSACTIONS_RESPONSE_SCHEMA,
+    RetryStrategy: RETRY_STRATEGY_SCHEMA,
+    WebhookEndpoint: WEBHOOK_ENDPOINT_SCHEMA,
+    WebhookEndpointsResponse: WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
+    WebhookDeliveryStatus: WEBHOOK_DELIVERY_STATUS_SCHEMA,
+    WebhookDelivery: WEBHOOK_DELIVERY_SCHEMA,
+    WebhookDeliveryAttempt: WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
+    WebhookDeliveryWithAttempts: WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA,
+    WebhookDeliveriesResponse: WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
+    WebhookDeliveryResponse: WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
+    WebhookDeliveryReplayRequest: WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
+    WebhookDeliveryReplayResponse: WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
+    WebhookEvent: WEBHOOK_EVENT_SCHEMA,
+    WebhookTransactionCompletedEvent: WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
+    WebhookTransactionFailedEvent: WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
+    WebhookPingEvent: WEBHOOK_PING_EVENT_SCHEMA,
+    WalletCurrency: WALLET_CURRENCY_SCHEMA,
+    WalletCurrenciesResponse: WALLET_CURRENCIES_RESPONSE_SCHEMA,
+  };
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The same value: one object, or equal primitives, or arrays of equal primitives (enums, required). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  return (
+    Array.isArray(a) &&
+    Array.isArray(b) &&
+    a.length === b.length &&
+    a.every((item, i) => typeof item !== 'object' && item === b[i])
+  );
+}
+
+/** `schema` is `named` but for its description (a use that says what the shape is there). */
+function isUseOf(schema: Json, named: Json): boolean {
+  const keys = Object.keys(schema).filter((k) => k !== 'description');
+  const namedKeys = Object.keys(named).filter((k) => k !== 'description');
+  return (
+    keys.length === namedKeys.length && namedKeys.every((k) => k in schema && sameValue(schema[k], named[k]))
+  );
+}
+
+/** Keywords whose values are data, not schemas: never rewritten. */
+const DATA_KEYWORDS = new Set(['example', 'examples', 'enum', 'const', 'default', 'required']);
+
+/**
+ * A copy of `value` (a schema or any part of the document) where every nested use of a named
+ * schema is a `$ref` to it, keeping the use's own description beside the ref. `root` is the named
+ * schema being written out, which stays itself at the top.
+ */
+export function refNamedSchemas<T>(value: T, named: Record<string, object>, root?: object): T {
+  return refNamed(value, named, root) as T;
+}
+
+function refNamed(value: unknown, named: Record<string, object>, root?: object): unknown {
+  if (Array.isArray(value)) return value.map((item) => refNamed(item, named));
+  if (!isObject(value)) return value;
+  if (value !== root) {
+    for (const [name, schema] of Object.entries(named)) {
+      if (!isUseOf(value, schema as Json)) continue;
+      const ref = { $ref: `#/components/schemas/${name}` };
+      const description = value.description;
+      return description !== undefined && description !== (schema as Json).description
+        ? { ...ref, description }
+        : ref;
+    }
+  }
+  const copy: Json = {};
+  for (const [key, item] of Object.entries(value))
+    copy[key] = DATA_KEYWORDS.has(key) ? item : refNamed(item, named);
+  return copy;
+}
+
+/** components.schemas: each named schema written once, its nested named shapes as refs. */
+export function sharedSchemas<T extends Record<string, object>>(named: T): T {
+  return Object.fromEntries(
+    Object.entries(named).map(([name, schema]) => [name, refNamed(schema, named, schema)]),
+  ) as T;
+}

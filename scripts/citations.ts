@@ -1,0 +1,230 @@
+// The citation check (docs/testing.md "The citation check"): comments, strings and docs cite our
+// own Markdown by path and heading, `docs/api/webhooks.md "Retries"` or
+// `docs/api/webhooks.md#retries`, and a package's README by its heading, bare (the README of the
+// citing file's package) or with the package's name (`payout README "Execute"`). Every such citation must name a file that
+// exists and a heading it has; sections of documents outside the repository are never cited.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize as normalizePath } from 'node:path';
+
+export interface CitationProblem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+/** Generated or vendored: never edited by hand, so never checked. */
+const SKIPPED = [
+  /(^|\/)node_modules\//,
+  /(^|\/)dist\//,
+  /^proto\/gen\//,
+  /^client\/src\/generated\//,
+  /^client\/openapi\.json$/,
+  /^gateway\/assets\//,
+  /^\.data\//,
+  /^\.tools\//,
+  /\.(png|jpe?g|gif|ico|svg|woff2?|ttf|wasm|gz|tgz|zip|lock)$/,
+  /^package-lock\.json$/,
+  /\.jsonl$/, // test vectors: their "source" names files of other repositories
+  /^scripts\/citations\.test\.ts$/, // its fixtures are broken citations on purpose
+  // Applied migrations are frozen: the migrator refuses a file whose checksum changed (platform
+  // db/migrate.ts), comments included, so their old citations stay as they were written.
+  /(^|\/)migrations\/\d{4}_[a-z0-9_]+\.sql$/,
+];
+
+// A numbered section of a document that is not in the repository: the word spec or design, then
+// the section sign and a number, in any case, possibly in parentheses. Written with a character
+// class so that this file does not match itself.
+const OUTSIDE_SECTION = /\b(spec|design)\s*\(?[§]/i;
+
+// A quoted heading; it may wrap onto the next comment line (`// `, ` * `, `-- `, `# `).
+const QUOTED = String.raw`"([^"\n]{1,160}(?:\n[ \t]*(?:\*|//|--|#)?[ \t]*[^"\n]{1,160})?)"`;
+const HEADINGS = String.raw`${QUOTED}(?:(?:,| and| or)\s+${QUOTED})*`;
+const MD_PATH = String.raw`((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.md)`;
+const PATH_CITATION = new RegExp(
+  String.raw`(?<![\w./-])${MD_PATH}(?:#([A-Za-z0-9_-]+)|[ \t]+(${HEADINGS}))?`,
+  'g',
+);
+const README_CITATION = new RegExp(
+  String.raw`(?<![\w./-])(?:([a-z][a-z0-9-]*) )?README[ \t]+(${HEADINGS})`,
+  'g',
+);
+const ONE_QUOTED = new RegExp(QUOTED, 'g');
+
+/** Lower case, comment leaders and line breaks folded to one space, backticks dropped. */
+function normalize(text: string): string {
+  return text
+    .replace(/\n[ \t]*(?:\*|\/\/|--|#)?[ \t]*/g, ' ')
+    .replace(/`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The headings of a Markdown text (ATX, outside fenced code), and their anchors. */
+export function headingsOf(markdown: string): { texts: Set<string>; anchors: Set<string> } {
+  const texts = new Set<string>();
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence: string | null = null;
+  for (const line of markdown.split('\n')) {
+    const opening = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (opening) {
+      if (fence === null) fence = opening[1]![0]!;
+      else if (opening[1]![0] === fence) fence = null;
+      continue;
+    }
+    if (fence !== null) continue;
+    const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) continue;
+    const text = heading[1]!;
+    texts.add(normalize(text));
+    const base = anchorOf(text);
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return { texts, anchors };
+}
+
+/**
+ * Whether a heading is the cited text, or begins with it and goes on with a qualifier
+ * (`payout README "Execute"` for "Execute: state machine, durable idempotency, rails").
+ */
+function hasHeading(texts: Set<string>, cited: string): boolean {
+  if (texts.has(cited)) return true;
+  for (const text of texts) {
+    if (text.startsWith(cited) && /^[\s:,(]/.test(text.slice(cited.length))) return true;
+  }
+  return false;
+}
+
+export interface Repo {
+  /** The text of a repository file, or null when it does not exist. */
+  read(path: string): string | null;
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** The README of the package a file belongs to: the nearest README.md above it. */
+function nearestReadme(file: string, repo: Repo): string | null {
+  let dir = dirname(file);
+  for (;;) {
+    const candidate = dir === '.' ? 'README.md' : join(dir, 'README.md');
+    if (repo.read(candidate) !== null) return candidate;
+    if (dir === '.') return null;
+    dir = dirname(dir);
+  }
+}
+
+/** Every broken citation and every citation of an outside document in one file's text. */
+export function checkText(file: string, text: string, repo: Repo): CitationProblem[] {
+  const problems: CitationProblem[] = [];
+  const headingCache = new Map<string, ReturnType<typeof headingsOf>>();
+  const headingsFor = (path: string) => {
+    let cached = headingCache.get(path);
+    if (!cached) {
+      cached = headingsOf(repo.read(path) ?? '');
+      headingCache.set(path, cached);
+    }
+    return cached;
+  };
+  const checkHeadings = (path: string, quoted: string | undefined, index: number) => {
+    if (!quoted) return;
+    const { texts } = headingsFor(path);
+    for (const match of quoted.matchAll(ONE_QUOTED)) {
+      const heading = normalize(match[1]!);
+      if (!hasHeading(texts, heading)) {
+        problems.push({
+          file,
+          line: lineAt(text, index),
+          message: `${path} has no heading "${heading}"`,
+        });
+      }
+    }
+  };
+
+  text.split('\n').forEach((content, i) => {
+    if (OUTSIDE_SECTION.test(content)) {
+      problems.push({
+        file,
+        line: i + 1,
+        message: 'cites a section of a document outside the repository: cite docs/ by path and heading',
+      });
+    }
+  });
+
+  for (const match of text.matchAll(PATH_CITATION)) {
+    const [, cited, anchor, quoted] = match;
+    // `../docs/operators.md` from cli/README.md: relative to the citing file; otherwise from the root.
+    const path = cited!.startsWith('.') ? normalizePath(join(dirname(file), cited!)) : cited!;
+    if (repo.read(path) === null) {
+      problems.push({ file, line: lineAt(text, match.index), message: `${cited} does not exist` });
+      continue;
+    }
+    if (anchor && !headingsFor(path).anchors.has(anchor.toLowerCase())) {
+      problems.push({ file, line: lineAt(text, match.index), message: `${path} has no heading #${anchor}` });
+    }
+    checkHeadings(path, quoted, match.index);
+  }
+
+  for (const match of text.matchAll(README_CITATION)) {
+    const [, pkg, quoted] = match;
+    let readme: string | null;
+    if (pkg) {
+      readme = [`services/${pkg}/README.md`, `${pkg}/README.md`].find((p) => repo.read(p) !== null) ?? null;
+      if (readme === null) continue; // "the README" in prose, not a package name
+    } else {
+      readme = nearestReadme(file, repo);
+    }
+    if (readme === null) {
+      problems.push({ file, line: lineAt(text, match.index), message: 'no README.md above this file' });
+      continue;
+    }
+    checkHeadings(readme, quoted, match.index);
+  }
+  return problems;
+}
+
+/** The repository's files as git knows them (tracked, and new ones not ignored). */
+export function repoFiles(root: string): string[] {
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString('utf8');
+  return [...new Set(out.split('\0'))].filter((f) => f !== '' && !SKIPPED.some((re) => re.test(f)));
+}
+
+/** Checks every file of the repository at `root`. */
+export function checkRepository(root: string): CitationProblem[] {
+  const cache = new Map<string, string | null>();
+  const repo: Repo = {
+    read(path) {
+      if (!cache.has(path)) {
+        const full = join(root, path);
+        cache.set(path, existsSync(full) ? readFileSync(full, 'utf8') : null);
+      }
+      return cache.get(path) ?? null;
+    },
+  };
+  const problems: CitationProblem[] = [];
+  for (const file of repoFiles(root)) {
+    const text = repo.read(file);
+    if (text === null || text.includes('\0')) continue;
+    problems.push(...checkText(file, text, repo));
+  }
+  return problems;
+}

@@ -1,0 +1,3 @@
+// @qr-payout/platform/net: where the services may send a request (webhook targets, callback URLs).
+export { blockedAddressClass, parseIPv6 } from './ip-ranges';
+export { checkTargetUrl, MAX_URL_LENGTH, type TargetUrlResult } from './target-url';
