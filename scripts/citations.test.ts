@@ -16,8 +16,12 @@ const files: Record<string, string> = {
     '# Webhooks\n\n## Retries\n\n```sh\n# not a heading\n```\n\n## Auto-disable, and `failed`\n',
   'services/payout/README.md':
     '# payout\n\n## Execute: state machine, durable idempotency, rails\n\n## Config\n',
+  'bench/shared/open-loop.ts': 'export {};\n',
 };
-const repo: Repo = { read: (path) => files[path] ?? null };
+const repo: Repo = {
+  read: (path) => files[path] ?? null,
+  isDirectory: (path) => Object.keys(files).some((file) => file.startsWith(`${path}/`)),
+};
 const check = (file: string, text: string): string[] =>
   checkText(file, text, repo).map((p: CitationProblem) => `${p.file}:${p.line}: ${p.message}`);
 
@@ -61,6 +65,67 @@ describe('checkText', () => {
       'a.ts:2: cites a section of a document outside the repository: cite docs/ by path and heading',
       'a.ts:3: cites a section of a document outside the repository: cite docs/ by path and heading',
     ]);
+  });
+});
+
+describe('documents beside the repository', () => {
+  const named = (what: string) =>
+    `names ${what}, a document outside the repository: cite docs/ by path and heading`;
+
+  it('refuses research notes, the conventions, the interface spec and the design notes by name', () => {
+    const text = [
+      '// Pix BR Code (research qr-schemes.md §2), CUITs (research §3)',
+      '// txid, revisao (research',
+      '// qr-schemes.md §2): status',
+      '// A static Pix QR (research/qr-vectors.jsonl)',
+      '// no OTel for http2: architecture-anchors §4g',
+      ' * no internals leave the process (conventions "Errors").',
+      '// Sources: /work/shared/research/qr-schemes.md',
+      '-- interface-spec.md section 8, and design.md',
+      '// docs/qr-schemes.md "Pix (BR)" and docs/api-conventions.md "Naming" are ours',
+    ].join('\n');
+    expect(checkText('services/decoder/src/x.ts', text, repo).map((p) => `${p.line}: ${p.message}`)).toEqual([
+      `1: ${named('research qr-schemes.md')}`,
+      `3: ${named(`qr-schemes.md ${SECTION}`)}`,
+      `4: ${named('research/')}`,
+      `5: ${named('architecture-anchors')}`,
+      `6: ${named('conventions "…"')}`,
+      `7: ${named('/work/shared')}`,
+      `8: ${named('interface-spec')}`,
+      '9: docs/qr-schemes.md does not exist',
+      '9: docs/api-conventions.md does not exist',
+    ]);
+    expect(check('a.ts', `// (research ${SECTION}3)`)).toEqual([
+      'a.ts:1: cites a section of a document outside the repository: cite docs/ by path and heading',
+    ]);
+  });
+
+  it('refuses a parent path to the shared folder beside the repository, not to one inside it', () => {
+    expect(check('README.md', 'Read `../shared/conventions.md` first.\n')).toEqual([
+      'README.md:1: names ../shared/, a folder outside the repository: cite docs/ by path and heading',
+      'README.md:1: ../shared/conventions.md is outside the repository',
+    ]);
+    expect(
+      check('bench/pay/open-loop.ts', "// (../shared/open-loop.ts)\nimport '../shared/open-loop';\n"),
+    ).toEqual([]);
+    expect(check('services/decoder/src/x.ts', "// '../../../shared/x'\n")).toEqual([
+      'services/decoder/src/x.ts:1: names ../../../shared/, a folder outside the repository: cite docs/ by path and heading',
+    ]);
+  });
+
+  it('lets the section that explains the check name them, and only that section', () => {
+    const text = [
+      '# Testing',
+      '## The citation check',
+      'It fails on `research qr-schemes.md`, `conventions "Errors"` and `/work/shared`.',
+      '```sh',
+      '## not a heading: research qr-schemes.md',
+      '```',
+      '## Test infrastructure',
+      'See `/work/shared`.',
+    ].join('\n');
+    expect(check('docs/testing.md', text)).toEqual([`docs/testing.md:8: ${named('/work/shared')}`]);
+    expect(check('docs/other.md', text).map((p) => p.split(':')[1])).toEqual(['3', '5', '8']);
   });
 });
 

@@ -2,9 +2,10 @@
 // own Markdown by path and heading, `docs/api/webhooks.md "Retries"` or
 // `docs/api/webhooks.md#retries`, and a package's README by its heading, bare (the README of the
 // citing file's package) or with the package's name (`payout README "Execute"`). Every such citation must name a file that
-// exists and a heading it has; sections of documents outside the repository are never cited.
+// exists and a heading it has; documents outside the repository (the interface spec, the design
+// notes, the research notes, the shared conventions) are never cited or named.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize as normalizePath } from 'node:path';
 
 export interface CitationProblem {
@@ -32,10 +33,33 @@ const SKIPPED = [
   /(^|\/)migrations\/\d{4}_[a-z0-9_]+\.sql$/,
 ];
 
-// A numbered section of a document that is not in the repository: the word spec or design, then
-// the section sign and a number, in any case, possibly in parentheses. Written with a character
-// class so that this file does not match itself.
-const OUTSIDE_SECTION = /\b(spec|design)\s*\(?[§]/i;
+// A numbered section of a document that is not in the repository: the word spec, design or
+// research, then the section sign and a number, in any case, possibly in parentheses. These
+// patterns are written with character classes and escapes so that this file does not match itself.
+const OUTSIDE_SECTION = /\b(spec|design|research)\s*\(?[§]/i;
+
+const OUTSIDE_MESSAGE = 'cite docs/ by path and heading';
+
+/** Names of documents that live beside the repository, never in it. */
+const OUTSIDE_NAMES: readonly RegExp[] = [
+  /\bresearch\s+[\w.-]+\.m[d]\b/i, // a research note by name, "research <name>.md"
+  /[\w.-]*\.m[d]\s*\(?[§]/i, // a numbered section of a Markdown file: ours are cited by heading
+  /(?<![\w./-])researc[h]\//i, // a path into the research folder
+  /\b(?:architecture|payments|webhooks)-anchor[s]\b|\binfra-recipe[s]\b|\bbaselines\.m[d]\b/i, // research notes
+  /(?<![\w./-])convention[s](?:\s+"|\.md\b)/i, // the shared conventions, by section or file
+  /\/work\/share[d]\b/, // the shared folder by absolute path
+  /\binterface-spe[c]\b|(?<![\w-])design\.m[d]\b/i, // the interface spec, the design notes
+];
+
+// A parent path to a folder named shared (any depth) is fine where it resolves to a folder of the
+// repository (bench/shared); from the root it is the folder beside the repository.
+const PARENT_SHARED = /(?<![\w.])((?:\.\.\/)+)share[d]\//g;
+
+/**
+ * The one section allowed to name the outside documents: the page that explains this check. The
+ * citations it makes are still checked.
+ */
+const EXPLAINS_THE_CHECK = { file: 'docs/testing.md', heading: 'the citation check' };
 
 // A quoted heading; it may wrap onto the next comment line (`// `, ` * `, `-- `, `# `).
 const QUOTED = String.raw`"([^"\n]{1,160}(?:\n[ \t]*(?:\*|//|--|#)?[ \t]*[^"\n]{1,160})?)"`;
@@ -111,6 +135,8 @@ function hasHeading(texts: Set<string>, cited: string): boolean {
 export interface Repo {
   /** The text of a repository file, or null when it does not exist. */
   read(path: string): string | null;
+  /** Whether a folder of the repository exists; when absent, any folder inside the root counts. */
+  isDirectory?(path: string): boolean;
 }
 
 function lineAt(text: string, index: number): number {
@@ -157,13 +183,36 @@ export function checkText(file: string, text: string, repo: Repo): CitationProbl
     }
   };
 
+  const explainsTheCheck = file === EXPLAINS_THE_CHECK.file;
+  let inExplanation = false;
+  let fence: string | null = null;
   text.split('\n').forEach((content, i) => {
+    if (explainsTheCheck) {
+      const opening = /^\s{0,3}(`{3,}|~{3,})/.exec(content);
+      if (opening) fence = fence === null ? opening[1]![0]! : opening[1]![0] === fence ? null : fence;
+      const heading = fence === null && !opening ? /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(content) : null;
+      if (heading) inExplanation = normalize(heading[2]!) === EXPLAINS_THE_CHECK.heading;
+      if (inExplanation) return;
+    }
+    const outside = (message: string) => problems.push({ file, line: i + 1, message });
+    for (const pattern of OUTSIDE_NAMES) {
+      const named = pattern.exec(content);
+      if (named) {
+        const name = named[0].trim().replace(/"$/, '"…"');
+        outside(`names ${name}, a document outside the repository: ${OUTSIDE_MESSAGE}`);
+        return;
+      }
+    }
     if (OUTSIDE_SECTION.test(content)) {
-      problems.push({
-        file,
-        line: i + 1,
-        message: 'cites a section of a document outside the repository: cite docs/ by path and heading',
-      });
+      outside(`cites a section of a document outside the repository: ${OUTSIDE_MESSAGE}`);
+      return;
+    }
+    for (const match of content.matchAll(PARENT_SHARED)) {
+      const folder = normalizePath(join(dirname(file), match[1]!, 'shared'));
+      if (folder.startsWith('..') || !(repo.isDirectory?.(folder) ?? true)) {
+        outside(`names ${match[0]}, a folder outside the repository: ${OUTSIDE_MESSAGE}`);
+        return;
+      }
     }
   });
 
@@ -171,6 +220,10 @@ export function checkText(file: string, text: string, repo: Repo): CitationProbl
     const [, cited, anchor, quoted] = match;
     // `../docs/operators.md` from cli/README.md: relative to the citing file; otherwise from the root.
     const path = cited!.startsWith('.') ? normalizePath(join(dirname(file), cited!)) : cited!;
+    if (path.startsWith('..')) {
+      problems.push({ file, line: lineAt(text, match.index), message: `${cited} is outside the repository` });
+      continue;
+    }
     if (repo.read(path) === null) {
       problems.push({ file, line: lineAt(text, match.index), message: `${cited} does not exist` });
       continue;
@@ -218,6 +271,10 @@ export function checkRepository(root: string): CitationProblem[] {
         cache.set(path, existsSync(full) ? readFileSync(full, 'utf8') : null);
       }
       return cache.get(path) ?? null;
+    },
+    isDirectory(path) {
+      const full = join(root, path);
+      return existsSync(full) && statSync(full).isDirectory();
     },
   };
   const problems: CitationProblem[] = [];

@@ -15,7 +15,7 @@ jest.setTimeout(180_000);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ERROR_FIELDS = ['_tag', 'docs_url', 'message', 'request_id', 'type'];
-// A Pix static QR with an amount (research/qr-vectors.jsonl, from thalesog/pix-utils).
+// A Pix static QR with an amount (services/decoder/test/fixtures/qr-vectors.jsonl, from thalesog/pix-utils).
 const PIX_QR =
   '00020126650014br.gov.bcb.pix0119nubank@thalesog.com0220Gerado por Pix-Utils52040000530398654041.005802BR5914Thales Ogliari6009Sao Paulo62070503***63046069';
 

@@ -11,6 +11,12 @@ to follow them, so that a refusal of it is a real finding:
 - `amount`: at most the payment currency's decimals (2 for the Pix QR of the examples; the document
   cannot say which currency a QR has) and 15 significant digits, what a JSON number holds exactly.
 
+- `wallet_currency`: one fx quotes (GET /v1/fx/currencies lists them; the list is fx's, not the
+  document's): a generated code is replaced by one of the sandbox's.
+- `payer_tax_id` is checked against the documents of `payer_country` (docs/payer-identity.md): a
+  generated id rarely has valid check digits, so the case declares no document (no `payer_country`,
+  no `payer_id_type`) and the id is sent as an undeclared foreign one.
+
 Negative cases are sent as generated.
 """
 
@@ -20,6 +26,7 @@ from datetime import datetime
 import schemathesis
 
 IDEMPOTENCY_KEY = "Idempotency-Key"
+SANDBOX_WALLET_CURRENCIES = ("ARS", "BOB", "BRL", "COP", "EUR", "PEN", "USD")
 
 
 def _instant(value):
@@ -49,6 +56,12 @@ def before_call(context, case, kwargs):
         if gte is not None and lt is not None and lt <= gte:
             case.query.pop("created_lt")
     if isinstance(case.body, dict):
+        currency = case.body.get("wallet_currency")
+        if isinstance(currency, str) and currency not in SANDBOX_WALLET_CURRENCIES:
+            case.body["wallet_currency"] = SANDBOX_WALLET_CURRENCIES[sum(map(ord, currency)) % 7]
+        if case.body.get("payer_country") is not None or case.body.get("payer_id_type") is not None:
+            case.body.pop("payer_country", None)
+            case.body.pop("payer_id_type", None)
         amount = case.body.get("amount")
         if isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount > 0:
             case.body["amount"] = max(round(float(f"{amount:.15g}"), 2), 0.01)

@@ -7,7 +7,7 @@ import { type ApiResponse, UUID } from './http';
 const ERROR_FIELDS = ['_tag', 'docs_url', 'message', 'request_id', 'type'];
 
 /**
- * Asserts a response is the spec's error body for `tag` with `status`: `_tag` and `type` equal to
+ * Asserts a response is the error body for `tag` with `status`: `_tag` and `type` equal to
  * the tag, a non-empty message, `docs_url` pointing at the tag's anchor of the gateway's error
  * catalogue, and `request_id` a UUID equal to the `x-request-id` header
  * (docs/api/errors.md "The error body"; docs/api/resources.md "Request ids").

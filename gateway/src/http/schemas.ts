@@ -40,7 +40,6 @@ function withRequestId<K extends string, S extends object>(key: K, schema: S) {
 /** An ISO 4217 alphabetic code; each use says which currency it is. */
 export const CURRENCY_CODE_SCHEMA = {
   type: 'string',
-  pattern: '^[A-Z]{3}$',
   description: 'ISO 4217 alphabetic currency code.',
 } as const;
 
@@ -200,8 +199,8 @@ export const RESOLVE_REQUEST_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-// The FX quote an instruction carries when the payer pays from another currency. The spec names no
-// quote fields (§2.1 points at §4, which says "not shown"): docs/api/fx-and-confidence.md "FX quotes".
+// The FX quote an instruction carries when the payer pays from another currency; its fields:
+// docs/api/fx-and-confidence.md "FX quotes".
 export const QUOTE_SCHEMA = {
   type: 'object',
   required: [
@@ -858,6 +857,7 @@ export const WALLET_CURRENCY_SCHEMA = {
   properties: {
     code: {
       ...CURRENCY_CODE_SCHEMA,
+      pattern: '^[A-Z]{3}$',
       description: 'ISO 4217 alphabetic code: a value `wallet_currency` accepts.',
     },
     minor_units: {

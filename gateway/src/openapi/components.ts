@@ -74,15 +74,28 @@ const WEBHOOK_EVENT_SCHEMA = {
 } as const;
 
 /**
- * callback_url as the document states it: what payout checks of it (docs/api/webhooks.md "Where we
- * send") beyond the route's schema, which leaves the URL rules to their owner so a refusal is
- * worded once. An http URL is accepted only where private targets are (the sandbox).
+ * What payout checks of a payment request beyond the route's schema, stated in the document only:
+ * the route leaves these rules to their owner so a refusal is worded once (docs/payer-identity.md).
+ * Payer texts are not blank and carry no control characters; the tax id is 1 to 64 characters;
+ * callback_url is an absolute http(s) URL (http only where private targets are allowed, the sandbox;
+ * docs/api/webhooks.md "Where we send").
  */
-const DOCUMENTED_CALLBACK_URL = { ...CALLBACK_URL_PROPERTY, format: 'uri', pattern: '^https?://' } as const;
+const PAYER_TEXT_PATTERN =
+  '^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$';
 
-/** A payment request with callback_url as documented. */
-function withDocumentedCallbackUrl<S extends { properties: object }>(schema: S): S {
-  return { ...schema, properties: { ...schema.properties, callback_url: DOCUMENTED_CALLBACK_URL } };
+/** A payment request (execute, pay) with payout's rules on its fields as documented. */
+function documentedPaymentRequest<S extends { properties: Record<string, object> }>(schema: S): S {
+  const { payer_name, payer_account, payer_tax_id } = schema.properties;
+  return {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      payer_name: { ...payer_name, pattern: PAYER_TEXT_PATTERN },
+      payer_account: { ...payer_account, pattern: PAYER_TEXT_PATTERN },
+      payer_tax_id: { ...payer_tax_id, minLength: 1, maxLength: 64, pattern: PAYER_TEXT_PATTERN },
+      callback_url: { ...CALLBACK_URL_PROPERTY, format: 'uri', pattern: '^https?://' },
+    },
+  };
 }
 
 /** The named schemas, each as the routes define it; `sharedSchemas` turns nested uses into refs. */
@@ -100,9 +113,9 @@ export function componentSchemas<E extends object>(errorBody: E) {
     Instruction: INSTRUCTION_SCHEMA,
     ResolveResponse: RESOLVE_RESPONSE_SCHEMA,
     InstructionResponse: INSTRUCTION_RESPONSE_SCHEMA,
-    ExecuteRequest: withDocumentedCallbackUrl(EXECUTE_REQUEST_SCHEMA),
+    ExecuteRequest: documentedPaymentRequest(EXECUTE_REQUEST_SCHEMA),
     ExecuteResponse: EXECUTE_RESPONSE_SCHEMA,
-    PayRequest: withDocumentedCallbackUrl(PAY_REQUEST_SCHEMA),
+    PayRequest: documentedPaymentRequest(PAY_REQUEST_SCHEMA),
     PayResponse: PAY_RESPONSE_SCHEMA,
     PartnerPayout: PARTNER_CALLBACK_SCHEMA,
     PartnerCallbackResponse: PARTNER_CALLBACK_RESPONSE_SCHEMA,

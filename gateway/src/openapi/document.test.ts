@@ -7,8 +7,9 @@ import { errorTagsOf, TAGS } from './reference';
 
 // The document answers the integrator's questions by itself: every body and parameter has an
 // example that its own schema accepts (so "Try it out" sends valid values), every operation is
-// tagged and described, every error response shows each error it can carry in the spec's body,
-// and every operation links the catalogue entries of those errors.
+// tagged and described, every error response shows each error it can carry in the error body
+// (docs/api/errors.md "The error body"), and every operation links the catalogue entries of
+// those errors.
 
 type Json = Record<string, unknown>;
 type MediaType = { schema?: unknown; examples?: Record<string, { value: unknown }> };

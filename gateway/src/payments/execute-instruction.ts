@@ -4,8 +4,9 @@ import { apiError } from '../errors/api-error';
 import { isInstructionId } from '../http/ids';
 
 // The execute step of the money path, shared by POST /v1/execute and POST /v1/pay: payout runs it
-// exactly once per (tenant, Idempotency-Key) in its own database (the durable guarantee, design
-// §1), waits up to `waitMs` for a terminal state and answers the transaction as it stands.
+// exactly once per (tenant, Idempotency-Key) in its own database (the durable guarantee,
+// docs/architecture.md "Idempotency"), waits up to `waitMs` for a terminal state and answers the
+// transaction as it stands.
 
 export interface ExecuteInstructionDeps {
   payout: Pick<Client<typeof PayoutService>, 'executeInstruction'>;

@@ -23,7 +23,7 @@ describe('checkIdempotencyKey', () => {
     expect(checkIdempotencyKey('a\tb')).toBe('invalid');
   });
 
-  it('ok exactly for the strings the spec describes', () => {
+  it('ok exactly for the strings docs/api/idempotency.md "The Idempotency-Key" describes', () => {
     fc.assert(
       fc.property(idempotencyKeyCandidates, (key) => {
         const printable = [...key].every((c) => c >= ' ' && c <= '~');

@@ -17,12 +17,12 @@ type LoggerOptions = {
 const REDACTED = '[REDACTED]';
 
 // Key names (compared lower-cased with separators removed) whose values never reach a log line:
-// conventions "Errors": no API keys, signing secrets, header values, tax ids, account numbers.
-// `account` alone is the creditor's or payer's account (proto payout.v1 Party.account).
-// The payer's identity document is never logged either (docs/payer-identity.md): `document` is the
-// partner protocol's originator document (type, number, issuing country; docs/partner-protocol.md)
-// and `payer_country` / `payer_id_type` (`idType`) are its country and type wherever payout holds
-// them (payer_tax_id, its number, is `taxid`).
+// docs/contributing.md "Errors and logs": no API keys, signing secrets, header values, tax ids,
+// account numbers. `account` alone is the creditor's or payer's account (proto payout.v1
+// Party.account). The payer's identity document is never logged either (docs/payer-identity.md):
+// `document` is the partner protocol's originator document (type, number, issuing country;
+// docs/partner-protocol.md) and `payer_country` / `payer_id_type` (`idType`) are its country and
+// type wherever payout holds them (payer_tax_id, its number, is `taxid`).
 const SENSITIVE_KEY =
   /(apikey|secret|token|passw|authorization|cookie|signature|taxid|accountnumber|privatekey|credential)|account$|^document$|^payercountry$|^(payer)?idtype$/;
 

@@ -6,7 +6,7 @@ type ShutdownOptions = {
   logger: Logger;
   /** One deadline for all steps; keep it under the pod's terminationGracePeriodSeconds. */
   graceMs: number;
-  /** Run in order: readiness, servers, consumers, pools, telemetry (conventions "Shutdown"). */
+  /** Run in order: readiness, servers, consumers, pools, telemetry (docs/contributing.md "Shutdown"). */
   steps: ShutdownStep[];
   /** Defaults to SIGTERM and SIGINT. An empty list registers no handlers (tests). */
   signals?: NodeJS.Signals[];

@@ -8,6 +8,5 @@
 
 /**
  * ISO 4217 alphabetic currency code.
- * @pattern ^[A-Z]{3}$
  */
 export type Currency = string;

@@ -17,15 +17,22 @@ export interface ExecuteRequest {
      * Full name of the payer as on their identity document.
      * @minLength 1
      * @maxLength 140
+     * @pattern ^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$
      */
   payer_name: string;
   /**
      * Account of the payer at the sending wallet or bank. Never logged in clear.
      * @minLength 1
      * @maxLength 64
+     * @pattern ^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$
      */
   payer_account: string;
-  /** The payer's own identifier in their own country: tax id, national id or passport number (1 to 64 characters). Checked against the documents of payer_country when given (GET /v1/schemes payer_identity); otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear. */
+  /**
+     * The payer's own identifier in their own country: tax id, national id or passport number (1 to 64 characters). Checked against the documents of payer_country when given (GET /v1/schemes payer_identity); otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear.
+     * @minLength 1
+     * @maxLength 64
+     * @pattern ^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$
+     */
   payer_tax_id: string;
   /**
      * Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), of the country that issued payer_tax_id, checked by payout. The payer is a resident of the merchant's country when this is that country. Null: not sent.

@@ -10,8 +10,8 @@ export interface WebhookEndpointsRouteDeps {
 
 /**
  * GET /v1/webhook-endpoints (docs/api/resources.md "Webhook endpoints"): every endpoint of the
- * key's tenant. Read-only on the public API: the operator registers endpoints (payoutctl), as the
- * spec says.
+ * key's tenant. Read-only on the public API: the operator registers endpoints (payoutctl,
+ * docs/operators.md "Onboarding a tenant, step by step").
  */
 export function registerWebhookEndpointsRoute(app: FastifyInstance, deps: WebhookEndpointsRouteDeps): void {
   app.get('/v1/webhook-endpoints', { onRequest: deps.authenticate }, async (request) => {

@@ -11,7 +11,8 @@ function cbuBlockValid(value: string, start: number, weights: readonly number[])
 
 /**
  * Argentine CBU or CVU: 22 digits in two blocks, each closed by a check digit (entity + branch with
- * weights 7,1,3,9,7,1,3; account with 3,9,7,1,… ; research qr-schemes.md §3).
+ * weights 7,1,3,9,7,1,3; account with 3,9,7,1,…; docs/qr-schemes.md "AR interoperable and
+ * CBU/CVU").
  */
 export function isValidCbuCvu(value: string): boolean {
   return (

@@ -1,4 +1,5 @@
-// Formats of the keys and tokens the rails route on (research qr-schemes.md §2, §5, §6).
+// Formats of the keys and tokens the rails route on (docs/qr-schemes.md "Pix (BR)", "CO: Bre-B and
+// EMVCo", "PE: Yape and CCE").
 import { isValidCnpj, isValidCpf } from '@qr-payout/platform/checks';
 
 export type PixKeyKind = 'cpf' | 'cnpj' | 'phone' | 'email' | 'evp' | 'unknown';

@@ -9,7 +9,8 @@ export interface CountryInfo {
   readonly currencyNumeric: string;
 }
 
-// research qr-schemes.md §7. Every one has 2 minor units in ISO 4217 (COP too; fx uses the same).
+// docs/qr-schemes.md "Countries and currencies". Every one has 2 minor units in ISO 4217 (COP too;
+// fx uses the same).
 export const COUNTRIES: Readonly<Record<CountryCode, CountryInfo>> = {
   AR: { currency: 'ARS', currencyNumeric: '032' },
   BO: { currency: 'BOB', currencyNumeric: '068' },

@@ -1,5 +1,5 @@
-// Table test over the shared corpus of real payloads (test/fixtures/qr-vectors.jsonl, a copy of
-// research/qr-vectors.jsonl). Expectations come from each record's own fields, never from the
+// Table test over the corpus of real payloads (test/fixtures/qr-vectors.jsonl, docs/qr-schemes.md
+// "Test vectors"). Expectations come from each record's own fields, never from the
 // decoder: valid records decode to the record's country, currency, amount, name and account;
 // invalid ones answer QrDecodeError; well-formed records we must refuse are named by a rule below.
 import { readFileSync } from 'node:fs';

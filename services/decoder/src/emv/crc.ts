@@ -1,5 +1,5 @@
 // CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR), the checksum of tag 63
-// (research qr-schemes.md §1). Table-driven, two bytes per step on ASCII runs.
+// (docs/qr-schemes.md "CRC16"). Table-driven, two bytes per step on ASCII runs.
 
 const TABLE = buildTable();
 // Two-byte step: CRC is linear over XOR, so after bytes b0, b1 with idx = crc ^ (b0 << 8 | b1),

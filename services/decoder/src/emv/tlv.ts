@@ -1,4 +1,4 @@
-// EMVCo Merchant Presented Mode TLV reading (research qr-schemes.md §1): 2-digit id, 2-digit
+// EMVCo Merchant Presented Mode TLV reading (docs/qr-schemes.md "EMVCo TLV"): 2-digit id, 2-digit
 // decimal length counted in characters (code points), then the value. One pass, no regex, no
 // exception on the happy path; a malformed input throws QrDecodeError naming the position.
 import { crc16Scan, crcHex, HAS_SURROGATES } from './crc';
@@ -6,8 +6,8 @@ import { qrDecodeError } from './errors';
 
 /**
  * The longest QR text we read, in characters. EMVCo says a payload should not exceed 512, but real
- * Redeban Bre-B codes run to 556 (research vectors), so the cap is twice that: it bounds the work
- * per request without refusing codes wallets in Colombia pay every day.
+ * Redeban Bre-B codes run to 556 (docs/qr-schemes.md "EMVCo TLV"), so the cap is twice that: it
+ * bounds the work per request without refusing codes wallets in Colombia pay every day.
  */
 export const MAX_QR_CHARACTERS = 1024;
 

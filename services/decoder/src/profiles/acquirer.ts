@@ -1,5 +1,6 @@
 // Acquirer and wallet QRs (AR, CO, PE, BO) name a merchant at an acquirer, not an account: the
-// identifier the rail resolves is the acquirer's merchant id, found here the same way everywhere.
+// identifier the rail resolves is the acquirer's merchant id, found here the same way everywhere
+// (docs/qr-schemes.md "Acquirer and wallet QRs").
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { type EmvPayload, type TlvList, tlvGet } from '../emv/tlv';
 
@@ -10,7 +11,8 @@ export interface KnownAcquirer {
   readonly merchantIdSubIds?: readonly number[];
 }
 
-// Mercado Pago: 03 collector user id, 06 POS uuid, 01 version or mpago.la POS URL (research §3).
+// Mercado Pago: 03 collector user id, 06 POS uuid, 01 version or mpago.la POS URL
+// (docs/qr-schemes.md "Acquirer and wallet QRs").
 export const MERCADO_PAGO: KnownAcquirer = { name: 'mercadopago', merchantIdSubIds: [3, 6, 1] };
 
 export interface AcquirerAccount {

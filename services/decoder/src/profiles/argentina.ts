@@ -1,6 +1,6 @@
-// Argentina (research qr-schemes.md §3): a check-digit-valid CBU/CVU in 51 is a transfer to that
-// account (AR.CBU_CVU); otherwise the QR names an acquirer and a merchant (CUIT in 50), paid as a
-// Pago con Transferencia that the acquirer resolves (AR.INTEROPERABLE).
+// Argentina (docs/qr-schemes.md "AR interoperable and CBU/CVU"): a check-digit-valid CBU/CVU in 51
+// is a transfer to that account (AR.CBU_CVU); otherwise the QR names an acquirer and a merchant
+// (CUIT in 50), paid as a Pago con Transferencia that the acquirer resolves (AR.INTEROPERABLE).
 
 import { isValidCuit } from '@qr-payout/platform/checks';
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
@@ -12,7 +12,7 @@ import type { CountryProfile, SchemeMatch } from './types';
 
 const PRISMA: KnownAcquirer = { name: 'prisma' };
 
-// GUIs seen in real Argentine QRs (research §3), lower case.
+// GUIs seen in real Argentine QRs (docs/qr-schemes.md "AR interoperable and CBU/CVU"), lower case.
 export const AR_ACQUIRERS: ReadonlyMap<string, KnownAcquirer> = new Map([
   ['com.mercadolibre', MERCADO_PAGO],
   ['com.yacare', { name: 'yacare' }],

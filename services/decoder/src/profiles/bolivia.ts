@@ -1,5 +1,5 @@
-// Bolivia (research qr-schemes.md §4): only EMVCo QRs are decodable (58=BO, 53=068), such as the
-// ATC card-network QR; the bank-issued QR Simple format is not public and is refused upstream
+// Bolivia (docs/qr-schemes.md "BO: EMVCo"): only EMVCo QRs are decodable (58=BO, 53=068), such as
+// the ATC card-network QR; the bank-issued QR Simple format is not public and is refused upstream
 // (it does not start with 000201).
 import { qrDecodeError } from '../emv/errors';
 import { acquirerReferences, findAcquirerAccount, type KnownAcquirer } from './acquirer';

@@ -1,4 +1,4 @@
-// Brazil: Pix BR Code (research qr-schemes.md §2). Static codes carry the key (26/01); dynamic
+// Brazil: Pix BR Code (docs/qr-schemes.md "Pix (BR)"). Static codes carry the key (26/01); dynamic
 // codes carry a location (26/25) whose signed payload, fetched and verified by the
 // DynamicPixFetcher, supplies key, amount and name.
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';

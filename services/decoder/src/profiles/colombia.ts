@@ -1,6 +1,6 @@
-// Colombia (research qr-schemes.md §5): EASPBV QRs. A key template CO.COM.<network>.LLA in 26
-// makes it Bre-B (key type by sub-id); otherwise the merchant code (50) is what the network resolves.
-// Tag order is not assumed: real Redeban QRs come shuffled.
+// Colombia (docs/qr-schemes.md "CO: Bre-B and EMVCo"): EASPBV QRs. A key template
+// CO.COM.<network>.LLA in 26 makes it Bre-B (key type by sub-id); otherwise the merchant code (50)
+// is what the network resolves. Tag order is not assumed: real Redeban QRs come shuffled.
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { BREB_KEY_SUB_IDS, type BrebKeyKind, isValidBrebKey } from '../checks/keys';
 import { qrDecodeError } from '../emv/errors';

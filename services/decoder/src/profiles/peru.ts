@@ -1,5 +1,6 @@
-// Peru (research qr-schemes.md §6): Yape's opaque token in tag 39 (PE.YAPE), or any other EMVCo
-// QR of Peru (PE.INTEROPERABLE: Izipay, PSPs, Mercado Pago). Neither has an account in clear.
+// Peru (docs/qr-schemes.md "PE: Yape and CCE"): Yape's opaque token in tag 39 (PE.YAPE), or any
+// other EMVCo QR of Peru (PE.INTEROPERABLE: Izipay, PSPs, Mercado Pago). Neither has an account in
+// clear.
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { isYapeToken } from '../checks/keys';
 import { qrDecodeError } from '../emv/errors';

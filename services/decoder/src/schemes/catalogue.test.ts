@@ -17,7 +17,7 @@ describe('scheme catalogue', () => {
   });
 
   it.each(SCHEME_CATALOGUE.map((scheme) => [scheme.id, scheme] as const))(
-    '%s: id prefix is its country and its currency is the spec payout currency',
+    '%s: id prefix is its country and its currency is the country payout currency',
     (id, scheme) => {
       expect(id.slice(0, 2)).toBe(scheme.country);
       expect(SPEC_PAYOUT_CURRENCY[scheme.country]).toBe(scheme.currency);
@@ -36,7 +36,7 @@ describe('scheme catalogue', () => {
     },
   );
 
-  it('covers every supported country of the spec', () => {
+  it('covers every supported country', () => {
     const countries = new Set(SCHEME_CATALOGUE.map((scheme) => scheme.country));
     expect([...countries].sort()).toEqual(Object.keys(SPEC_PAYOUT_CURRENCY).sort());
   });

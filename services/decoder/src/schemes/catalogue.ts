@@ -1,6 +1,7 @@
 // The scheme catalogue: every scheme id the decoder can return (ListSchemes, GET /v1/schemes).
 // The ids are a public contract (documented in the decoder README): add ids, never rename one.
-// Sources for each entry: /work/shared/research/qr-schemes.md §2–§7.
+// Sources for each entry, one heading per country: docs/qr-schemes.md "Pix (BR)", "AR interoperable
+// and CBU/CVU", "CO: Bre-B and EMVCo", "PE: Yape and CCE", "BO: EMVCo".
 
 export type CountryCode = 'AR' | 'BO' | 'BR' | 'CO' | 'PE';
 

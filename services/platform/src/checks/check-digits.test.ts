@@ -1,7 +1,7 @@
 import { isValidCnpj, isValidCpf, isValidCuit } from './check-digits';
 
 describe('check digits', () => {
-  // Accept/reject pairs from the Pix validator tests quoted in research qr-schemes.md §2.
+  // Accept/reject pairs the public Pix validators agree on (docs/qr-schemes.md "Pix (BR)").
   it('CPF', () => {
     expect(isValidCpf('58540944014')).toBe(true);
     expect(isValidCpf('16802188830')).toBe(true);
@@ -18,7 +18,7 @@ describe('check digits', () => {
     expect(isValidCnpj('12ABC34501DE36')).toBe(false);
   });
 
-  // Real CUITs from the Argentine vectors (research §3).
+  // Real CUITs from the Argentine vectors (docs/qr-schemes.md "AR interoperable and CBU/CVU").
   it.each(['20162475860', '33697235049', '30516186670', '27128490952', '30620177497', '23244825664'])(
     'CUIT %s is valid',
     (cuit) => expect(isValidCuit(cuit)).toBe(true),

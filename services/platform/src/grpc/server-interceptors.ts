@@ -127,7 +127,8 @@ class ObservedCall {
 
 /**
  * Anything a handler throws that is not a ConnectError becomes Internal with a generic message:
- * no internals leave the process (conventions "Errors"). The real error is logged here.
+ * no internals leave the process (docs/contributing.md "Errors and logs"). The real error is logged
+ * here.
  */
 function callError(err: unknown, call: ServerCall, route: ServerRoute): ConnectError {
   if (err instanceof ConnectError) return err;

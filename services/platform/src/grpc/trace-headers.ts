@@ -5,7 +5,7 @@ import type { TextMapGetter, TextMapSetter } from '@opentelemetry/api';
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 // W3C trace context travels in the gRPC request metadata (grpc-js has no OTel integration of its
-// own and Node's http instrumentation does not cover http2: architecture-anchors §4g).
+// own and Node's http instrumentation does not cover http2: README "Telemetry").
 export const metadataGetter: TextMapGetter<Metadata> = {
   keys: (carrier) => Object.keys(carrier.getMap()),
   get: (carrier, key) => {

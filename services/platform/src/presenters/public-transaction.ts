@@ -5,8 +5,7 @@ import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/pay
 import { fromMinorUnits } from './money';
 
 /**
- * Public transaction statuses (docs/api/resources.md "Transaction states"), lower case as the spec
- * shows them.
+ * Public transaction statuses (docs/api/resources.md "Transaction states"), lower case.
  */
 const STATUS_NAMES: Record<TransactionStatus, string> = {
   [TransactionStatus.UNSPECIFIED]: 'pending',
@@ -25,8 +24,9 @@ interface PublicTransaction {
   updatedAt: string;
   result: { reference: string; settledAt: string | null } | null;
   error: { reason: string; code: string; partnerStatus: string } | null;
-  // Additions (issue 10, docs/api/resources.md "Transactions"): camelCase like the spec's
-  // transaction fields; the wallet fields and quote are null when no FX applied.
+  // Additions (issue 10, docs/api/resources.md "Transactions"): camelCase like the other
+  // transaction fields (docs/api/resources.md "Naming"); the wallet fields and quote are null when
+  // no FX applied.
   /** What the merchant receives, in `currency`. */
   amount: number;
   currency: string;
@@ -45,10 +45,9 @@ interface PublicTransaction {
 // /v1/transactions/{id}.
 
 /**
- * The transaction as the API shows it (docs/api/resources.md "Transactions"): camelCase as the spec
- * writes it, timestamps in ISO 8601 UTC with milliseconds, `result` and `error` always present
- * (null until set) so a client can read them without checking for the key
- * (docs/api/resources.md "Naming").
+ * The transaction as the API shows it (docs/api/resources.md "Transactions"): camelCase,
+ * timestamps in ISO 8601 UTC with milliseconds, `result` and `error` always present (null until
+ * set) so a client can read them without checking for the key (docs/api/resources.md "Naming").
  */
 export function toPublicTransaction(txn: Transaction): PublicTransaction {
   return {

@@ -3,7 +3,7 @@ import { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 // Retry strategies of docs/api/webhooks.md "Retries", stored by name in endpoints.retry_strategy.
 export type RetryStrategyName = 'standard' | 'extended';
 
-/** Unspecified means standard, the spec's default. */
+/** Unspecified means standard, the default (docs/api/webhooks.md "Retries"). */
 export function retryStrategyName(strategy: RetryStrategy): RetryStrategyName | undefined {
   switch (strategy) {
     case RetryStrategy.UNSPECIFIED:

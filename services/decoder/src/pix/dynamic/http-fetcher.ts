@@ -9,11 +9,12 @@ import { assertPayable, readLocationPayload } from './payload';
 import { isNonPublicAddress, publicOnlyLookup } from './public-address';
 import type { DynamicPixFetcher, DynamicPixPayload } from './types';
 
-// Dynamic Pix over HTTP (research qr-schemes.md §2): GET https://<location> answers a JWS signed
-// by the receiving PSP; its header names the key (kid) and the JWKS publishing it (jku). We
-// verify the signature against that JWKS, then accept only an ATIVA charge inside its calendar.
-// A location that cannot be fetched or verified is a coded error saying why, never a guess:
-// QrLocationUnavailable when the PSP did not answer (retry), QrDecodeError otherwise (errors.ts).
+// Dynamic Pix over HTTP (docs/qr-schemes.md "Dynamic Pix locations"): GET https://<location>
+// answers a JWS signed by the receiving PSP; its header names the key (kid) and the JWKS publishing
+// it (jku). We verify the signature against that JWKS, then accept only an ATIVA charge inside its
+// calendar. A location that cannot be fetched or verified is a coded error saying why, never a
+// guess: QrLocationUnavailable when the PSP did not answer (retry), QrDecodeError otherwise
+// (errors.ts).
 
 export type HttpDynamicPixFetcherOptions = {
   /** Deadline of one whole fetch: the location GET and, when not cached, the JWKS GET. */

@@ -1,10 +1,10 @@
 import { dynamicPixError } from './errors';
 import type { DynamicPixPayload } from './types';
 
-// The JSON inside a dynamic Pix JWS (BCB Manual de Padrões para Iniciação do Pix; research
-// qr-schemes.md §2): txid, revisao, calendario {criacao, apresentacao, expiracao}, status,
-// valor.original, chave, and the receiver's name when the PSP sends it (recebedor.nome).
-// Only what a payout needs is read; everything else the PSP sends is ignored.
+// The JSON inside a dynamic Pix JWS (BCB Manual de Padrões para Iniciação do Pix;
+// docs/qr-schemes.md "Dynamic Pix locations"): txid, revisao, calendario {criacao, apresentacao,
+// expiracao}, status, valor.original, chave, and the receiver's name when the PSP sends it
+// (recebedor.nome). Only what a payout needs is read; everything else the PSP sends is ignored.
 
 /** BCB: a charge without calendario.expiracao expires one day after creation. */
 export const DEFAULT_EXPIRY_SECONDS = 86_400;
