@@ -265,9 +265,12 @@ describe('error bodies (docs/api/errors.md "The error body")', () => {
     );
   });
 
-  test('404 NotFoundError for an unknown method on a known path', async () => {
+  test('405 MethodNotAllowed with Allow for a method a known path lacks; 404 for an unknown path', async () => {
     const res = await call(system.gatewayUrl, '/v1/schemes', { method: 'DELETE', apiKey: tenant.apiKey });
-    expectErrorBody(res, 404, 'NotFoundError', docsBase());
+    expectErrorBody(res, 405, 'MethodNotAllowed', docsBase());
+    expect(res.headers.get('allow')).toMatch(/GET/);
+    const unknown = await call(system.gatewayUrl, '/v1/nothing-here', { apiKey: tenant.apiKey });
+    expectErrorBody(unknown, 404, 'NotFoundError', docsBase());
   });
 
   test('413 PayloadTooLarge for a 65 KiB body', async () => {

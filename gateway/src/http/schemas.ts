@@ -167,8 +167,6 @@ export const SCHEMES_RESPONSE_SCHEMA = withRequestId('schemes', {
 
 export const MAX_QR_STRING_LENGTH = 4096;
 
-export const MAX_REQUEST_AMOUNT = 999_999_999_999_999;
-
 export const RESOLVE_REQUEST_SCHEMA = {
   type: 'object',
   required: ['qr_string'],
@@ -189,9 +187,9 @@ export const RESOLVE_REQUEST_SCHEMA = {
     amount: orNull({
       type: 'number',
       exclusiveMinimum: 0,
-      // The largest amount of 15 significant digits (what a JSON number holds exactly, money.ts):
-      // in minor units of a 3-decimal currency still far below 2^63.
-      maximum: MAX_REQUEST_AMOUNT,
+      // No maximum here: an amount above the rail's is 422 AmountOutOfRange (payout owns the
+      // limits, /v1/schemes shows them), and one a JSON number cannot hold exactly is 400
+      // (http/money.ts owns that rule). 1e15 is exact, so it is the rail's to refuse.
       description:
         "For QR codes that carry no amount: the amount in the payment currency. Zero or negative is 400 ValidationError; a positive amount outside the scheme's min_amount..max_amount is 422 AmountOutOfRange. Null: not sent.",
     } as const),
