@@ -167,6 +167,9 @@ export const SCHEMES_RESPONSE_SCHEMA = withRequestId('schemes', {
 
 export const MAX_QR_STRING_LENGTH = 4096;
 
+/** 9×10^16: in minor units of a two-decimal currency still below 2^63. */
+export const MAX_REQUEST_AMOUNT = 90_000_000_000_000_000;
+
 export const RESOLVE_REQUEST_SCHEMA = {
   type: 'object',
   required: ['qr_string'],
@@ -187,9 +190,11 @@ export const RESOLVE_REQUEST_SCHEMA = {
     amount: orNull({
       type: 'number',
       exclusiveMinimum: 0,
-      // No maximum here: an amount above the rail's is 422 AmountOutOfRange (payout owns the
-      // limits, /v1/schemes shows them), and one a JSON number cannot hold exactly is 400
-      // (http/money.ts owns that rule). 1e15 is exact, so it is the rail's to refuse.
+      // What our minor units (int64) hold for every currency we pay in (two decimals): beyond
+      // it the request is malformed, 400. Below it, an amount above the rail's maximum is 422
+      // AmountOutOfRange (payout owns the limits; /v1/schemes shows them), so 1e15 is the rail's
+      // to refuse; http/money.ts refuses what a JSON number cannot hold exactly.
+      maximum: MAX_REQUEST_AMOUNT,
       description:
         "For QR codes that carry no amount: the amount in the payment currency. Zero or negative is 400 ValidationError; a positive amount outside the scheme's min_amount..max_amount is 422 AmountOutOfRange. Null: not sent.",
     } as const),

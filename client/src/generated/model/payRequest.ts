@@ -21,6 +21,7 @@ export interface PayRequest {
   wallet_currency?: string | null;
   /**
      * For QR codes that carry no amount: the amount in the payment currency. Zero or negative is 400 ValidationError; a positive amount outside the scheme's min_amount..max_amount is 422 AmountOutOfRange. Null: not sent.
+     * @maximum 90000000000000000
      * @exclusiveMinimum 0
      * @nullable
      */
