@@ -42,7 +42,7 @@ export function referencePageHtml(): string {
 <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 </head>
 <body>
-<p style="font-family: sans-serif; margin: 1em 2em">Every error has the same body; see the <a href="/docs/errors">error catalogue</a>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>. Testing in the sandbox: <a href="/docs/sandbox-test-qrs">test QR codes and amounts</a>.</p>
+<p style="font-family: sans-serif; margin: 1em 2em">Every error has the same body; see the <a href="/docs/errors">error catalogue</a>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>. To try a call: <strong>Authorize</strong>, paste your API key (the sandbox's is printed by <code>npm start</code> and kept in <code>.data/sandbox.json</code>), then <strong>Try it out</strong>; give every pay and execute a new <code>Idempotency-Key</code> (a repeated key replays the first answer). Test QR codes: <a href="/docs/sandbox-test-qrs">/docs/sandbox-test-qrs</a>. Testing in the sandbox: <a href="/docs/sandbox-test-qrs">test QR codes and amounts</a>.</p>
 <div id="swagger-ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/init.js"></script>

@@ -120,6 +120,7 @@ async function inject(app: FastifyInstance, opts: InjectOptions): Promise<Inject
   const res = await fetch(`http://127.0.0.1:${port}${opts.url}`, {
     method: opts.method ?? 'GET',
     headers: opts.headers ?? {},
+    redirect: 'manual',
     ...(opts.payload !== undefined ? { body: opts.payload } : {}),
   });
   const body = await res.text();
@@ -485,6 +486,10 @@ describe('public app', () => {
       expect(doc.json().openapi).toBe('3.1.0');
       const page = await inject(app, { url: '/docs' });
       expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('Authorize');
+      // The base URL npm start prints leads to the reference.
+      const root = await inject(app, { url: '/' });
+      expect([root.statusCode, root.headers.location]).toEqual([302, '/docs']);
       expect(page.body).not.toMatch(/https?:\/\/(?!localhost)/);
       const script = await inject(app, { url: '/docs/assets/swagger-ui-bundle.js' });
       expect(script.statusCode).toBe(200);

@@ -25,7 +25,6 @@ import {
   EXAMPLE_EVENTS,
   EXAMPLE_EXECUTE_REQUEST,
   EXAMPLE_FAILED_TRANSACTION,
-  EXAMPLE_IDEMPOTENCY_KEY,
   EXAMPLE_INSTRUCTION,
   EXAMPLE_INSTRUCTION_ID,
   EXAMPLE_INSTRUCTION_WITHOUT_FX,
@@ -227,9 +226,10 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: true,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-  example: EXAMPLE_IDEMPOTENCY_KEY,
+  // No example value on purpose: Swagger's "Try it out" would prefill it, and every reader's
+  // second try would replay the first payment (or be IdempotencyConflict with another body).
   description:
-    'Unique per payment attempt (a UUID is a good choice), at most 255 printable ASCII characters, scoped to your tenant. ' +
+    'Unique per payment attempt: type a new UUID for each payment (for example from `uuidgen`), at most 255 printable ASCII characters, scoped to your tenant. ' +
     'A retry with the same key and the same body never pays twice and gets the first response back; the key can be reused with any body after 24 hours.',
 };
 
@@ -477,7 +477,11 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         'Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and ' +
         'confidence, webhooks) are in docs/api/ of the repository.',
     },
+    // The same origin first: Swagger UI on /docs then calls the gateway it was loaded from, whatever
+    // host name the reader used (localhost, 127.0.0.1, a forwarded port), with no CORS in the way;
+    // the absolute URL is there for tools that read the document from a file.
     servers: [
+      { url: '/', description: 'The gateway that served this document' },
       {
         url: opts.serverUrl ?? SANDBOX_SERVER_URL,
         description:

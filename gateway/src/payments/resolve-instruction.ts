@@ -76,7 +76,7 @@ export async function checkWalletCurrency(
   if (walletCurrency !== undefined && !(await currencies.isQuotable(walletCurrency))) {
     throw apiError(
       'ValidationError',
-      `wallet_currency ${walletCurrency} is not a currency we quote from (ISO 4217 code, upper case).`,
+      `wallet_currency ${walletCurrency} is not a currency we quote from; GET /v1/fx/currencies lists those we do.`,
     );
   }
 }

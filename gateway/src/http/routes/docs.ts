@@ -3,12 +3,14 @@ import { createDocsAssets, DOCS_CSP, DOCS_INIT_SCRIPT } from '../../docs/assets'
 import { errorCataloguePageHtml, referencePageHtml } from '../../docs/pages';
 import { apiError } from '../../errors/api-error';
 
-/** Public documentation: the OpenAPI document, the reference page and its assets, the error catalogue. */
+/** Public documentation: the OpenAPI document, the reference page (also where / leads) and its assets, the error catalogue. */
 export function registerDocsRoutes(app: FastifyInstance, deps: { openApiJson: string }): void {
   const assets = createDocsAssets();
   const referencePage = referencePageHtml();
   const errorsPage = errorCataloguePageHtml();
 
+  // The base URL npm start prints, opened in a browser: the reference, not a 404.
+  app.get('/', async (_request, reply) => reply.redirect('/docs', 302));
   app.get('/v1/openapi.json', async (_request, reply) => {
     reply.type('application/json; charset=utf-8');
     return deps.openApiJson;

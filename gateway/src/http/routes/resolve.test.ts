@@ -196,8 +196,17 @@ describe('POST /v1/resolve', () => {
     const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'XYZ' });
     expect(res.status).toBe(400);
     expect(res.body._tag).toBe('ValidationError');
-    expect(res.body.message).toMatch(/^wallet_currency XYZ /);
+    expect(res.body.message).toMatch(/^wallet_currency XYZ .*GET \/v1\/fx\/currencies/);
     expect(calls.decode).toBe(0);
+  });
+
+  it('400 naming wallet_currency in words, not a regular expression, for a lower-case code', async () => {
+    const { deps } = fakes(pixQr(1234n));
+    const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'usd' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      'wallet_currency must be an ISO 4217 currency code in upper case, such as USD (GET /v1/fx/currencies lists those we quote from)',
+    );
   });
 
   it('takes the amount from the request for a QR without one, in the payment currency', async () => {

@@ -190,6 +190,13 @@ describe('resolvePayerDocument', () => {
     ]),
     [
       '123',
+      'UK',
+      undefined,
+      'payer_country',
+      'payer_country UK is not an ISO 3166-1 country code; use GB (the United Kingdom)',
+    ],
+    [
+      '123',
       '',
       undefined,
       'payer_country',

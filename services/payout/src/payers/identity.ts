@@ -76,11 +76,17 @@ function inferred(id: string, country: string): DocumentResult {
   );
 }
 
+// Codes people write for a country whose ISO 3166-1 code is another one: the refusal names it.
+const COMMON_MISTAKES: Record<string, string> = { UK: 'GB (the United Kingdom)', EL: 'GR (Greece)' };
+
 /** Why a payer_country is refused: not written as a code, or a code ISO never assigned. */
 function countryProblem(country: string): string {
-  return /^[A-Z]{2}$/.test(country)
-    ? `payer_country ${country} is not an assigned ISO 3166-1 alpha-2 country code (reserved and user-assigned codes such as EU, UK, XK, ZZ are not countries)`
-    : 'payer_country must be an ISO 3166-1 alpha-2 country code in upper case (AR, US, ...)';
+  if (!/^[A-Z]{2}$/.test(country))
+    return 'payer_country must be an ISO 3166-1 alpha-2 country code in upper case (AR, US, ...)';
+  const meant = COMMON_MISTAKES[country];
+  return meant
+    ? `payer_country ${country} is not an ISO 3166-1 country code; use ${meant}`
+    : `payer_country ${country} is not an assigned ISO 3166-1 alpha-2 country code (reserved and user-assigned codes such as EU, UK, XK, ZZ are not countries)`;
 }
 
 export function resolvePayerDocument(input: PayerDocumentInput): DocumentResult {
