@@ -18,6 +18,7 @@ module.exports = {
       displayName: 'unit',
       testMatch: [
         '<rootDir>/{services,gateway,partner-sim,sandbox,cli,webhook-receiver,client}/**/src/**/*.test.ts',
+        '<rootDir>/test-kit/src/**/*.test.ts',
         '<rootDir>/bench/**/*.test.ts',
         '<rootDir>/scripts/**/*.test.ts',
       ],

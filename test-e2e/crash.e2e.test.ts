@@ -5,6 +5,7 @@
 // PostgreSQL, Redis and Kafka.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import pg from 'pg';
 import { type ManagedProcess, type System, startSystem, type TestTenant } from './harness';
 import { type ApiResponse, call } from './support/http';
@@ -27,7 +28,7 @@ let db: pg.Pool;
 let payout: ManagedProcess;
 
 beforeAll(async () => {
-  reader = await startTransactionEventReader((process.env.KAFKA_BROKERS as string).split(','));
+  reader = await startTransactionEventReader(testInfra.kafkaBrokers);
   system = await startSystem({
     gatewayEnv: { EXECUTE_WAIT_MS: '2000' },
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: String(SLOW_SETTLE_MS), PARTNER_SIM_FAULTS: 'true' },

@@ -6,6 +6,7 @@
 // the transaction.
 import { randomBytes } from 'node:crypto';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import {
   type OtlpReceiver,
   type ReceivedSpan,
@@ -52,7 +53,7 @@ let reader: TransactionEventReader;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  reader = await startTransactionEventReader((process.env.KAFKA_BROKERS as string).split(','));
+  reader = await startTransactionEventReader(testInfra.kafkaBrokers);
   system = await startSystem({
     otlpTracesUrl: receiver.tracesUrl,
     // Pay waits 2 s for a terminal state: the default outcome settles inside it, …54 does not.

@@ -5,13 +5,15 @@
 // signed callback; the simulator's /_sim/stats counts submissions per idempotency key (our
 // transaction id), so "exactly one payout" is checked where the money would move.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { PAYER } from '@qr-payout/test-kit/fixtures';
+import { testInfra } from '@qr-payout/test-kit/infra';
+import { MERCHANT_QRS, PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type System, startSystem, type TestTenant } from './harness';
 import { expectErrorBody } from './support/error-body';
 import { type ApiResponse, call, UUID } from './support/http';
-import { MERCHANT_QRS } from './support/merchant-qrs';
-import { PAYER, PIX_E2E_ID, PIX_WITHOUT_AMOUNT } from './support/pay';
+import { PIX_E2E_ID } from './support/pay';
 
 jest.setTimeout(180_000);
 
@@ -31,7 +33,7 @@ beforeAll(async () => {
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '4000' },
   });
   tenant = await system.createTenant(`e2e-pay-${randomBytes(4).toString('hex')}`, 1_000);
-  redis = new Redis(process.env.REDIS_URL as string);
+  redis = new Redis(testInfra.redisUrl);
   db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
 }, 240_000);
 

@@ -5,10 +5,10 @@
 // payout (GET /v1/payouts?idempotency_key=) shows the originator payout sent. A declared document
 // with bad check digits is 400 ValidationError naming payer_tax_id, and nothing is paid.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { MERCHANT_QRS } from '@qr-payout/test-kit/qrs';
 import { type System, startSystem, type TestTenant } from './harness';
 import { expectErrorBody } from './support/error-body';
 import { type ApiResponse, call } from './support/http';
-import { MERCHANT_QRS } from './support/merchant-qrs';
 
 jest.setTimeout(180_000);
 

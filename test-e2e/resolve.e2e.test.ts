@@ -9,11 +9,11 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { readErrorDetail } from '@qr-payout/platform/errors';
 import { createGrpcClient } from '@qr-payout/platform/grpc';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { MERCHANT_QRS, type MerchantQr, withBrokenCrc } from '@qr-payout/test-kit/qrs';
 import { encodeMerchantQr } from '../services/decoder/src/emv/encode';
 import { type System, startSystem, type TestTenant } from './harness';
 import { expectErrorBody } from './support/error-body';
 import { type ApiResponse, call, UUID } from './support/http';
-import { MERCHANT_QRS, type MerchantQr, withBrokenCrc } from './support/merchant-qrs';
 
 jest.setTimeout(120_000);
 

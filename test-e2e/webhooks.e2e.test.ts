@@ -5,10 +5,12 @@
 // go through the public API; kill -9 of the webhook service mid-attempt and between the
 // dispatcher's database commit and its offset commit loses nothing and duplicates no delivery.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { PAYER } from '@qr-payout/test-kit/fixtures';
+import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
 import { type ManagedProcess, type System, startSystem, type TestTenant } from './harness';
 import { type ApiResponse, call, UUID } from './support/http';
-import { PAYER, PIX_WITHOUT_AMOUNT, type PublicTransaction } from './support/pay';
+import type { PublicTransaction } from './support/pay';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 jest.setTimeout(180_000);

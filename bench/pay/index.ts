@@ -7,9 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
+import { PAYER } from '@qr-payout/test-kit/fixtures';
+import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
-import { PAYER, PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
 import { formatCpuTable, postmasterPidOf } from '../shared/cpu';
 import { cpuProfileEnv, writeBenchResults } from '../shared/results';
 import { measureClosedLoop } from './closed';

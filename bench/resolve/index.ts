@@ -3,8 +3,8 @@
 // measured alternately.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { MERCHANT_QRS } from '@qr-payout/test-kit/qrs';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
-import { MERCHANT_QRS } from '../../test-e2e/support/merchant-qrs';
 import { type LoadOptions, type LoadResult, runLoad } from '../gateway/load';
 import { type CpuSample, cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
 import {
@@ -48,7 +48,7 @@ async function expectOk(load: LoadOptions): Promise<void> {
 }
 
 export async function runResolveBench(opts: ResolveBenchOptions): Promise<boolean> {
-  if (!PIX) throw new Error('no static Pix QR with an amount in test-e2e/support/merchant-qrs.ts');
+  if (!PIX) throw new Error('no static Pix QR with an amount in @qr-payout/test-kit/qrs');
   console.log('starting the system (every service its own process, LOG_LEVEL=warn, telemetry off)...');
   // BENCH_CPU_PROF_DIR: the gateway, decoder and payout write V8 CPU profiles there on exit.
   const profileDir = process.env.BENCH_CPU_PROF_DIR;

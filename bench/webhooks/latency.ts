@@ -4,9 +4,10 @@
 // cannot do better than, since it reads the same topic).
 import { randomBytes } from 'node:crypto';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { PAYER } from '@qr-payout/test-kit/fixtures';
+import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
 import { startSystem } from '../../test-e2e/harness';
-import { PAYER, PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
 import { startTransactionEventReader } from '../../test-e2e/support/transaction-events';
 import { runPayOpenLoop } from '../pay/open-loop';
 import { cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
@@ -28,7 +29,7 @@ export interface LatencyOptions {
 const BENCH_RATE_LIMIT = 1_000_000;
 // Every service with its own default pool (the e2e harness gives tests 4 connections each).
 const POOL = { DB_POOL_MAX: '10' };
-// Amount 10.00: the default outcome, completed through the partner callback (test-e2e/support/pay).
+// Amount 10.00: the default outcome, completed through the partner callback (@qr-payout/test-kit/qrs).
 const AMOUNT = 10;
 // Pays in flight at once, as bench/pay's default: never reached at these rates unless the system stalls.
 const MAX_IN_FLIGHT = 1000;

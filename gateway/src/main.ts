@@ -1,21 +1,20 @@
-// Composition root: `node main.js migrate` applies the migrations and exits; otherwise the gateway
-// starts, and on SIGTERM first fails readiness, then closes in order.
+// The gateway process: `node main.js migrate` applies the migrations and exits; otherwise the gateway
+// serves until SIGTERM/SIGINT, then first fails readiness, then closes in order.
 import { createPgPool } from '@qr-payout/platform/db';
 import { runServiceMain } from '@qr-payout/platform/service-main';
 import { loadGatewayConfig } from './config';
-import { startGateway } from './index';
 import { migrateGateway } from './migrations';
+import { startGateway } from './start';
 
 runServiceMain({
   service: 'gateway',
   loadConfig: loadGatewayConfig,
-  start: (env, logger) => startGateway(env, { logger }),
+  start: (config, logger) => startGateway(config, { logger }),
   shutdownSteps: (gateway) => [
     { name: 'readiness', run: () => gateway.beginShutdown() },
-    { name: 'servers, clients, pool, redis', run: () => gateway.close() },
+    { name: 'servers, clients, pool, redis', run: () => gateway.stop() },
   ],
-  migrate: async (env, logger) => {
-    const config = loadGatewayConfig(env);
+  migrate: async (config, logger) => {
     const pool = createPgPool({ connectionString: config.databaseUrl, schema: config.dbSchema, max: 1 });
     try {
       const applied = await migrateGateway(pool, config.dbSchema, logger);

@@ -6,18 +6,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { create, toJson } from '@bufbuild/protobuf';
 import { timestampFromDate, timestampNow } from '@bufbuild/protobuf/wkt';
-import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { createPgPool, migrate } from '@qr-payout/platform/db';
 import { serviceError } from '@qr-payout/platform/errors';
-import {
-  closeGrpcClients,
-  createGrpcClient,
-  createGrpcServer,
-  type GrpcServer,
-} from '@qr-payout/platform/grpc';
+import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
 import { silentLogger } from '@qr-payout/platform/log';
-import { AdminService, ListApiKeysResponseSchema } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import { ListApiKeysResponseSchema } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import {
   ListStuckTransactionsResponseSchema as PayoutListStuckResponseSchema,
   TransactionStatus,
@@ -30,15 +24,18 @@ import {
   RetryStrategy,
   WebhookService,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { createAdminClient } from '@qr-payout/test-kit/admin';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
 import { buildAdminServer, type PayoutAdminClient } from '../src/admin/server';
 import { createTenantService, type TenantService } from '../src/tenants/service';
+
+type GrpcServer = ReturnType<typeof createGrpcServer>;
 
 // The admin API end to end: a real PostgreSQL schema, a fake WebhookService over real gRPC
 // (HTTP/2), the admin server on port 0, a Connect JSON client, and payoutctl as a child process.
 
 const run = promisify(execFile);
-const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 const REPO_ROOT = path.join(__dirname, '../..');
 const PAYOUTCTL = path.join(REPO_ROOT, 'cli/bin/payoutctl.js');
 const ADMIN_TOKEN = `op_${randomBytes(24).toString('hex')}`;
@@ -161,21 +158,7 @@ function startFakeWebhookService(): GrpcServer {
   });
 }
 
-function adminClient(token: string | undefined): Client<typeof AdminService> {
-  return createClient(
-    AdminService,
-    createConnectTransport({
-      baseUrl: adminUrl,
-      httpVersion: '1.1',
-      interceptors: [
-        (next) => (req) => {
-          if (token !== undefined) req.header.set('authorization', `Bearer ${token}`);
-          return next(req);
-        },
-      ],
-    }),
-  );
-}
+const adminClient = (token: string | undefined) => createAdminClient(adminUrl, token);
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -207,7 +190,7 @@ async function payoutctl(args: string[], env: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  pool = createPgPool({ connectionString: DATABASE_URL, schema, max: 4 });
+  pool = createPgPool({ connectionString: testInfra.databaseUrl, schema, max: 4 });
   await migrate(pool, { schema, dir: path.join(__dirname, '../migrations') });
   webhookServer = startFakeWebhookService();
   const webhookPort = await webhookServer.listen(0, '127.0.0.1');

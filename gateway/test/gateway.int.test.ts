@@ -1,42 +1,22 @@
 import { Writable } from 'node:stream';
-import { encodeMerchantQr, type RunningDecoder, startDecoder } from '@qr-payout/decoder';
 import { createLogger } from '@qr-payout/platform/log';
+import { dynamicPixQr, PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import type pg from 'pg';
-import { PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
-import { type RunningGateway, startGateway } from '../src/index';
+import type { RunningGateway } from '../src/index';
 import { keyPrefix } from '../src/tenants/keys';
 import { markApiKeyRevoked } from '../src/tenants/store';
-import {
-  gatewayEnv,
-  type HttpResponse,
-  randomSuffix,
-  request,
-  schemaPool,
-  seedTenant,
-  startSchemePayout,
-  UUID,
-} from './support';
+import { type HttpResponse, request, seedTenant, startTestGateway, type TestGateway, UUID } from './support';
 
 // The whole gateway as startGateway builds it: real PostgreSQL (migrated on start, own schema),
 // real Redis (own key prefix), the real decoder over gRPC, free ports.
 
-const schema = `gw_int_${randomSuffix()}`;
-let decoder: RunningDecoder;
-let payout: Awaited<ReturnType<typeof startSchemePayout>>;
+let world: TestGateway;
 let gateway: RunningGateway;
 let pool: pg.Pool;
 let base: string;
 const logLines: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  // Dynamic Pix locations on 127.0.0.1:9 go over plain http, where nothing listens: a PSP that is down.
-  payout = await startSchemePayout();
-  decoder = await startDecoder({
-    GRPC_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'error',
-    PIX_LOCATION_HTTP_HOSTS: '127.0.0.1:9',
-  });
   const logger = createLogger({
     service: 'gateway',
     level: 'info',
@@ -47,25 +27,12 @@ beforeAll(async () => {
       },
     }),
   });
-  gateway = await startGateway(
-    gatewayEnv({
-      schema,
-      redisPrefix: `test:gw:${randomSuffix()}:`,
-      decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
-      payoutUrl: payout.url,
-    }),
-    { logger },
-  );
-  base = `http://127.0.0.1:${gateway.port}`;
-  pool = schemaPool(schema);
+  world = await startTestGateway({ schemaPrefix: 'gw_int', logger });
+  ({ gateway, pool, base } = world);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await decoder?.close();
-  await payout?.close();
-  await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool?.end();
+  await world?.stop();
 });
 
 describe('gateway (startGateway)', () => {
@@ -185,21 +152,11 @@ describe('gateway (startGateway)', () => {
 
   it("renders the decoder's QrLocationUnavailable (a PSP that does not answer) as its own 503, not ServiceUnavailable", async () => {
     const { apiKey } = await seedTenant(pool);
-    const dynamicPix = encodeMerchantQr([
-      { id: 1, value: '12' },
-      {
-        id: 26,
-        value: [
-          { id: 0, value: 'br.gov.bcb.pix' },
-          { id: 25, value: '127.0.0.1:9/pix/v2/qr/0123456789abcdef' },
-        ],
-      },
-      { id: 52, value: '0000' },
-      { id: 53, value: '986' },
-      { id: 58, value: 'BR' },
-      { id: 59, value: 'LOJA' },
-      { id: 60, value: 'RIO' },
-    ]);
+    const dynamicPix = dynamicPixQr({
+      location: '127.0.0.1:9/pix/v2/qr/0123456789abcdef',
+      name: 'LOJA',
+      city: 'RIO',
+    });
     const res = await request(base, '/v1/resolve', {
       method: 'POST',
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
@@ -219,8 +176,8 @@ describe('gateway (startGateway)', () => {
 
   it('is ready with its database, and the admin API listens on its own port', async () => {
     expect((await request(base, '/readyz')).status).toBe(200);
-    expect(gateway.adminPort).not.toBe(gateway.port);
-    const admin = await request(`http://127.0.0.1:${gateway.adminPort}`, '/healthz');
+    expect(gateway.adminUrl).not.toBe(gateway.url);
+    const admin = await request(gateway.adminUrl, '/healthz');
     expect(admin.status).toBe(200);
     // The admin API is never on the public port.
     expect(

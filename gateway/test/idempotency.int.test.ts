@@ -1,5 +1,6 @@
 import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { silentLogger } from '@qr-payout/platform/log';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -9,7 +10,7 @@ import { createMemoryIdempotencyCache, type MemoryIdempotencyCache } from '../sr
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
 import { migrateGateway } from '../src/migrations';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
-import { type HttpResponse, REDIS_URL, randomSuffix, request, schemaPool, UUID } from './support';
+import { type HttpResponse, randomSuffix, request, schemaPool, UUID } from './support';
 
 // The idempotency table of docs/api/idempotency.md "The Idempotency-Key" through the real app and
 // the real pay records table, once with the Redis cache (production) and once with the memory cache
@@ -282,7 +283,7 @@ async function flushRedis(): Promise<void> {
 }
 
 beforeAll(async () => {
-  redis = new Redis(REDIS_URL, { commandTimeout: 2_000 });
+  redis = new Redis(testInfra.redisUrl, { commandTimeout: 2_000 });
   pool = schemaPool(schema);
   await migrateGateway(pool, schema);
 });

@@ -1,7 +1,8 @@
-import { type RunningDecoder, startDecoder } from '@qr-payout/decoder';
-import { type RunningFx, startFx } from '@qr-payout/fx';
+import { loadFxConfig, type RunningFx, startFx } from '@qr-payout/fx';
 import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { silentLogger } from '@qr-payout/platform/log';
+import { testInfra } from '@qr-payout/test-kit/infra';
+import { serviceEnv } from '@qr-payout/test-kit/service';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
@@ -9,19 +10,16 @@ import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { buildPublicApp } from '../src/http/app';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
-import { type RunningGateway, startGateway } from '../src/index';
 import { signPartnerCallback } from '../src/payments/partner-signature';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService } from '../src/tenants/service';
 import {
-  gatewayEnv,
   type HttpResponse,
-  REDIS_URL,
   randomSuffix,
   request,
-  schemaPool,
   seedTenant,
-  startSchemePayout,
+  startTestGateway,
+  type TestGateway,
   UUID,
 } from './support';
 
@@ -47,11 +45,8 @@ type Operation = {
 };
 type Doc = { paths: Record<string, Record<string, Operation>> };
 
-const schema = `gw_oas_${randomSuffix()}`;
-let decoder: RunningDecoder;
+let world: TestGateway;
 let fx: RunningFx;
-let payout: Awaited<ReturnType<typeof startSchemePayout>>;
-let gateway: RunningGateway;
 let stubApp: FastifyInstance;
 let pool: pg.Pool;
 let base: string;
@@ -258,33 +253,14 @@ const json = (apiKey: string | undefined, body: string, contentType = 'applicati
 });
 
 beforeAll(async () => {
-  payout = await startSchemePayout();
-  decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
   // ListCurrencies reads only fx's rate table (the default one here): no schema needed.
-  fx = await startFx({
-    GRPC_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: 'postgres://unused',
-  });
-  gateway = await startGateway(
-    {
-      ...gatewayEnv({
-        schema,
-        redisPrefix: `test:gw-oas:${randomSuffix()}:`,
-        decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
-        payoutUrl: payout.url,
-      }),
-      FX_URL: `http://127.0.0.1:${fx.grpcPort}`,
-    },
-    { logger: silentLogger() },
-  );
-  base = `http://127.0.0.1:${gateway.port}`;
-  pool = schemaPool(schema);
+  fx = await startFx(loadFxConfig(serviceEnv({ LOG_LEVEL: 'error', DATABASE_URL: 'postgres://unused' })));
+  world = await startTestGateway({ schemaPrefix: 'gw_oas', env: { FX_URL: fx.url }, logger: silentLogger() });
+  ({ base, pool } = world);
   doc = (await request(base, '/v1/openapi.json')).json();
   ajv.addSchema(doc as object, 'openapi.json');
 
-  redis = new Redis(REDIS_URL, { commandTimeout: 2_000 });
+  redis = new Redis(testInfra.redisUrl, { commandTimeout: 2_000 });
   let schemeCalls = 0;
   let endpointCalls = 0;
   let currencyCalls = 0;
@@ -552,15 +528,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stubApp?.close();
-  await gateway?.close();
-  await decoder?.close();
-  await fx?.close();
-  await payout?.close();
+  await world?.stop();
+  await fx?.stop();
   const keys = (await redis?.keys(`${idempotencyPrefix}*`)) ?? [];
   if (keys.length > 0) await redis.del(...keys);
   redis?.disconnect();
-  await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool?.end();
 });
 
 describe('OpenAPI document conformance', () => {
@@ -1010,7 +982,7 @@ describe('OpenAPI document conformance', () => {
   });
 
   it('every documented status was produced (after shutdown starts, /readyz is 503)', async () => {
-    gateway.beginShutdown();
+    world.gateway.beginShutdown();
     conform('get', '/readyz', await request(base, '/readyz'));
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops).flatMap(([method, op]) =>

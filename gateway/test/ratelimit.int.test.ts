@@ -2,33 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type RunningDecoder, startDecoder } from '@qr-payout/decoder';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import pino from 'pino';
-import { type RunningGateway, startGateway } from '../src/index';
 import { createFallbackRateLimiter } from '../src/ratelimit/fallback';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createRedisRateLimiter, rateLimitLogKey } from '../src/ratelimit/redis';
-import {
-  gatewayEnv,
-  type HttpResponse,
-  randomSuffix,
-  request,
-  schemaPool,
-  seedTenant,
-  startSchemePayout,
-} from './support';
+import { randomSuffix, request, seedTenant, startTestGateway, type TestGateway } from './support';
 
 // The Redis sliding-window limiter (ADR 0003) against a real Redis, keys under a random prefix;
 // then the failed-key budget of a whole gateway, with Redis and with the sandbox's memory limiter.
 
-const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:56379';
 const prefix = `test:gw-rl:${randomBytes(6).toString('hex')}:`;
 let redis: Redis;
 
 beforeAll(() => {
-  redis = new Redis(REDIS_URL, { enableOfflineQueue: true, commandTimeout: 2_000 });
+  redis = new Redis(testInfra.redisUrl, { enableOfflineQueue: true, commandTimeout: 2_000 });
 });
 
 /** The log of a limiter key: its per-millisecond entries, oldest first. */
@@ -87,7 +77,7 @@ describe('Redis sliding-window limiter', () => {
   });
 
   it('admits exactly the limit out of 150 concurrent requests from several clients', async () => {
-    const clients = [redis, new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    const clients = [redis, new Redis(testInfra.redisUrl), new Redis(testInfra.redisUrl)];
     try {
       const limiters = clients.map((c) => createRedisRateLimiter({ redis: c, keyPrefix: prefix }));
       const results = await Promise.all(
@@ -226,43 +216,25 @@ describe.each([
   ['redis', {}],
   ['memory (sandbox)', { RATE_LIMIT_BACKEND: 'memory', REDIS_URL: undefined }],
 ] as const)('failed-key budget of the gateway, %s limiter', (backend, envOverride) => {
-  const schema = `gw_authfail_${randomSuffix()}`;
-  const gatewayPrefix = `test:gw-authfail:${randomSuffix()}:`;
   // AUTH_FAILURE_LIMIT is 5 in the test env (support.ts).
   const FAILURE_LIMIT = 5;
-  let decoder: RunningDecoder;
-  let payout: Awaited<ReturnType<typeof startSchemePayout>>;
-  let gateway: RunningGateway;
+  let world: TestGateway;
   let pool: pg.Pool;
   let base: string;
 
   beforeAll(async () => {
-    payout = await startSchemePayout();
-    decoder = await startDecoder({ GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error' });
-    gateway = await startGateway({
-      ...gatewayEnv({
-        schema,
-        redisPrefix: gatewayPrefix,
-        decoderUrl: `http://127.0.0.1:${decoder.grpcPort}`,
-        payoutUrl: payout.url,
-      }),
-      ...envOverride,
-    });
-    base = `http://127.0.0.1:${gateway.port}`;
-    pool = schemaPool(schema);
+    world = await startTestGateway({ schemaPrefix: 'gw_authfail', env: envOverride });
+    ({ pool, base } = world);
   }, 30_000);
 
   afterAll(async () => {
-    await gateway?.close();
-    await decoder?.close();
-    await payout?.close();
-    await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pool?.end();
-    const keys = await redis.keys(`${gatewayPrefix}*`);
+    if (!world) return;
+    await world.stop();
+    const keys = await redis.keys(`${world.redisPrefix}*`);
     if (keys.length > 0) await redis.del(...keys);
   });
 
-  const schemes = (apiKey?: string): Promise<HttpResponse> =>
+  const schemes = (apiKey?: string) =>
     request(base, '/v1/schemes', { headers: apiKey === undefined ? {} : { 'x-api-key': apiKey } });
   const badKey = () => `qrp_${randomSuffix().slice(0, 8)}_${randomBytes(16).toString('hex')}`;
 
@@ -278,7 +250,7 @@ describe.each([
     }
     expect(statuses).toEqual(Array.from({ length: FAILURE_LIMIT }, () => [401, 200]).flat());
     if (backend === 'redis') {
-      const failures = await redis.lrange(rateLimitLogKey(gatewayPrefix, 'authfail:127.0.0.1'), 0, -1);
+      const failures = await redis.lrange(rateLimitLogKey(world.redisPrefix, 'authfail:127.0.0.1'), 0, -1);
       expect(failures.reduce((n, entry) => n + Number(entry.split(':')[1]), 0)).toBe(FAILURE_LIMIT);
     }
 

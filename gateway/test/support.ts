@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { startPayout } from '@qr-payout/payout';
+import { loadDecoderConfig, startDecoder } from '@qr-payout/decoder';
+import { loadPayoutConfig, type RunningPayout, startPayout } from '@qr-payout/payout';
 import { createPgPool } from '@qr-payout/platform/db';
+import type { Logger } from '@qr-payout/platform/log';
+import { testInfra } from '@qr-payout/test-kit/infra';
+import { type ServiceOnFreshSchema, serviceEnv, startOnFreshSchema } from '@qr-payout/test-kit/service';
 import type pg from 'pg';
+import { loadGatewayConfig, type RunningGateway, startGateway } from '../src/index';
 import { generateApiKey, hashApiKey } from '../src/tenants/keys';
 import { insertApiKey, insertTenant } from '../src/tenants/store';
 
-// Shared by the gateway's integration tests: real infrastructure from env, isolated per run.
+// Shared by the gateway's integration tests: real infrastructure from env
+// (@qr-payout/test-kit/infra), isolated per run.
 
-export const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/postgres';
-export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:56379';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export function randomSuffix(): string {
@@ -26,10 +30,10 @@ export function gatewayEnv(opts: {
     PORT: '0',
     ADMIN_PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL,
+    DATABASE_URL: testInfra.databaseUrl,
     DB_SCHEMA: opts.schema,
     DB_POOL_MAX: '4',
-    REDIS_URL,
+    REDIS_URL: testInfra.redisUrl,
     RATE_LIMIT_KEY_PREFIX: opts.redisPrefix,
     DECODER_URL: opts.decoderUrl,
     ...(opts.payoutUrl ? { PAYOUT_URL: opts.payoutUrl } : {}),
@@ -57,7 +61,7 @@ export async function seedTenant(
 }
 
 export function schemaPool(schema: string): pg.Pool {
-  return createPgPool({ connectionString: DATABASE_URL, schema, max: 2 });
+  return createPgPool({ connectionString: testInfra.databaseUrl, schema, max: 2 });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
@@ -79,26 +83,62 @@ export async function request(
 
 /**
  * A real payout in a schema of its own, without its workers: GET /v1/schemes shows its rail limits
- * (ListRailLimits). close() stops it and drops the schema.
+ * (ListRailLimits). stop() stops it and drops the schema.
  */
-export async function startSchemePayout(): Promise<{ url: string; close(): Promise<void> }> {
-  const schema = `gw_payout_${randomSuffix()}`;
-  const payout = await startPayout({
-    DATABASE_URL,
-    DB_SCHEMA: schema,
-    DB_POOL_MAX: '2',
-    MIGRATE_ON_START: 'true',
-    GRPC_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+export function startSchemePayout(): Promise<ServiceOnFreshSchema<RunningPayout>> {
+  return startOnFreshSchema('gw_payout', (env) => startPayout(loadPayoutConfig(env)), {
     OUTBOX_RELAY_ENABLED: 'false',
     POLL_WORKER_ENABLED: 'false',
   });
+}
+
+export type TestGateway = {
+  gateway: RunningGateway;
+  /** The public API's base URL. */
+  base: string;
+  /** A pool on the gateway's schema (seedTenant, direct reads). */
+  pool: pg.Pool;
+  /** RATE_LIMIT_KEY_PREFIX: the Redis keys this gateway writes start with it. */
+  redisPrefix: string;
+  /** The env the gateway was configured from (PAYOUT_ADMIN_TOKEN and the rest). */
+  env: NodeJS.ProcessEnv;
+  /** Stops the gateway, the decoder and payout, and drops the gateway's schema. */
+  stop(): Promise<void>;
+};
+
+/**
+ * The whole gateway as startGateway builds it, in a schema `<schemaPrefix>_<hex>` and Redis prefix of
+ * its own, over the real decoder (dynamic Pix locations on 127.0.0.1:9 go over plain http, where
+ * nothing listens: a PSP that is down) and a real payout without workers. `env` adds to or
+ * overrides the gateway's env (FX_URL, RATE_LIMIT_BACKEND, ...).
+ */
+export async function startTestGateway(opts: {
+  schemaPrefix: string;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}): Promise<TestGateway> {
+  const schema = `${opts.schemaPrefix}_${randomSuffix()}`;
+  const redisPrefix = `test:${opts.schemaPrefix}:${randomSuffix()}:`;
+  const payout = await startSchemePayout();
+  const decoder = await startDecoder(
+    loadDecoderConfig(serviceEnv({ LOG_LEVEL: 'error', PIX_LOCATION_HTTP_HOSTS: '127.0.0.1:9' })),
+  );
+  const env = {
+    ...gatewayEnv({ schema, redisPrefix, decoderUrl: decoder.url, payoutUrl: payout.url }),
+    ...opts.env,
+  };
+  const gateway = await startGateway(loadGatewayConfig(env), opts.logger ? { logger: opts.logger } : {});
+  const pool = schemaPool(schema);
   return {
-    url: `http://127.0.0.1:${payout.grpcPort}`,
-    async close() {
-      await payout.close();
-      const pool = schemaPool(schema);
+    gateway,
+    base: gateway.url,
+    pool,
+    redisPrefix,
+    env,
+    async stop() {
+      await gateway.stop();
+      await decoder.stop();
+      await payout.stop();
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await pool.end();
     },

@@ -4,12 +4,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createPgPool, migrate } from '@qr-payout/platform/db';
 import { silentLogger } from '@qr-payout/platform/log';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
 import { createTenantService, type SigningSecretClient, type TenantService } from '../src/tenants/service';
 
 // Tenant service against a real PostgreSQL, in a schema of its own (DB_SCHEMA isolation).
 
-const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/postgres';
 const DEFAULT_LIMIT = 100;
 
 const schema = `gw_tenants_${randomBytes(6).toString('hex')}`;
@@ -53,7 +53,7 @@ async function expectCode(promise: Promise<unknown>, code: Code): Promise<void> 
 }
 
 beforeAll(async () => {
-  pool = createPgPool({ connectionString: DATABASE_URL, schema, max: 4 });
+  pool = createPgPool({ connectionString: testInfra.databaseUrl, schema, max: 4 });
   await migrate(pool, { schema, dir: path.join(__dirname, '../migrations') });
 });
 

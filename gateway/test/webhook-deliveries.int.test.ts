@@ -3,21 +3,22 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
-import { type Client, createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
+import type { Client } from '@connectrpc/connect';
 import { createMemoryBus, TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import { closeGrpcClients } from '@qr-payout/platform/grpc';
 import { silentLogger } from '@qr-payout/platform/log';
-import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import type { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { type RunningWebhook, startWebhook } from '@qr-payout/webhook';
+import { createAdminClient } from '@qr-payout/test-kit/admin';
+import { databaseEnv, serviceEnv } from '@qr-payout/test-kit/service';
+import { loadWebhookConfig, type RunningWebhook, startWebhook } from '@qr-payout/webhook';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type pg from 'pg';
-import { type RunningGateway, startGateway } from '../src/index';
+import { loadGatewayConfig, type RunningGateway, startGateway } from '../src/index';
 import { buildOpenApiDocument } from '../src/openapi/document';
-import { DATABASE_URL, gatewayEnv, type HttpResponse, randomSuffix, request, schemaPool } from './support';
+import { gatewayEnv, type HttpResponse, randomSuffix, request, schemaPool } from './support';
 
 // The public delivery routes end to end: the real gateway, the REAL webhook service in process
 // (its own schema, worker on, the dispatcher on an in-memory bus instead of Kafka), a local
@@ -179,25 +180,21 @@ beforeAll(async () => {
   await startReceiver();
   bus = createMemoryBus();
   webhook = await startWebhook(
-    {
-      DATABASE_URL,
-      DB_SCHEMA: webhookSchema,
-      DB_POOL_MAX: '4',
-      MIGRATE_ON_START: 'true',
-      WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_SCALE: '0.0001',
-      GRPC_PORT: '0',
-      HOST: '127.0.0.1',
-      KAFKA_BROKERS: process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092',
-      // The dispatcher reads the in-memory bus below, never Kafka.
-      WEBHOOK_DISPATCHER_ENABLED: 'true',
-      WEBHOOK_DISPATCHER_GROUP: `gw-whd-${randomSuffix()}`,
-      WEBHOOK_POLL_MS: '50',
-      // Longer than the test: a /hang delivery stays `delivering` until the end.
-      WEBHOOK_TIMEOUT_MS: '60000',
-      LOG_LEVEL: 'silent',
-    },
+    loadWebhookConfig(
+      serviceEnv({
+        ...databaseEnv(webhookSchema, 4),
+        WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_RETRY_SCALE: '0.0001',
+        // Never dialled: the dispatcher reads the in-memory bus below, never Kafka.
+        KAFKA_BROKERS: '127.0.0.1:1',
+        WEBHOOK_DISPATCHER_ENABLED: 'true',
+        WEBHOOK_DISPATCHER_GROUP: `gw-whd-${randomSuffix()}`,
+        WEBHOOK_POLL_MS: '50',
+        // Longer than the test: a /hang delivery stays `delivering` until the end.
+        WEBHOOK_TIMEOUT_MS: '60000',
+      }),
+    ),
     { bus },
   );
   const env = gatewayEnv({
@@ -205,24 +202,11 @@ beforeAll(async () => {
     redisPrefix: `test:gw-whd:${randomSuffix()}:`,
     decoderUrl: 'http://127.0.0.1:1',
   });
-  gateway = await startGateway(
-    { ...env, WEBHOOK_URL: `http://127.0.0.1:${webhook.grpcPort}` },
-    { logger: silentLogger() },
-  );
-  base = `http://127.0.0.1:${gateway.port}`;
-  admin = createClient(
-    AdminService,
-    createConnectTransport({
-      baseUrl: `http://127.0.0.1:${gateway.adminPort}`,
-      httpVersion: '1.1',
-      interceptors: [
-        (next) => (req) => {
-          req.header.set('authorization', `Bearer ${env['PAYOUT_ADMIN_TOKEN']}`);
-          return next(req);
-        },
-      ],
-    }),
-  );
+  gateway = await startGateway(loadGatewayConfig({ ...env, WEBHOOK_URL: webhook.url }), {
+    logger: silentLogger(),
+  });
+  base = gateway.url;
+  admin = createAdminClient(gateway.adminUrl, env['PAYOUT_ADMIN_TOKEN']);
   gatewayPool = schemaPool(gatewaySchema);
   webhookPool = schemaPool(webhookSchema);
 
@@ -236,8 +220,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const res of hanging) res.end();
-  await gateway?.close();
-  await webhook?.close();
+  await gateway?.stop();
+  await webhook?.stop();
   await bus?.close();
   await closeGrpcClients();
   receiver?.closeAllConnections();

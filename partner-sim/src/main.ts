@@ -6,5 +6,9 @@ import { startPartnerSim } from './index';
 runServiceMain({
   service: 'partner-sim',
   loadConfig: loadPartnerSimConfig,
-  start: (env, logger) => startPartnerSim(env, { logger }),
+  // startPartnerSim reads its env itself; the handle's close() is the shutdown step.
+  start: async (_config, logger) => {
+    const sim = await startPartnerSim(process.env, { logger });
+    return { stop: () => sim.close() };
+  },
 });

@@ -1,36 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { silentLogger } from '@qr-payout/platform/log';
+import { SIM_API_KEY, SIM_CALLBACK_SECRET } from '@qr-payout/test-kit/partner-sim';
 import {
   type PayoutResource,
   type RunningPartnerSim,
   type SignatureCheck,
-  startPartnerSim,
   verifyCallbackSignature,
 } from '../src/index';
 
-// Helpers of the partner-sim integration tests: a simulator on a free port, a caller speaking the
-// partner protocol, and a real HTTP receiver for callbacks that checks their signatures.
-
-export const API_KEY = 'test_api_key';
-export const CALLBACK_SECRET = 'test_callback_secret';
-
-export function startSim(env: Record<string, string> = {}): Promise<RunningPartnerSim> {
-  return startPartnerSim(
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PARTNER_SIM_API_KEY: API_KEY,
-      PARTNER_SIM_CALLBACK_SECRET: CALLBACK_SECRET,
-      PARTNER_SIM_SETTLE_MS: '50',
-      PARTNER_SIM_SLOW_SETTLE_MS: '600',
-      PARTNER_SIM_CALLBACK_RETRY_MS: '50',
-      ...env,
-    },
-    { logger: silentLogger() },
-  );
-}
+// Helpers of the partner-sim integration tests: a caller speaking the partner protocol and a real
+// HTTP receiver for callbacks that checks their signatures. The simulator itself starts through
+// @qr-payout/test-kit/partner-sim (startTestPartnerSim).
 
 export type Answer<T = Record<string, unknown>> = { status: number; contentType: string; body: T };
 
@@ -43,7 +24,7 @@ export async function call<T = Record<string, unknown>>(
   const response = await fetch(`${sim.baseUrl}${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${API_KEY}`,
+      authorization: `Bearer ${SIM_API_KEY}`,
       ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...opts.headers,
     },
@@ -105,7 +86,7 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
         rawBody,
         payout: JSON.parse(rawBody) as PayoutResource,
         signature: verifyCallbackSignature({
-          secret: CALLBACK_SECRET,
+          secret: SIM_CALLBACK_SECRET,
           header: Array.isArray(header) ? header[0] : header,
           rawBody,
           now: Math.floor(Date.now() / 1000),
@@ -130,22 +111,6 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
       }),
   };
 }
-
-/** Polls `check` until it returns a value (not undefined) or `timeoutMs` passes. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 3000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A valid Pix payout body; `amountMinor` picks the sandbox outcome by its last two digits. */
 export function pixPayout(amountMinor: string, callbackUrl: string, over: Record<string, unknown> = {}) {

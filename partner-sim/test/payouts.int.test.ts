@@ -1,3 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SIM_API_KEY, startTestPartnerSim } from '@qr-payout/test-kit/partner-sim';
+import { eventually } from '@qr-payout/test-kit/wait';
 import {
   type PayoutResource,
   RAIL_CURRENCY,
@@ -5,18 +8,7 @@ import {
   REFERENCE_PATTERNS,
   type RunningPartnerSim,
 } from '../src/index';
-import {
-  API_KEY,
-  type CallbackReceiver,
-  call,
-  eventually,
-  newKey,
-  pixPayout,
-  sleep,
-  startCallbackReceiver,
-  startSim,
-  submit,
-} from './harness';
+import { type CallbackReceiver, call, newKey, pixPayout, startCallbackReceiver, submit } from './harness';
 
 // The partner payout protocol against the real simulator over HTTP, with callbacks landing on a
 // real local receiver (PARTNER_SIM_SETTLE_MS=50, PARTNER_SIM_SLOW_SETTLE_MS=600).
@@ -27,7 +19,7 @@ describe('partner-sim payouts over HTTP', () => {
 
   beforeAll(async () => {
     receiver = await startCallbackReceiver();
-    sim = await startSim();
+    sim = await startTestPartnerSim();
   });
 
   afterAll(async () => {
@@ -244,7 +236,7 @@ describe('partner-sim payouts over HTTP', () => {
 
   describe('refusals', () => {
     it('401 without the bearer key or with another one', async () => {
-      for (const authorization of ['', `Bearer ${API_KEY}x`, API_KEY, 'Bearer ']) {
+      for (const authorization of ['', `Bearer ${SIM_API_KEY}x`, SIM_API_KEY, 'Bearer ']) {
         const answer = await call(sim, 'GET', '/v1/payouts/pp_x', { headers: { authorization } });
         expect(answer.status).toBe(401);
         expect(answer.body).toMatchObject({ code: 'unauthorized' });

@@ -1,18 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestPartnerSim } from '@qr-payout/test-kit/partner-sim';
+import { eventually } from '@qr-payout/test-kit/wait';
 import type { PayoutResource, RunningPartnerSim } from '../src/index';
-import {
-  type CallbackReceiver,
-  call,
-  eventually,
-  newKey,
-  pixPayout,
-  sleep,
-  startCallbackReceiver,
-  startSim,
-  submit,
-} from './harness';
+import { type CallbackReceiver, call, newKey, pixPayout, startCallbackReceiver, submit } from './harness';
 
 // PARTNER_SIM_STATE_FILE (README "Persistence"): a simulator started again on the same file knows
 // every payout it accepted, and settles the ones still in process when they were due.
@@ -33,7 +26,7 @@ describe('partner-sim payouts across restarts', () => {
   });
 
   async function start(file: string, port = '0'): Promise<RunningPartnerSim> {
-    const sim = await startSim({ PARTNER_SIM_STATE_FILE: file, PORT: port });
+    const sim = await startTestPartnerSim({ PARTNER_SIM_STATE_FILE: file, PORT: port });
     running.push(sim);
     return sim;
   }
@@ -81,11 +74,11 @@ describe('partner-sim payouts across restarts', () => {
   });
 
   it('without a state file a restart forgets (unit tests and one-off runs)', async () => {
-    const first = await startSim();
+    const first = await startTestPartnerSim();
     running.push(first);
     const created = await submit(first, newKey(), pixPayout('12345', receiver.url));
     await first.close();
-    const second = await startSim();
+    const second = await startTestPartnerSim();
     running.push(second);
     const lookup = await call(second, 'GET', `/v1/payouts/${created.body.id}`);
     expect(lookup.status).toBe(404);

@@ -1,15 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestPartnerSim } from '@qr-payout/test-kit/partner-sim';
+import { eventually } from '@qr-payout/test-kit/wait';
 import type { PayoutResource, RunningPartnerSim, SimStatsView } from '../src/index';
-import {
-  type CallbackReceiver,
-  call,
-  eventually,
-  newKey,
-  pixPayout,
-  sleep,
-  startCallbackReceiver,
-  startSim,
-  submit,
-} from './harness';
+import { type CallbackReceiver, call, newKey, pixPayout, startCallbackReceiver, submit } from './harness';
 
 // Every fault kind of /_sim/faults (PARTNER_SIM_FAULTS=true) against the real simulator over
 // HTTP: what the caller sees, and whether a payout exists behind it.
@@ -20,7 +13,7 @@ describe('partner-sim fault injection', () => {
 
   beforeAll(async () => {
     receiver = await startCallbackReceiver();
-    sim = await startSim({ PARTNER_SIM_FAULTS: 'true' });
+    sim = await startTestPartnerSim({ PARTNER_SIM_FAULTS: 'true' });
   });
 
   afterEach(async () => {
@@ -214,7 +207,7 @@ describe('partner-sim fault injection', () => {
 describe('partner-sim close', () => {
   it('releases an answer held by a timeout fault and settles nothing afterwards', async () => {
     const receiver = await startCallbackReceiver();
-    const sim = await startSim({ PARTNER_SIM_FAULTS: 'true', PARTNER_SIM_SETTLE_MS: '300' });
+    const sim = await startTestPartnerSim({ PARTNER_SIM_FAULTS: 'true', PARTNER_SIM_SETTLE_MS: '300' });
     try {
       await call(sim, 'POST', '/_sim/faults', {
         body: { submit: [{ kind: 'timeout_after_accept', ms: 60_000 }] },

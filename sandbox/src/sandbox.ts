@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { startDecoder } from '@qr-payout/decoder';
-import { startFx } from '@qr-payout/fx';
-import { startGateway } from '@qr-payout/gateway';
+import { loadDecoderConfig, startDecoder } from '@qr-payout/decoder';
+import { loadFxConfig, startFx } from '@qr-payout/fx';
+import { loadGatewayConfig, startGateway } from '@qr-payout/gateway';
 import { startPartnerSim } from '@qr-payout/partner-sim';
-import { startPayout } from '@qr-payout/payout';
+import { loadPayoutConfig, startPayout } from '@qr-payout/payout';
 import { createMemoryBus } from '@qr-payout/platform/events';
 import { closeGrpcClients } from '@qr-payout/platform/grpc';
 import type { Logger } from '@qr-payout/platform/log';
 import type { ShutdownStep } from '@qr-payout/platform/shutdown';
-import { startWebhook } from '@qr-payout/webhook';
+import { loadWebhookConfig, startWebhook } from '@qr-payout/webhook';
 import { loadSandboxCredentials, type SandboxCredentials } from './credentials';
 import { startEmbeddedDatabases } from './embedded-postgres';
 import { freePort } from './free-port';
@@ -120,54 +120,51 @@ export async function startSandbox(
     const partnerSimHost = new URL(partnerSim.baseUrl).host;
 
     // fx first: payout confirms quotes at execute, so it needs fx's address.
-    const fx = await startFx(withDatabase('fx'));
-    cleanup.add(() => fx.close());
-    const grpcUrl = (p: number) => `http://127.0.0.1:${p}`;
+    const fx = await startFx(loadFxConfig(withDatabase('fx')));
+    cleanup.add(() => fx.stop());
     const [decoder, payout, webhook] = await startAllOrNone([
-      startDecoder({ ...shared, PIX_LOCATION_HTTP_HOSTS: partnerSimHost }),
+      startDecoder(loadDecoderConfig({ ...shared, PIX_LOCATION_HTTP_HOSTS: partnerSimHost })),
       startPayout(
-        {
+        loadPayoutConfig({
           ...withDatabase('payout'),
-          FX_URL: grpcUrl(fx.grpcPort),
+          FX_URL: fx.url,
           // Payouts go to the simulator, which calls back the gateway's public port.
           PARTNER_BASE_URL: partnerSim.baseUrl,
           PARTNER_CALLBACK_BASE_URL: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
-        },
+        }),
         { bus },
       ),
-      startWebhook(withDatabase('webhook'), { bus }),
+      startWebhook(loadWebhookConfig(withDatabase('webhook')), { bus }),
     ] as const);
     const services = [decoder, payout, webhook, fx];
-    cleanup.add(() => closeAll([decoder, payout, webhook]));
+    cleanup.add(() => stopAll([decoder, payout, webhook]));
 
-    const gateway = await startGateway({
-      ...gatewayEnv(env, shared, {
-        host,
-        port,
-        adminPort,
-        databaseUrl: databases.urlFor('gateway'),
-        serviceUrls: {
-          decoder: grpcUrl(decoder.grpcPort),
-          fx: grpcUrl(fx.grpcPort),
-          payout: grpcUrl(payout.grpcPort),
-          webhook: grpcUrl(webhook.grpcPort),
-        },
+    const gateway = await startGateway(
+      loadGatewayConfig({
+        ...gatewayEnv(env, shared, {
+          host,
+          port,
+          adminPort,
+          databaseUrl: databases.urlFor('gateway'),
+          serviceUrls: { decoder: decoder.url, fx: fx.url, payout: payout.url, webhook: webhook.url },
+        }),
+        PARTNER_CALLBACK_SECRET: partnerCallbackSecret,
       }),
-      PARTNER_CALLBACK_SECRET: partnerCallbackSecret,
-    });
+    );
     cleanup.add(async () => {
-      await gateway.close();
+      await gateway.stop();
       await closeGrpcClients();
     });
 
-    const baseUrl = `http://localhost:${gateway.port}`;
-    const adminUrl = `http://localhost:${gateway.adminPort}`;
+    // port and adminPort are never 0 here (picked above), so the printed URLs are the bound ones.
+    const baseUrl = `http://localhost:${port}`;
+    const adminUrl = `http://localhost:${adminPort}`;
     await ensureSandboxTenant({ adminUrl, credentials });
 
     const shutdownSteps: ShutdownStep[] = [
-      { name: 'gateway', run: () => gateway.close() },
+      { name: 'gateway', run: () => gateway.stop() },
       { name: 'grpc-clients', run: () => closeGrpcClients() },
-      { name: 'services', run: () => closeAll(services) },
+      { name: 'services', run: () => stopAll(services) },
       { name: 'partner-sim', run: () => partnerSim.close() },
       { name: 'event-bus', run: () => bus.close() },
       { name: 'databases', run: () => databases.close() },
@@ -195,27 +192,25 @@ export async function startSandbox(
   }
 }
 
-type Closable = { close(): Promise<void> };
+type Stoppable = { stop(): Promise<void> };
 
-/** Waits for every start; when one fails, closes the ones that started and rethrows. */
-async function startAllOrNone<T extends readonly Promise<Closable>[]>(
+/** Waits for every start; when one fails, stops the ones that started and rethrows. */
+async function startAllOrNone<T extends readonly Promise<Stoppable>[]>(
   starts: T,
 ): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
   const results = await Promise.allSettled(starts);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
-    await closeAll(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))).catch(
-      () => undefined,
-    );
+    await stopAll(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))).catch(() => undefined);
     throw failed.reason;
   }
-  return results.map((r) => (r as PromiseFulfilledResult<Closable>).value) as {
+  return results.map((r) => (r as PromiseFulfilledResult<Stoppable>).value) as {
     -readonly [K in keyof T]: Awaited<T[K]>;
   };
 }
 
-async function closeAll(closables: Closable[]): Promise<void> {
-  const results = await Promise.allSettled(closables.map((c) => c.close()));
+async function stopAll(services: Stoppable[]): Promise<void> {
+  const results = await Promise.allSettled(services.map((s) => s.stop()));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
-import { startGateway } from '@qr-payout/gateway';
+import { loadGatewayConfig, startGateway } from '@qr-payout/gateway';
 import { closeGrpcClients, createGrpcServer } from '@qr-payout/platform/grpc';
 import { createLogger } from '@qr-payout/platform/log';
-import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { createAdminClient } from '@qr-payout/test-kit/admin';
 import { freePort } from '../src/free-port';
 import { baseEnv, spawnTs } from './child-process';
 
@@ -81,43 +79,33 @@ export async function startGarbageGateway(): Promise<GarbageGateway> {
     const adminToken = randomBytes(24).toString('base64url');
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const gateway = await startGateway({
-      ...baseEnv(),
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ADMIN_PORT: '0',
-      PUBLIC_DOCS_URL: `${baseUrl}/docs`,
-      DATABASE_URL: databaseUrl,
-      DB_POOL_MAX: '3',
-      MIGRATE_ON_START: 'true',
-      RATE_LIMIT_BACKEND: 'memory',
-      LOG_LEVEL: 'error',
-      PAYOUT_ADMIN_TOKEN: adminToken,
-      DECODER_URL: upstream.url,
-      FX_URL: upstream.url,
-      PAYOUT_URL: upstream.url,
-      WEBHOOK_URL: `http://127.0.0.1:${webhookPort}`,
-      SCHEMES_CACHE_TTL_MS: '0',
-      OTEL_SDK_DISABLED: 'true',
-    });
+    const gateway = await startGateway(
+      loadGatewayConfig({
+        ...baseEnv(),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        ADMIN_PORT: '0',
+        PUBLIC_DOCS_URL: `${baseUrl}/docs`,
+        DATABASE_URL: databaseUrl,
+        DB_POOL_MAX: '3',
+        MIGRATE_ON_START: 'true',
+        RATE_LIMIT_BACKEND: 'memory',
+        LOG_LEVEL: 'error',
+        PAYOUT_ADMIN_TOKEN: adminToken,
+        DECODER_URL: upstream.url,
+        FX_URL: upstream.url,
+        PAYOUT_URL: upstream.url,
+        WEBHOOK_URL: `http://127.0.0.1:${webhookPort}`,
+        SCHEMES_CACHE_TTL_MS: '0',
+        OTEL_SDK_DISABLED: 'true',
+      }),
+    );
     closers.push(async () => {
-      await gateway.close();
+      await gateway.stop();
       await closeGrpcClients();
     });
 
-    const admin = createClient(
-      AdminService,
-      createConnectTransport({
-        baseUrl: `http://127.0.0.1:${gateway.adminPort}`,
-        httpVersion: '1.1',
-        interceptors: [
-          (next) => (req) => {
-            req.header.set('authorization', `Bearer ${adminToken}`);
-            return next(req);
-          },
-        ],
-      }),
-    );
+    const admin = createAdminClient(gateway.adminUrl, adminToken);
     const tenant = await admin.createTenant({ name: 'Garbage upstream check' });
     return { baseUrl, apiKey: tenant.apiKey, marker: MARKER, close };
   } catch (err) {

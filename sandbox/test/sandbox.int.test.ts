@@ -1,10 +1,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type Client, createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
-import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
-import { PIX_WITHOUT_AMOUNT } from '../../test-e2e/support/pay';
+import { createAdminClient } from '@qr-payout/test-kit/admin';
+import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { baseEnv, type RunningChild, spawnTs } from './child-process';
 import { startGarbageGateway } from './garbage-gateway';
 
@@ -116,21 +114,7 @@ function expectErrorBody(res: Response, status: number, tag: string, docsUrl: st
   expect(res.headers.get('x-request-id')).toBe(body.request_id);
 }
 
-function adminClient(): Client<typeof AdminService> {
-  return createClient(
-    AdminService,
-    createConnectTransport({
-      baseUrl: banner.adminUrl,
-      httpVersion: '1.1',
-      interceptors: [
-        (next) => (req) => {
-          req.header.set('authorization', `Bearer ${banner.adminToken}`);
-          return next(req);
-        },
-      ],
-    }),
-  );
-}
+const adminClient = () => createAdminClient(banner.adminUrl, banner.adminToken);
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'sandbox-int-'));

@@ -1,32 +1,15 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type Client, createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
-import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import type { AdminClient } from '@qr-payout/test-kit/admin';
 import { REPO_ROOT } from './processes';
 
-export type AdminClient = Client<typeof AdminService>;
+export { type AdminClient, createAdminClient } from '@qr-payout/test-kit/admin';
 
 export interface TestTenant {
   tenantId: string;
   apiKey: string;
   signingSecret: string;
-}
-
-/** The operator's admin API (Connect over HTTP/1.1, bearer operator token), as payoutctl uses it. */
-export function createAdminClient(adminUrl: string, adminToken: string): AdminClient {
-  const transport = createConnectTransport({
-    baseUrl: adminUrl,
-    httpVersion: '1.1',
-    interceptors: [
-      (next) => (req) => {
-        req.header.set('authorization', `Bearer ${adminToken}`);
-        return next(req);
-      },
-    ],
-  });
-  return createClient(AdminService, transport);
 }
 
 export async function createTenantViaApi(

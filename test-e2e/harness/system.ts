@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { closeGrpcClients } from '@qr-payout/platform/grpc';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import {
   type AdminClient,
   createAdminClient,
@@ -95,13 +96,6 @@ export interface System {
   stop(): Promise<ProcessExit[]>;
 }
 
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value)
-    throw new Error(`${name} is not set: the e2e suite runs against real infrastructure (npm run test:e2e)`);
-  return value;
-}
-
 /** Only what a child needs from our environment; nothing of the test runner's leaks into it. */
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -132,9 +126,9 @@ function telemetryEnv(serviceName: string, otlpTracesUrl: string | undefined): N
  * of DATABASE_URL, REDIS_URL and KAFKA_BROKERS, on a fresh database that stop() drops.
  */
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
-  const serverDatabaseUrl = requiredEnv('DATABASE_URL');
-  const redisUrl = requiredEnv('REDIS_URL');
-  const kafkaBrokers = requiredEnv('KAFKA_BROKERS');
+  const serverDatabaseUrl = testInfra.databaseUrl;
+  const redisUrl = testInfra.redisUrl;
+  const kafkaBrokers = testInfra.kafkaBrokers.join(',');
   const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-e2e-'));
   const adminToken = randomBytes(24).toString('base64url');

@@ -1,16 +1,16 @@
 // The QR strings of the sandbox test-QR catalogue (gateway/src/docs/sandbox-test-qrs.ts), built
 // with the decoder's own EMVCo encoder so every length and CRC is right by construction; the bad-CRC
 // code is a valid one whose CRC is replaced by another value computed here, never typed by hand.
-// The ones the e2e suite already pays come from merchant-qrs.ts and pay.ts.
+// The ones the e2e suite already pays come from @qr-payout/test-kit/qrs.
 //
 //   scripts/node24 node --conditions=development --import tsx test-e2e/support/generate-sandbox-test-qrs.ts
 //
 // prints `id: qr_string` for every static entry; sandbox-test-qrs.e2e.test.ts fails when the
 // catalogue's strings differ from these.
+
+import { MERCHANT_QRS, PIX_WITHOUT_AMOUNT, withBrokenCrc } from '@qr-payout/test-kit/qrs';
 import { type EmvObject, encodeMerchantQr, encodeTlv } from '../../services/decoder/src/emv/encode';
 import { parseEmv } from '../../services/decoder/src/emv/tlv';
-import { MERCHANT_QRS, withBrokenCrc } from './merchant-qrs';
-import { PIX_WITHOUT_AMOUNT } from './pay';
 
 function merchantQr(label: string): string {
   const found = MERCHANT_QRS.find((qr) => qr.label.startsWith(label));

@@ -1,39 +1,15 @@
-// What the money-path proofs (outcomes, crash, bench/pay) share: a Pix QR whose amount the request
-// chooses (so the amount's last two digits pick the sandbox outcome,
-// docs/sandbox-test-qrs.md "Test amounts"), a payer payout accepts for Brazil, and the shapes the
-// gateway and the simulator answer.
+// What the money-path proofs (outcomes, crash, stuck) share: a payment of the test kit's Pix QR
+// whose amount the request chooses (so the amount's last two digits pick the sandbox outcome,
+// docs/sandbox-test-qrs.md "Test amounts") by its payer, and the shapes the gateway and the
+// simulator answer.
 
 import { randomUUID } from 'node:crypto';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { TransactionEvent } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { encodeMerchantQr } from '../../services/decoder/src/emv/encode';
+import { PAYER } from '@qr-payout/test-kit/fixtures';
+import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { type ApiResponse, call } from './http';
-
-/** A static Pix QR without an amount: POST /v1/pay's `amount` then sets it. */
-export const PIX_WITHOUT_AMOUNT = encodeMerchantQr([
-  { id: 1, value: '11' },
-  {
-    id: 26,
-    value: [
-      { id: 0, value: 'br.gov.bcb.pix' },
-      { id: 1, value: '123e4567-e89b-42d3-a456-426614174000' },
-    ],
-  },
-  { id: 52, value: '5812' },
-  { id: 53, value: '986' },
-  { id: 58, value: 'BR' },
-  { id: 59, value: 'PADARIA PAO QUENTE' },
-  { id: 60, value: 'SAO PAULO' },
-  { id: 62, value: [{ id: 5, value: 'E2EOUT1' }] },
-]);
-
-/** A valid CPF (mod-11 check digits), as payout checks for Brazil. */
-export const PAYER = {
-  payer_name: 'Ana Souza',
-  payer_account: '0001-1234567',
-  payer_tax_id: '529.982.247-25',
-};
 
 /** POST /v1/pay of PIX_WITHOUT_AMOUNT for `amount` by PAYER, under a fresh Idempotency-Key. */
 export function payPix(gatewayUrl: string, apiKey: string, amount: number): Promise<ApiResponse> {

@@ -219,7 +219,7 @@ const transport: SkeletonLevel = {
 
 // ---------------------------------------------------------------- contract
 
-/** What our decoder answers for the bench's Pix QR (test-e2e/support/pay.ts PIX_WITHOUT_AMOUNT). */
+/** What our decoder answers for the bench's Pix QR (@qr-payout/test-kit/qrs PIX_WITHOUT_AMOUNT). */
 const CONTRACT_DECODED: DecodedQr = create(DecodedQrSchema, {
   schemeId: 'BR.PIX',
   country: 'BR',

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { Readiness } from '../http/routes/health';
-import { pingDatabase } from './store';
+import { createReadinessStore } from './store';
 
 /** Not ready while shutting down (checked first, no I/O) or when the database does not answer in time. */
 export function createReadiness(deps: {
@@ -8,6 +8,7 @@ export function createReadiness(deps: {
   timeoutMs?: number;
 }): Readiness & { beginShutdown(): void } {
   const timeoutMs = deps.timeoutMs ?? 1_000;
+  const store = createReadinessStore(deps.pool);
   let shuttingDown = false;
   return {
     beginShutdown() {
@@ -20,7 +21,7 @@ export function createReadiness(deps: {
         timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
       });
       try {
-        await Promise.race([pingDatabase(deps.pool), timeout]);
+        await Promise.race([store.pingDatabase(), timeout]);
         return undefined;
       } catch {
         return 'database unreachable';

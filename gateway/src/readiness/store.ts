@@ -1,6 +1,14 @@
 import type { Pool } from 'pg';
 
-/** Resolves when the database answers a trivial query (readiness probe). */
-export async function pingDatabase(pool: Pool): Promise<void> {
-  await pool.query('SELECT 1');
+export interface ReadinessStore {
+  /** Resolves when the database answers a trivial query (readiness probe). */
+  pingDatabase(): Promise<void>;
+}
+
+export function createReadinessStore(pool: Pool): ReadinessStore {
+  return {
+    async pingDatabase() {
+      await pool.query('SELECT 1');
+    },
+  };
 }

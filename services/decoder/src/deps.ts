@@ -1,17 +1,14 @@
 import { createLogger, type Logger } from '@qr-payout/platform/log';
 import type { DecoderConfig } from './config';
-import { createQrDecoder, type QrDecoder } from './decode/decoder';
 import { createHttpDynamicPixFetcher } from './pix/dynamic/http-fetcher';
 import type { DynamicPixFetcher } from './pix/dynamic/types';
-import { SCHEME_CATALOGUE } from './schemes/catalogue';
-import { createSchemeService, type SchemeService } from './schemes/service';
 
+/** The decoder's infrastructure: its logger and the HTTP client of dynamic Pix locations. */
 export type DecoderDeps = {
-  readonly config: DecoderConfig;
   readonly logger: Logger;
-  readonly schemes: SchemeService;
-  readonly decoder: QrDecoder;
-  /** Releases what the deps hold (the decoder holds no pools or clients). */
+  /** Fetches a dynamic Pix location and its JWKS (src/pix/dynamic). */
+  readonly dynamicPix: DynamicPixFetcher;
+  /** Releases what the deps hold (nothing today: no pools, no sockets kept). */
   close(): Promise<void>;
 };
 
@@ -21,20 +18,16 @@ export type DecoderDepsOverrides = {
 };
 
 export function createDeps(config: DecoderConfig, overrides: DecoderDepsOverrides = {}): DecoderDeps {
-  const logger = createLogger({ service: 'decoder', level: config.logLevel });
-  const dynamicPix =
-    overrides.dynamicPixFetcher ??
-    createHttpDynamicPixFetcher({
-      timeoutMs: config.pixLocationTimeoutMs,
-      maxBytes: config.pixLocationMaxBytes,
-      httpHosts: config.pixLocationHttpHosts,
-      jwksCacheTtlMs: config.pixJwksCacheTtlMs,
-    });
   return {
-    config,
-    logger,
-    schemes: createSchemeService({ catalogue: SCHEME_CATALOGUE }),
-    decoder: createQrDecoder({ dynamicPix }),
+    logger: createLogger({ service: 'decoder', level: config.logLevel }),
+    dynamicPix:
+      overrides.dynamicPixFetcher ??
+      createHttpDynamicPixFetcher({
+        timeoutMs: config.pixLocationTimeoutMs,
+        maxBytes: config.pixLocationMaxBytes,
+        httpHosts: config.pixLocationHttpHosts,
+        jwksCacheTtlMs: config.pixJwksCacheTtlMs,
+      }),
     close: async () => {},
   };
 }

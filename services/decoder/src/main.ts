@@ -1,11 +1,11 @@
-// Composition root of the decoder process: `node main.js` serves. The decoder has no database, so
+// The decoder process: `node main.js` serves until SIGTERM/SIGINT. The decoder has no database, so
 // `node main.js migrate` exits at once; the command exists so every chart Job hook has one shape.
 import { runServiceMain } from '@qr-payout/platform/service-main';
 import { loadDecoderConfig } from './config';
-import { startDecoder } from './index';
+import { startDecoder } from './start';
 
 runServiceMain({
   service: 'decoder',
   loadConfig: loadDecoderConfig,
-  start: (env) => startDecoder(env),
+  start: (config) => startDecoder(config),
 });

@@ -17,51 +17,27 @@ import {
   ListSchemesResponseSchema,
   PointOfInitiation,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { encodeMerchantQr, type RunningDecoder, SCHEME_CATALOGUE, startDecoder } from '../src/index';
+import { dynamicPixQr, staticPixQr } from '@qr-payout/test-kit/qrs';
+import { serviceEnv } from '@qr-payout/test-kit/service';
+import { loadDecoderConfig, type RunningDecoder, SCHEME_CATALOGUE, startDecoder } from '../src/index';
 
 // Dynamic Pix locations on this host go over plain http; nothing listens on port 9, so a fetch
 // there fails for real (no stand-in fetcher over gRPC).
-const env = {
-  GRPC_PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'silent',
-  PIX_LOCATION_HTTP_HOSTS: '127.0.0.1:9',
-  PIX_LOCATION_TIMEOUT_MS: '2000',
-};
+const env = serviceEnv({ PIX_LOCATION_HTTP_HOSTS: '127.0.0.1:9', PIX_LOCATION_TIMEOUT_MS: '2000' });
 
-const STATIC_PIX = encodeMerchantQr([
-  { id: 1, value: '11' },
-  {
-    id: 26,
-    value: [
-      { id: 0, value: 'br.gov.bcb.pix' },
-      { id: 1, value: 'pagamentos@loja.com.br' },
-    ],
-  },
-  { id: 52, value: '0000' },
-  { id: 53, value: '986' },
-  { id: 54, value: '12.50' },
-  { id: 58, value: 'BR' },
-  { id: 59, value: 'LOJA DO TESTE' },
-  { id: 60, value: 'SAO PAULO' },
-  { id: 62, value: [{ id: 5, value: 'PEDIDO42' }] },
-]);
+const STATIC_PIX = staticPixQr({
+  key: 'pagamentos@loja.com.br',
+  amount: '12.50',
+  name: 'LOJA DO TESTE',
+  city: 'SAO PAULO',
+  txid: 'PEDIDO42',
+});
 
-const UNREACHABLE_DYNAMIC_PIX = encodeMerchantQr([
-  { id: 1, value: '12' },
-  {
-    id: 26,
-    value: [
-      { id: 0, value: 'br.gov.bcb.pix' },
-      { id: 25, value: '127.0.0.1:9/qr/v2/cobv1' },
-    ],
-  },
-  { id: 52, value: '0000' },
-  { id: 53, value: '986' },
-  { id: 58, value: 'BR' },
-  { id: 59, value: 'LOJA DO TESTE' },
-  { id: 60, value: 'SAO PAULO' },
-]);
+const UNREACHABLE_DYNAMIC_PIX = dynamicPixQr({
+  location: '127.0.0.1:9/qr/v2/cobv1',
+  name: 'LOJA DO TESTE',
+  city: 'SAO PAULO',
+});
 
 // A real Redeban Bre-B code (test/fixtures/qr-vectors.jsonl): key type 02 (mobile), 5000.00 COP.
 const BREB =
@@ -72,17 +48,17 @@ describe('decoder over gRPC', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    decoder = await startDecoder(env);
-    baseUrl = `http://127.0.0.1:${decoder.grpcPort}`;
+    decoder = await startDecoder(loadDecoderConfig(env));
+    baseUrl = decoder.url;
   });
 
   afterAll(async () => {
     await closeGrpcClients();
-    await decoder.close();
+    await decoder.stop();
   });
 
   it('listens on a free port and answers grpc.health.v1.Health for the server and DecoderService', async () => {
-    expect(decoder.grpcPort).toBeGreaterThan(0);
+    expect(decoder.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     const health = createGrpcClient(Health, { baseUrl, timeoutMs: 2_000 });
     for (const service of ['', DecoderService.typeName]) {
       const { status } = await health.check({ service });
@@ -178,7 +154,7 @@ describe('decoder over gRPC', () => {
       },
       'DecoderService',
     );
-    const client = new Client(`127.0.0.1:${decoder.grpcPort}`, grpc.credentials.createInsecure());
+    const client = new Client(new URL(decoder.url).host, grpc.credentials.createInsecure());
     try {
       const response = await new Promise<ListSchemesResponse>((resolve, reject) => {
         const deadline = new Date(Date.now() + 2_000);
@@ -203,13 +179,13 @@ describe('Decode over plain gRPC', () => {
   let decoder: RunningDecoder;
 
   beforeAll(async () => {
-    decoder = await startDecoder(env);
+    decoder = await startDecoder(loadDecoderConfig(env));
   });
 
-  afterAll(() => decoder.close());
+  afterAll(() => decoder.stop());
 
   it('a @grpc/grpc-js client gets a DecodedQr for a Bre-B code', async () => {
-    const client = new grpc.Client(`127.0.0.1:${decoder.grpcPort}`, grpc.credentials.createInsecure());
+    const client = new grpc.Client(new URL(decoder.url).host, grpc.credentials.createInsecure());
     try {
       const response = await new Promise<DecodeResponse>((resolve, reject) => {
         client.makeUnaryRequest(
@@ -236,11 +212,11 @@ describe('Decode over plain gRPC', () => {
 
 describe('decoder shutdown', () => {
   it('stops serving after close, and close can be called twice', async () => {
-    const decoder = await startDecoder(env);
-    const baseUrl = `http://127.0.0.1:${decoder.grpcPort}`;
+    const decoder = await startDecoder(loadDecoderConfig(env));
+    const baseUrl = decoder.url;
     const client = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 1_000 });
     await client.listSchemes({});
-    await Promise.all([decoder.close(), decoder.close()]);
+    await Promise.all([decoder.stop(), decoder.stop()]);
     await closeGrpcClients();
     const after = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 1_000 });
     const error = await after.listSchemes({}).then(

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type RunningPartnerSim, startPartnerSim } from '@qr-payout/partner-sim';
+import type { RunningPartnerSim } from '@qr-payout/partner-sim';
 import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
-import { silentLogger } from '@qr-payout/platform/log';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { startTestPartnerSim } from '@qr-payout/test-kit/partner-sim';
 import { encodeMerchantQr } from '../src/emv/encode';
-import { startDecoder } from '../src/index';
+import { loadDecoderConfig, startDecoder } from '../src/index';
 import { createHttpDynamicPixFetcher } from '../src/pix/dynamic/http-fetcher';
 import type { DynamicPixFetcher } from '../src/pix/dynamic/types';
 
@@ -123,18 +123,12 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
   }
 
   beforeAll(async () => {
-    sim = await startPartnerSim(
-      { PORT: '0', HOST: '127.0.0.1' },
-      { logger: silentLogger(), now: () => new Date(Date.now() + clockOffsetMs) },
-    );
+    sim = await startTestPartnerSim({}, { now: () => new Date(Date.now() + clockOffsetMs) });
     simHost = new URL(sim.baseUrl).host;
 
     proxy = tamperingProxy(() => proxiedSim.port, proxyCounts);
     proxyHost = `127.0.0.1:${await listen(proxy)}`;
-    proxiedSim = await startPartnerSim(
-      { PORT: '0', HOST: '127.0.0.1', PARTNER_SIM_PUBLIC_URL: `http://${proxyHost}` },
-      { logger: silentLogger() },
-    );
+    proxiedSim = await startTestPartnerSim({ PARTNER_SIM_PUBLIC_URL: `http://${proxyHost}` });
 
     // Accepts connections and never answers.
     silent = http.createServer(() => undefined);
@@ -149,10 +143,7 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
       () => jwksStatus,
     );
     keylessHost = `127.0.0.1:${await listen(keylessProxy)}`;
-    keylessSim = await startPartnerSim(
-      { PORT: '0', HOST: '127.0.0.1', PARTNER_SIM_PUBLIC_URL: `http://${keylessHost}` },
-      { logger: silentLogger() },
-    );
+    keylessSim = await startTestPartnerSim({ PARTNER_SIM_PUBLIC_URL: `http://${keylessHost}` });
 
     fetcher = createHttpDynamicPixFetcher({
       timeoutMs: 1_000,
@@ -309,16 +300,18 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
   });
 
   it('decodes a dynamic Pix QR through the decoder service, whose deps build the http fetcher from env', async () => {
-    const decoder = await startDecoder({
-      GRPC_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      PIX_LOCATION_HTTP_HOSTS: `${simHost},${closedHost}`,
-      PIX_LOCATION_TIMEOUT_MS: '2000',
-    });
+    const decoder = await startDecoder(
+      loadDecoderConfig({
+        GRPC_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        PIX_LOCATION_HTTP_HOSTS: `${simHost},${closedHost}`,
+        PIX_LOCATION_TIMEOUT_MS: '2000',
+      }),
+    );
     try {
       const client = createGrpcClient(DecoderService, {
-        baseUrl: `http://127.0.0.1:${decoder.grpcPort}`,
+        baseUrl: decoder.url,
         timeoutMs: 5_000,
       });
       const charge = await createCharge(sim.baseUrl, { valor: '13.37', chave: 'caixa@example.com' });
@@ -370,7 +363,7 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
       });
     } finally {
       await closeGrpcClients();
-      await decoder.close();
+      await decoder.stop();
     }
   });
 });

@@ -1,57 +1,37 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import { testInfra } from '@qr-payout/test-kit/infra';
+import { freshSchema, type TestSchema } from '@qr-payout/test-kit/schema';
+import { databaseEnv, runMigrateCommand, serviceEnv } from '@qr-payout/test-kit/service';
 import pg from 'pg';
-import { type RunningFx, startFx } from '../src/index';
-
-const ROOT = path.resolve(__dirname, '../../..');
-const DATABASE_URL = requiredEnv('DATABASE_URL');
-const run = promisify(execFile);
-
-// Real PostgreSQL only (scripts/with-infra sets it); never a guessed default.
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required for the integration tests (scripts/with-infra sets it)`);
-  return value;
-}
-
-function testSchema(): string {
-  return `fx_test_${randomBytes(6).toString('hex')}`;
-}
-
-function envFor(schema: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    DATABASE_URL,
-    DB_SCHEMA: schema,
-    DB_POOL_MAX: '2',
-    MIGRATE_ON_START: 'true',
-    GRPC_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    ...extra,
-  };
-}
+import { loadFxConfig, type RunningFx, startFx } from '../src/index';
 
 describe('fx service', () => {
-  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
-  const schemas: string[] = [];
+  const admin = new pg.Pool({ connectionString: testInfra.databaseUrl, max: 2 });
+  const schemas: TestSchema[] = [];
   const running: RunningFx[] = [];
 
+  /** A fresh schema's name; afterAll drops it. */
+  function testSchema(): string {
+    const schema = freshSchema('fx_test');
+    schemas.push(schema);
+    return schema.name;
+  }
+
+  const envFor = (schema: string, extra: Record<string, string> = {}) =>
+    serviceEnv({ ...databaseEnv(schema), ...extra });
+
   async function start(extra: Record<string, string> = {}, schema = testSchema()) {
-    if (!schemas.includes(schema)) schemas.push(schema);
-    const fx = await startFx(envFor(schema, extra));
+    const fx = await startFx(loadFxConfig(envFor(schema, extra)));
     running.push(fx);
-    return { fx, schema, baseUrl: `http://127.0.0.1:${fx.grpcPort}` };
+    return { fx, schema, baseUrl: fx.url };
   }
 
   afterAll(async () => {
     await closeGrpcClients();
-    await Promise.all(running.map((fx) => fx.close()));
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await Promise.all(running.map((fx) => fx.stop()));
+    await Promise.all(schemas.map((schema) => schema.drop()));
     await admin.end();
   });
 
@@ -109,7 +89,7 @@ describe('fx service', () => {
   it('lists the currencies of FX_RATES when set, and a restart does not migrate twice', async () => {
     const schema = testSchema();
     const first = await start({}, schema);
-    await first.fx.close();
+    await first.fx.stop();
     const { baseUrl } = await start(
       {
         FX_RATES: JSON.stringify({
@@ -129,10 +109,10 @@ describe('fx service', () => {
     expect(rows).toEqual([{ version: '0001' }]);
   });
 
-  it('refuses to start on a bad FX_RATES, naming the variable', async () => {
-    await expect(
-      startFx(envFor(testSchema(), { FX_RATES: '{"BRL":{"minor_units":2,"per_usd":5.4}}' })),
-    ).rejects.toThrow(/FX_RATES BRL\.per_usd must be a positive decimal string/);
+  it('refuses a bad FX_RATES before starting, naming the variable', () => {
+    expect(() =>
+      loadFxConfig(envFor(testSchema(), { FX_RATES: '{"BRL":{"minor_units":2,"per_usd":5.4}}' })),
+    ).toThrow(/FX_RATES BRL\.per_usd must be a positive decimal string/);
   });
 
   it('keeps quotes consistent: a confirmed quote needs its consumer, money is positive', async () => {
@@ -159,23 +139,7 @@ describe('fx service', () => {
 
   it('`node src/main.ts migrate` applies the migrations and exits', async () => {
     const schema = testSchema();
-    schemas.push(schema);
-    await run(
-      process.execPath,
-      [
-        '--conditions=development',
-        '--import',
-        'tsx',
-        '--require',
-        './services/platform/src/telemetry/preload.ts',
-        'services/fx/src/main.ts',
-        'migrate',
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...envFor(schema), MIGRATE_ON_START: 'false', OTEL_SDK_DISABLED: 'true' },
-      },
-    );
+    await runMigrateCommand('services/fx/src/main.ts', schema);
     const { rows } = await admin.query(`SELECT version, name FROM "${schema}".schema_migrations`);
     expect(rows).toEqual([{ version: '0001', name: '0001_quotes.sql' }]);
   }, 30_000);

@@ -1,21 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
+import { Code, readErrorDetail } from '@qr-payout/platform/errors';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { newId } from '@qr-payout/platform/ids';
 import { FxService, type Quote, QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
+import { testInfra } from '@qr-payout/test-kit/infra';
+import { failure, type ServiceOnFreshSchema, startOnFreshSchema } from '@qr-payout/test-kit/service';
 import pg from 'pg';
-import { type RunningFx, startFx } from '../src/index';
-
-const DATABASE_URL = requiredEnv('DATABASE_URL');
-
-// Real PostgreSQL only (scripts/with-infra sets it); never a guessed default.
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required for the integration tests (scripts/with-infra sets it)`);
-  return value;
-}
+import { loadFxConfig, type RunningFx, startFx } from '../src/index';
 
 const TENANT = 'ten_quotes_a';
 const OTHER_TENANT = 'ten_quotes_b';
@@ -24,46 +16,22 @@ const OTHER_TENANT = 'ten_quotes_b';
 const HUNDRED_BRL = { currency: 'BRL', amountMinor: 10_000n };
 
 describe('fx quotes over gRPC against PostgreSQL', () => {
-  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
-  const schemas: string[] = [];
-  const running: RunningFx[] = [];
+  const admin = new pg.Pool({ connectionString: testInfra.databaseUrl, max: 2 });
+  const running: ServiceOnFreshSchema<RunningFx>[] = [];
 
   async function start(extra: Record<string, string> = {}) {
-    const schema = `fx_test_${randomBytes(6).toString('hex')}`;
-    schemas.push(schema);
-    const fx = await startFx({
-      DATABASE_URL,
-      DB_SCHEMA: schema,
+    const fx = await startOnFreshSchema('fx_test', (env) => startFx(loadFxConfig(env)), {
       DB_POOL_MAX: '4',
-      MIGRATE_ON_START: 'true',
-      GRPC_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
       ...extra,
     });
     running.push(fx);
-    const client = createGrpcClient(FxService, {
-      baseUrl: `http://127.0.0.1:${fx.grpcPort}`,
-      timeoutMs: 5_000,
-    });
-    return { fx, schema, client };
-  }
-
-  /** The error a call failed with (fails the test when it succeeded). */
-  async function failure(call: Promise<unknown>): Promise<ConnectError> {
-    try {
-      await call;
-    } catch (err) {
-      if (err instanceof ConnectError) return err;
-      throw err;
-    }
-    throw new Error('the call succeeded');
+    const client = createGrpcClient(FxService, { baseUrl: fx.url, timeoutMs: 5_000 });
+    return { fx, schema: fx.schema.name, client };
   }
 
   afterAll(async () => {
     await closeGrpcClients();
-    await Promise.all(running.map((fx) => fx.close()));
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await Promise.all(running.map((fx) => fx.stop()));
     await admin.end();
   });
 

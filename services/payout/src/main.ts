@@ -1,16 +1,16 @@
-// Composition root of the payout process: `node main.js` serves, `node main.js migrate` applies the
+// The payout process: `node main.js` serves until SIGTERM/SIGINT; `node main.js migrate` applies the
 // migrations of schema payout and exits (the chart's Job hook).
 import { runServiceMain } from '@qr-payout/platform/service-main';
 import { loadPayoutConfig } from './config';
 import { createDeps } from './deps';
-import { startPayout } from './index';
+import { startPayout } from './start';
 
 runServiceMain({
   service: 'payout',
   loadConfig: loadPayoutConfig,
-  start: (env) => startPayout(env),
-  migrate: async (env) => {
-    const deps = createDeps(loadPayoutConfig(env));
+  start: (config) => startPayout(config),
+  migrate: async (config) => {
+    const deps = createDeps(config);
     try {
       await deps.migrate();
     } finally {

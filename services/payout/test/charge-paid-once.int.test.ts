@@ -12,6 +12,7 @@ import {
   PointOfInitiation,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { failure } from '@qr-payout/test-kit/service';
 import {
   executeRequest,
   newInstruction,
@@ -21,7 +22,6 @@ import {
   tenant,
   type World,
 } from './execute-harness';
-import { failure } from './fixtures';
 
 /** A fresh dynamic Pix charge: its location (26/25) and the txid of its signed payload. */
 function newCharge() {

@@ -1,28 +1,16 @@
 // The world of the execute integration tests: real PostgreSQL (a random schema), the real partner
 // simulator over HTTP, real fx over gRPC, payout over gRPC, and a callback relay standing in for
 // the gateway's partner callback route (verify the Partner-Signature, then ApplyPartnerCallback).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { create, fromBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
-import { type RunningFx, startFx } from '@qr-payout/fx';
-import {
-  type PayoutResource,
-  type RunningPartnerSim,
-  startPartnerSim,
-  verifyCallbackSignature,
-} from '@qr-payout/partner-sim';
+import { loadFxConfig, type RunningFx, startFx } from '@qr-payout/fx';
+import { type PayoutResource, type RunningPartnerSim, verifyCallbackSignature } from '@qr-payout/partner-sim';
 import { createMemoryBus } from '@qr-payout/platform/events';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { newId } from '@qr-payout/platform/ids';
-import { silentLogger } from '@qr-payout/platform/log';
-import {
-  AccountType,
-  type DecodedQr,
-  DecodedQrSchema,
-  PointOfInitiation,
-} from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import {
@@ -31,13 +19,11 @@ import {
   PayoutService,
   type Transaction,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import pg from 'pg';
-import { type RunningPayout, startPayout } from '../src/index';
+import { SIM_API_KEY, SIM_CALLBACK_SECRET, startTestPartnerSim } from '@qr-payout/test-kit/partner-sim';
+import { startOnFreshSchema } from '@qr-payout/test-kit/service';
+import type pg from 'pg';
+import { loadPayoutConfig, type RunningPayout, startPayout } from '../src/index';
 
-const DATABASE_URL = process.env.DATABASE_URL;
-
-export const SIM_API_KEY = 'exec_test_api_key';
-export const SIM_CALLBACK_SECRET = 'exec_test_callback_secret';
 /** The polling worker's first look after a submission: well after any sandbox callback. */
 export const FIRST_POLL_MS = 1_500;
 /** What `timeout_after_accept` must outlast. */
@@ -57,27 +43,9 @@ export type World = {
   close(): Promise<void>;
 };
 
-export { tenant } from './fixtures';
+export { pixQr, tenant } from './fixtures';
 
-export function pixQr(amountMinor?: bigint): DecodedQr {
-  return create(DecodedQrSchema, {
-    schemeId: 'BR.PIX',
-    country: 'BR',
-    currency: 'BRL',
-    ...(amountMinor !== undefined ? { amount: { currency: 'BRL', amountMinor } } : {}),
-    creditor: {
-      name: 'Padaria Pao Quente',
-      account: 'padaria@example.com',
-      accountType: AccountType.EMAIL,
-      city: 'SAO PAULO',
-      merchantCategoryCode: '5812',
-    },
-    confidence: 0.97,
-    pointOfInitiation: PointOfInitiation.STATIC,
-    rail: 'pix',
-    references: { txid: 'PEDIDO42' },
-  });
-}
+import { pixQr } from './fixtures';
 
 async function startCallbackRelay(
   callbacks: Map<string, PayoutResource[]>,
@@ -119,49 +87,24 @@ async function startCallbackRelay(
 }
 
 /** `payoutEnv`: added to payout's env (e.g. a short SETTLEMENT_HORIZON_PIX_MS). */
-export async function startWorld(payoutEnv: NodeJS.ProcessEnv = {}): Promise<World> {
-  if (!DATABASE_URL)
-    throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
-  const schema = `payout_test_${randomBytes(6).toString('hex')}`;
-  const fxSchema = `fx_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+export async function startWorld(payoutEnv: Record<string, string> = {}): Promise<World> {
   const callbacks = new Map<string, PayoutResource[]>();
   let client: Client<typeof PayoutService> | undefined;
   const relay = await startCallbackRelay(callbacks, () => client);
-  const sim = await startPartnerSim(
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      PARTNER_SIM_API_KEY: SIM_API_KEY,
-      PARTNER_SIM_CALLBACK_SECRET: SIM_CALLBACK_SECRET,
-      PARTNER_SIM_SETTLE_MS: '100',
-      PARTNER_SIM_SLOW_SETTLE_MS: '700',
-      PARTNER_SIM_CALLBACK_RETRY_MS: '100',
-      PARTNER_SIM_FAULTS: 'true',
-    },
-    { logger: silentLogger() },
-  );
-  const fx = await startFx({
-    DATABASE_URL,
-    DB_SCHEMA: fxSchema,
-    DB_POOL_MAX: '2',
-    MIGRATE_ON_START: 'true',
-    GRPC_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+  const sim = await startTestPartnerSim({
+    PARTNER_SIM_SETTLE_MS: '100',
+    PARTNER_SIM_SLOW_SETTLE_MS: '700',
+    PARTNER_SIM_CALLBACK_RETRY_MS: '100',
+    PARTNER_SIM_FAULTS: 'true',
   });
-  const payout = await startPayout(
+  const fx = await startOnFreshSchema('fx_test', (env) => startFx(loadFxConfig(env)));
+  const payout = await startOnFreshSchema(
+    'payout_test',
+    (env) => startPayout(loadPayoutConfig(env), { bus: createMemoryBus() }),
     {
-      DATABASE_URL,
-      DB_SCHEMA: schema,
       DB_POOL_MAX: '10',
-      MIGRATE_ON_START: 'true',
-      GRPC_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
       OUTBOX_RELAY_ENABLED: 'false',
-      FX_URL: `http://127.0.0.1:${fx.grpcPort}`,
+      FX_URL: fx.url,
       PARTNER_BASE_URL: sim.baseUrl,
       PARTNER_API_KEY: SIM_API_KEY,
       PARTNER_TIMEOUT_MS: String(PARTNER_TIMEOUT_MS),
@@ -173,20 +116,13 @@ export async function startWorld(payoutEnv: NodeJS.ProcessEnv = {}): Promise<Wor
       IDEMPOTENCY_KEY_REAP_MS: '200',
       ...payoutEnv,
     },
-    { bus: createMemoryBus() },
   );
-  client = createGrpcClient(PayoutService, {
-    baseUrl: `http://127.0.0.1:${payout.grpcPort}`,
-    timeoutMs: 20_000,
-  });
-  const fxClient = createGrpcClient(FxService, {
-    baseUrl: `http://127.0.0.1:${fx.grpcPort}`,
-    timeoutMs: 5_000,
-  });
+  client = createGrpcClient(PayoutService, { baseUrl: payout.url, timeoutMs: 20_000 });
+  const fxClient = createGrpcClient(FxService, { baseUrl: fx.url, timeoutMs: 5_000 });
   return {
-    schema,
-    fxSchema,
-    admin,
+    schema: payout.schema.name,
+    fxSchema: fx.schema.name,
+    admin: payout.schema.pool(),
     sim,
     payout,
     fx,
@@ -195,13 +131,10 @@ export async function startWorld(payoutEnv: NodeJS.ProcessEnv = {}): Promise<Wor
     callbacks,
     async close() {
       await closeGrpcClients();
-      await payout.close();
-      await fx.close();
+      await payout.stop();
+      await fx.stop();
       await sim.close();
       await new Promise<void>((resolve) => relay.server.close(() => resolve()));
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.query(`DROP SCHEMA IF EXISTS "${fxSchema}" CASCADE`);
-      await admin.end();
     },
   };
 }

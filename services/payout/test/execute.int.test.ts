@@ -7,6 +7,7 @@ import { readErrorDetail } from '@qr-payout/platform/errors';
 import { newId } from '@qr-payout/platform/ids';
 import { QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { failure } from '@qr-payout/test-kit/service';
 import {
   eventually,
   executeRequest,
@@ -21,7 +22,6 @@ import {
   tenant,
   type World,
 } from './execute-harness';
-import { failure } from './fixtures';
 
 const PIX_E2E_ID = /^E[0-9]{8}[0-9]{12}[a-zA-Z0-9]{11}$/;
 

@@ -1,26 +1,58 @@
 // What several payout integration tests share: rows the store-level tests (constraints,
 // GetTransaction, outbox) seed directly, so they need neither the partner simulator nor a
-// settlement path; payout alone over gRPC on a fresh schema; a call expected to fail.
-import { randomBytes } from 'node:crypto';
-import { type Client, ConnectError } from '@connectrpc/connect';
+// settlement path; payout alone over gRPC on a fresh schema.
+import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import type { Client } from '@connectrpc/connect';
 import { createMemoryBus } from '@qr-payout/platform/events';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { newId } from '@qr-payout/platform/ids';
+import {
+  AccountType,
+  type ConfidenceFactorSchema,
+  type CreditorSchema,
+  type DecodedQr,
+  DecodedQrSchema,
+  PointOfInitiation,
+} from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import pg from 'pg';
-import { type RunningPayout, startPayout } from '../src/index';
+import { testTenantId } from '@qr-payout/test-kit/fixtures';
+import { freshSchema } from '@qr-payout/test-kit/schema';
+import { databaseEnv, serviceEnv } from '@qr-payout/test-kit/service';
+import type pg from 'pg';
+import { loadPayoutConfig, type RunningPayout, startPayout } from '../src/index';
 
 /** A fresh tenant id, so tests sharing a schema never see each other's rows. */
-export const tenant = () => `ten_${randomBytes(4).toString('hex')}`;
+export const tenant = () => testTenantId('ten');
 
-/** The error a call ended with; fails the test when the call succeeds. */
-export async function failure(promise: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await promise;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error('expected the call to fail');
+/**
+ * A static Pix QR as the decoder hands it to payout (DecodedQr), paying a Pix e-mail key unless
+ * `over.creditor` says otherwise.
+ */
+export function pixQr(
+  amountMinor?: bigint,
+  over: {
+    creditor?: MessageInitShape<typeof CreditorSchema>;
+    confidenceFactors?: MessageInitShape<typeof ConfidenceFactorSchema>[];
+  } = {},
+): DecodedQr {
+  return create(DecodedQrSchema, {
+    schemeId: 'BR.PIX',
+    country: 'BR',
+    currency: 'BRL',
+    ...(amountMinor !== undefined ? { amount: { currency: 'BRL', amountMinor } } : {}),
+    creditor: over.creditor ?? {
+      name: 'Padaria Pao Quente',
+      account: 'padaria@example.com',
+      accountType: AccountType.EMAIL,
+      city: 'SAO PAULO',
+      merchantCategoryCode: '5812',
+    },
+    confidence: 0.97,
+    confidenceFactors: over.confidenceFactors ?? [],
+    pointOfInitiation: PointOfInitiation.STATIC,
+    rail: 'pix',
+    references: { txid: 'PEDIDO42' },
+  });
 }
 
 export type GrpcPayout = {
@@ -35,40 +67,21 @@ export type GrpcPayout = {
  * calling describe block: a random schema `<prefix>_<hex>` migrated at start and dropped after.
  */
 export function usePayoutOverGrpc(schemaPrefix: string, poolMax: number): GrpcPayout {
-  const DATABASE_URL = process.env.DATABASE_URL;
-  if (!DATABASE_URL)
-    throw new Error('DATABASE_URL is required for the integration tests (scripts/with-infra sets it)');
-  const schema = `${schemaPrefix}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: poolMax });
+  const schema = freshSchema(schemaPrefix);
   const bus = createMemoryBus();
-  const grpc = { schema, admin } as GrpcPayout;
+  const grpc = { schema: schema.name, admin: schema.pool(poolMax) } as GrpcPayout;
   let payout: RunningPayout;
 
   beforeAll(async () => {
-    payout = await startPayout(
-      {
-        DATABASE_URL,
-        DB_SCHEMA: schema,
-        DB_POOL_MAX: String(poolMax),
-        MIGRATE_ON_START: 'true',
-        GRPC_PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-      },
-      { bus },
-    );
-    grpc.client = createGrpcClient(PayoutService, {
-      baseUrl: `http://127.0.0.1:${payout.grpcPort}`,
-      timeoutMs: 5_000,
-    });
+    payout = await startPayout(loadPayoutConfig(serviceEnv(databaseEnv(schema.name, poolMax))), { bus });
+    grpc.client = createGrpcClient(PayoutService, { baseUrl: payout.url, timeoutMs: 5_000 });
   });
 
   afterAll(async () => {
     await closeGrpcClients();
-    await payout.close();
+    await payout.stop();
     await bus.close();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await schema.drop();
   });
 
   return grpc;

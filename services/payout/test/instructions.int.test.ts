@@ -6,21 +6,14 @@ import { Code } from '@connectrpc/connect';
 import { readErrorDetail } from '@qr-payout/platform/errors';
 import { newId } from '@qr-payout/platform/ids';
 import { MoneySchema } from '@qr-payout/proto/payout/common/v1/common_pb';
-import {
-  AccountType,
-  type DecodedQr,
-  DecodedQrSchema,
-  PointOfInitiation,
-} from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { type Quote, QuoteSchema, QuoteStatus } from '@qr-payout/proto/payout/fx/v1/fx_pb';
-import { failure, tenant, usePayoutOverGrpc } from './fixtures';
+import { failure } from '@qr-payout/test-kit/service';
+import { pixQr as decodedPixQr, tenant, usePayoutOverGrpc } from './fixtures';
 
-function pixQr(amountMinor: bigint | undefined): DecodedQr {
-  return create(DecodedQrSchema, {
-    schemeId: 'BR.PIX',
-    country: 'BR',
-    currency: 'BRL',
-    ...(amountMinor !== undefined ? { amount: { currency: 'BRL', amountMinor } } : {}),
+/** The static Pix QR of a merchant paid to its CNPJ. */
+const pixQr = (amountMinor: bigint | undefined) =>
+  decodedPixQr(amountMinor, {
     creditor: {
       name: 'Padaria Pao Quente',
       account: '12345678000195',
@@ -28,13 +21,8 @@ function pixQr(amountMinor: bigint | undefined): DecodedQr {
       city: 'SAO PAULO',
       merchantCategoryCode: '5812',
     },
-    confidence: 0.97,
     confidenceFactors: [{ name: 'crc_valid', passed: true, weight: 0.4 }],
-    pointOfInitiation: PointOfInitiation.STATIC,
-    rail: 'pix',
-    references: { txid: 'PEDIDO42' },
   });
-}
 
 function usdQuote(tenantId: string, targetMinor: bigint): Quote {
   const now = new Date();

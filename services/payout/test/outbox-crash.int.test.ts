@@ -5,11 +5,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { BusMessage } from '@qr-payout/platform/events';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import {
   appendCommitted,
   collectTransactionEvents,
-  DATABASE_URL,
-  KAFKA_BROKERS,
   kafkaBus,
   migratedSchema,
   outboxRows,
@@ -36,8 +35,8 @@ function startRelayProcess(schema: string, extraEnv: Record<string, string> = {}
     cwd: ROOT,
     env: {
       ...process.env,
-      DATABASE_URL,
-      KAFKA_BROKERS: KAFKA_BROKERS.join(','),
+      DATABASE_URL: testInfra.databaseUrl,
+      KAFKA_BROKERS: testInfra.kafkaBrokers.join(','),
       DB_SCHEMA: schema,
       OUTBOX_BATCH_SIZE: String(BATCH_SIZE),
       OTEL_SDK_DISABLED: 'true',

@@ -12,8 +12,9 @@ import { silentLogger } from '@qr-payout/platform/log';
 import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { TransactionSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
-import { type RunningPayout, startPayout } from '../src/index';
+import { loadPayoutConfig, type RunningPayout, startPayout } from '../src/index';
 import { type RunningOutboxRelay, runOutboxRelay } from '../src/outbox/start';
 import { appendTransactionEvent } from '../src/outbox/store';
 import type { TransactionRow } from '../src/transactions/store';
@@ -22,8 +23,6 @@ import { seedTransaction } from './fixtures';
 import {
   appendCommitted,
   collectTransactionEvents,
-  DATABASE_URL,
-  KAFKA_BROKERS,
   type KafkaBus,
   kafkaBus,
   migratedSchema,
@@ -84,7 +83,7 @@ describe('outbox relay (real PostgreSQL and Kafka)', () => {
       pool: opts.pool,
       bus: opts.bus,
       logger: silentLogger(),
-      connectionString: DATABASE_URL,
+      connectionString: testInfra.databaseUrl,
       schema: opts.schema,
       batchSize: opts.batchSize ?? 50,
       pollMs: opts.pollMs ?? 100,
@@ -114,17 +113,19 @@ describe('outbox relay (real PostgreSQL and Kafka)', () => {
   it('publishes a committed transition once (key, event-id, event-type, traceparent, TransactionEvent); a rolled-back one never', async () => {
     const { schema: name, pool } = await schema();
     // The service's own relay, with a poll far longer than the test: only NOTIFY can wake it.
-    const payout: RunningPayout = await startPayout({
-      DATABASE_URL,
-      DB_SCHEMA: name,
-      DB_POOL_MAX: '2',
-      GRPC_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      KAFKA_BROKERS: KAFKA_BROKERS.join(','),
-      OUTBOX_POLL_MS: '600000',
-    });
-    cleanups.push(() => payout.close());
+    const payout: RunningPayout = await startPayout(
+      loadPayoutConfig({
+        DATABASE_URL: testInfra.databaseUrl,
+        DB_SCHEMA: name,
+        DB_POOL_MAX: '2',
+        GRPC_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        KAFKA_BROKERS: testInfra.kafkaBrokers.join(','),
+        OUTBOX_POLL_MS: '600000',
+      }),
+    );
+    cleanups.push(() => payout.stop());
     const rolledBack = await seedTransaction(pool, name, 'ten_outbox_a');
     const committed = await seedTransaction(pool, name, 'ten_outbox_a');
     const keys = new Set([rolledBack.transactionId, committed.transactionId]);

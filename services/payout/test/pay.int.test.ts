@@ -8,8 +8,8 @@ import {
   PayRequestSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { failure } from '@qr-payout/test-kit/service';
 import { fingerprintOf, pixQr, simStats, startWorld, tenant, type World } from './execute-harness';
-import { failure } from './fixtures';
 
 const PAYER = { name: 'Ana Souza', account: '0001-12345-6', taxId: '123.456.789-09' };
 

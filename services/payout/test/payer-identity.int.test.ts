@@ -3,16 +3,16 @@
 // the originator payout sent (residency, document); ListPayerIdentityRules publishes the rules.
 import { readErrorDetail } from '@qr-payout/platform/errors';
 import { type Payer, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { SIM_API_KEY } from '@qr-payout/test-kit/partner-sim';
+import { failure } from '@qr-payout/test-kit/service';
 import {
   executeRequest,
   fingerprintOf,
   newInstruction,
-  SIM_API_KEY,
   startWorld,
   tenant,
   type World,
 } from './execute-harness';
-import { failure } from './fixtures';
 
 type Originator = {
   name: string;

@@ -1,7 +1,3 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
 import { readErrorDetail } from '@qr-payout/platform/errors';
@@ -9,57 +5,37 @@ import { createMemoryBus } from '@qr-payout/platform/events';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { PayoutService, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import pg from 'pg';
-import { type RunningPayout, startPayout } from '../src/index';
-import { failure, seedTransaction, tenant } from './fixtures';
-
-const ROOT = path.resolve(__dirname, '../../..');
-const DATABASE_URL = requiredEnv('DATABASE_URL');
-const run = promisify(execFile);
-
-// Real PostgreSQL only (scripts/with-infra sets it); never a guessed default.
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required for the integration tests (scripts/with-infra sets it)`);
-  return value;
-}
-
-function testSchema(): string {
-  return `payout_test_${randomBytes(6).toString('hex')}`;
-}
-
-function envFor(schema: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    DATABASE_URL,
-    DB_SCHEMA: schema,
-    DB_POOL_MAX: '2',
-    MIGRATE_ON_START: 'true',
-    GRPC_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    ...extra,
-  };
-}
+import { freshSchema } from '@qr-payout/test-kit/schema';
+import {
+  databaseEnv,
+  failure,
+  runMigrateCommand,
+  type ServiceOnFreshSchema,
+  serviceEnv,
+  startOnFreshSchema,
+} from '@qr-payout/test-kit/service';
+import type pg from 'pg';
+import { loadPayoutConfig, type RunningPayout, startPayout } from '../src/index';
+import { seedTransaction, tenant } from './fixtures';
 
 describe('payout service', () => {
-  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
   const bus = createMemoryBus();
-  const schema = testSchema();
-  const schemas = [schema];
-  let payout: RunningPayout;
+  let payout: ServiceOnFreshSchema<RunningPayout>;
+  let schema: string;
+  let admin: pg.Pool;
   let baseUrl: string;
 
   beforeAll(async () => {
-    payout = await startPayout(envFor(schema), { bus });
-    baseUrl = `http://127.0.0.1:${payout.grpcPort}`;
+    payout = await startOnFreshSchema('payout_test', (env) => startPayout(loadPayoutConfig(env), { bus }));
+    schema = payout.schema.name;
+    admin = payout.schema.pool();
+    baseUrl = payout.url;
   });
 
   afterAll(async () => {
     await closeGrpcClients();
-    await payout.close();
+    await payout.stop();
     await bus.close();
-    for (const name of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
-    await admin.end();
   });
 
   it('answers grpc.health.v1.Health for the server and PayoutService', async () => {
@@ -183,36 +159,22 @@ describe('payout service', () => {
   });
 
   it('starts with its own Kafka bus, which connects only on first publish', async () => {
-    const other = testSchema();
-    schemas.push(other);
-    const started = await startPayout(envFor(other, { KAFKA_BROKERS: '127.0.0.1:1' }));
-    expect(started.grpcPort).toBeGreaterThan(0);
-    await started.close();
+    const other = freshSchema('payout_test');
+    const env = serviceEnv({ ...databaseEnv(other.name), KAFKA_BROKERS: '127.0.0.1:1' });
+    const started = await startPayout(loadPayoutConfig(env));
+    expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+    await started.stop();
+    await other.drop();
   });
 
   it('`node src/main.ts migrate` applies the migrations and exits', async () => {
-    const other = testSchema();
-    schemas.push(other);
-    await run(
-      process.execPath,
-      [
-        '--conditions=development',
-        '--import',
-        'tsx',
-        '--require',
-        './services/platform/src/telemetry/preload.ts',
-        'services/payout/src/main.ts',
-        'migrate',
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...envFor(other), MIGRATE_ON_START: 'false', OTEL_SDK_DISABLED: 'true' },
-      },
-    );
+    const other = freshSchema('payout_test');
+    await runMigrateCommand('services/payout/src/main.ts', other.name);
     const { rows } = await admin.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
-      [other],
+      [other.name],
     );
+    await other.drop();
     expect(rows.map((row) => row.table_name)).toEqual([
       'idempotency_keys',
       'instructions',

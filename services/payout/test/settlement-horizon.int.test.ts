@@ -12,7 +12,7 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { silentLogger } from '@qr-payout/platform/log';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import pg from 'pg';
+import type pg from 'pg';
 import { NOT_RECEIVED_CODE } from '../src/polling/horizon-check';
 import { settlementHorizons } from '../src/stuck/horizons';
 import { registerStuckGauge, STUCK_GAUGE } from '../src/stuck/metric';
@@ -39,16 +39,12 @@ describe('settlement horizon', () => {
 
   beforeAll(async () => {
     world = await startWorld({ SETTLEMENT_HORIZON_PIX_MS: String(HORIZON_MS), POLL_BACKOFF_MAX_MS: '1000' });
-    pool = new pg.Pool({
-      connectionString: process.env.DATABASE_URL,
-      max: 2,
-      options: `-c search_path=${world.schema}`,
-    });
+    // Unqualified names resolve in payout's schema.
+    pool = world.admin;
   });
 
   afterAll(async () => {
     await setFaults(world, undefined).catch(() => undefined);
-    await pool?.end();
     await world?.close();
   });
 

@@ -2,20 +2,28 @@ import { createLogger, type LOG_LEVELS, type Logger } from './logger';
 import { onShutdown, type ShutdownStep } from './shutdown';
 import { shutdownTelemetry } from './telemetry/start';
 
-type ServiceMainOptions<R extends { close(): Promise<void> }> = {
+type ServiceConfig = { logLevel: (typeof LOG_LEVELS)[number]; shutdownGraceMs: number };
+
+type ServiceMainOptions<
+  C extends ServiceConfig,
+  R extends { stop(): Promise<void> },
+  M extends Pick<ServiceConfig, 'logLevel'> = C,
+> = {
   /** Service name, in logs and in the failure message. */
   service: string;
-  /** The service's own config loader (it fails fast, naming the bad variable). */
-  loadConfig: (env: NodeJS.ProcessEnv) => { logLevel: (typeof LOG_LEVELS)[number]; shutdownGraceMs: number };
-  /** Starts serving; resolves once listening. */
-  start: (env: NodeJS.ProcessEnv, logger: Logger) => Promise<R>;
+  /** The service's own config loader (it fails fast, naming the bad variable); called once. */
+  loadConfig: (env: NodeJS.ProcessEnv) => C;
+  /** Starts serving (the service's `start.ts`); resolves once listening. */
+  start: (config: C, logger: Logger) => Promise<R>;
   /**
    * Shutdown steps before telemetry, in order (conventions: stop taking work, finish in-flight,
-   * close clients, pools). Default: one step that calls `close()`.
+   * close clients, pools). Default: one step that calls `stop()`.
    */
   shutdownSteps?: (running: R) => ShutdownStep[];
   /** `main.js migrate` (the chart's Job hook): applies the migrations and exits. Absent: nothing to do. */
-  migrate?: (env: NodeJS.ProcessEnv, logger: Logger) => Promise<void>;
+  migrate?: (config: M, logger: Logger) => Promise<void>;
+  /** What `migrate` loads instead of the whole config (e.g. the database only, so the Job needs no secrets). */
+  loadMigrateConfig?: (env: NodeJS.ProcessEnv) => M;
 };
 
 /**
@@ -23,25 +31,34 @@ type ServiceMainOptions<R extends { close(): Promise<void> }> = {
  * then shuts down in order; `node main.js migrate` applies the service's migrations and exits.
  * A start failure prints one line and exits 1, so the orchestrator restarts the pod.
  */
-export function runServiceMain<R extends { close(): Promise<void> }>(opts: ServiceMainOptions<R>): void {
+export function runServiceMain<
+  C extends ServiceConfig,
+  R extends { stop(): Promise<void> },
+  M extends Pick<ServiceConfig, 'logLevel'> = C,
+>(opts: ServiceMainOptions<C, R, M>): void {
   const run = async (): Promise<void> => {
-    const config = opts.loadConfig(process.env);
-    const logger = createLogger({ service: opts.service, level: config.logLevel });
     if (process.argv[2] === 'migrate') {
+      // Without loadMigrateConfig, M is C (its default): migrate gets the whole config.
+      const loadMigrateConfig =
+        opts.loadMigrateConfig ?? (opts.loadConfig as unknown as (env: NodeJS.ProcessEnv) => M);
+      const config = loadMigrateConfig(process.env);
+      const logger = createLogger({ service: opts.service, level: config.logLevel });
       try {
-        if (opts.migrate) await opts.migrate(process.env, logger);
+        if (opts.migrate) await opts.migrate(config, logger);
         else logger.info(`${opts.service} has no database: nothing to migrate`);
       } finally {
         await shutdownTelemetry();
       }
       return;
     }
-    const running = await opts.start(process.env, logger);
+    const config = opts.loadConfig(process.env);
+    const logger = createLogger({ service: opts.service, level: config.logLevel });
+    const running = await opts.start(config, logger);
     onShutdown({
       logger,
       graceMs: config.shutdownGraceMs,
       steps: [
-        ...(opts.shutdownSteps?.(running) ?? [{ name: opts.service, run: () => running.close() }]),
+        ...(opts.shutdownSteps?.(running) ?? [{ name: opts.service, run: () => running.stop() }]),
         { name: 'telemetry', run: () => shutdownTelemetry() },
       ],
     });

@@ -1,15 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HandlerContext } from '@connectrpc/connect';
 import { Code } from '@qr-payout/platform/errors';
-import {
-  closeGrpcClients,
-  createGrpcClient,
-  createGrpcServer,
-  type GrpcServer,
-} from '@qr-payout/platform/grpc';
+import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
 import { silentLogger } from '@qr-payout/platform/log';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { DecoderService, type ListSchemesRequest } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+
+type GrpcServer = ReturnType<typeof createGrpcServer>;
 
 // The connect-shaped API the services are written against, served by grpc-js: handler context,
 // partial implementations, hooks, call options, and clients that outlive closeGrpcClients().

@@ -6,7 +6,7 @@ import { Code, ConnectError } from '@qr-payout/platform/errors';
 import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
 import { createLogger, silentLogger } from '@qr-payout/platform/log';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { registerFakeDecoder } from './fake-decoder';
+import { registerFakeDecoder } from '@qr-payout/test-kit/fake-decoder';
 
 async function startServer(logger = silentLogger()) {
   const server = createGrpcServer({

@@ -4,12 +4,7 @@ import { BinaryReader } from '@bufbuild/protobuf/wire';
 import * as grpcJs from '@grpc/grpc-js';
 import { requestContext } from '@qr-payout/platform/context';
 import { Code, ConnectError, readErrorDetail } from '@qr-payout/platform/errors';
-import {
-  closeGrpcClients,
-  createGrpcClient,
-  createGrpcServer,
-  type GrpcServer,
-} from '@qr-payout/platform/grpc';
+import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
 import { silentLogger } from '@qr-payout/platform/log';
 import {
   Health,
@@ -27,7 +22,9 @@ import {
   ListSchemesRequestSchema,
   ListSchemesResponseSchema,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { type Observed, registerFakeDecoder } from './fake-decoder';
+import { type Observed, registerFakeDecoder } from '@qr-payout/test-kit/fake-decoder';
+
+type GrpcServer = ReturnType<typeof createGrpcServer>;
 
 const DECODER = 'payout.decoder.v1.DecoderService';
 

@@ -5,8 +5,9 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { type BusMessage, createKafkaBus } from '@qr-payout/platform/events';
 import { silentLogger } from '@qr-payout/platform/log';
 import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
+import { testInfra } from '@qr-payout/test-kit/infra';
 
-const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:59092').split(',');
+const BROKERS = testInfra.kafkaBrokers;
 
 jest.setTimeout(120_000);
 

@@ -3,10 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPgPool, migrate, withTransaction } from '@qr-payout/platform/db';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
 import { MigrationError } from '../src/db/migrate';
 
-const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/postgres';
+const DATABASE_URL = testInfra.databaseUrl;
 
 describe('migrate (real PostgreSQL)', () => {
   const schema = `platform_test_${randomBytes(6).toString('hex')}`;

@@ -2,16 +2,13 @@ import { Writable } from 'node:stream';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createMemoryBus } from '@qr-payout/platform/events';
-import {
-  closeGrpcClients,
-  createGrpcClient,
-  createGrpcServer,
-  type GrpcServer,
-} from '@qr-payout/platform/grpc';
+import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
 import { createLogger } from '@qr-payout/platform/log';
 import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import { registerFakeDecoder } from './fake-decoder';
+import { registerFakeDecoder } from '@qr-payout/test-kit/fake-decoder';
+
+type GrpcServer = ReturnType<typeof createGrpcServer>;
 
 const exporter = new InMemorySpanExporter();
 const lines: Record<string, unknown>[] = [];

@@ -15,19 +15,18 @@ import {
   RetryStrategy,
   WebhookService,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { testInfra } from '@qr-payout/test-kit/infra';
+import { failure, startOnFreshSchema } from '@qr-payout/test-kit/service';
 import pg from 'pg';
 import { baseDelayMs } from '../src/deliveries/schedule';
 import { DISABLED_AFTER_FAILING } from '../src/endpoints/service';
-import { generateSealingKey, type RunningWebhook, startWebhook } from '../src/index';
+import { generateSealingKey, loadWebhookConfig, type RunningWebhook, startWebhook } from '../src/index';
 import { type ReceivedRequest, type Receiver, type Route, startReceiver } from './support/receiver';
 
 // Deliveries end to end inside one process: the webhook service (dispatcher and worker) against
 // real PostgreSQL, fed TransactionEvents through an in-memory bus, delivering to a local scripted
 // receiver that verifies every signature independently of the service's code. The retry schedule
 // is shrunk by WEBHOOK_RETRY_SCALE so the whole 16-attempt standard series takes about 10 s.
-
-const databaseUrl = process.env['DATABASE_URL'];
-if (!databaseUrl) throw new Error('DATABASE_URL is required for integration tests');
 
 jest.setTimeout(45_000);
 
@@ -62,7 +61,6 @@ type DeliveryRecord = {
   transaction_id: string | null;
 };
 
-const schemas: string[] = [];
 const instances: Instance[] = [];
 const gates: Array<() => void> = [];
 let pool: pg.Pool;
@@ -74,31 +72,24 @@ let disabling: Instance;
 let guarded: Instance;
 
 async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const schema = `webhook_dl_${name}_${randomBytes(4).toString('hex')}`;
-  schemas.push(schema);
   const bus = createMemoryBus();
-  const webhook = await startWebhook(
+  const webhook = await startOnFreshSchema(
+    `webhook_dl_${name}`,
+    (serviceEnv) => startWebhook(loadWebhookConfig(serviceEnv), { bus }),
     {
-      DATABASE_URL: databaseUrl,
-      DB_SCHEMA: schema,
       DB_POOL_MAX: '4',
-      GRPC_PORT: '0',
-      HOST: '127.0.0.1',
-      MIGRATE_ON_START: 'true',
       WEBHOOK_SECRETS_KEY: generateSealingKey(),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCALE: String(RETRY_SCALE),
       WEBHOOK_POLL_MS: '50',
-      LOG_LEVEL: 'silent',
       ...env,
     },
-    { bus },
   );
   const client = createGrpcClient(WebhookService, {
-    baseUrl: `http://127.0.0.1:${webhook.grpcPort}`,
+    baseUrl: webhook.url,
     timeoutMs: 5_000,
   });
-  const instance = { schema, bus, webhook, client };
+  const instance = { schema: webhook.schema.name, bus, webhook, client };
   instances.push(instance);
   return instance;
 }
@@ -264,14 +255,10 @@ function deliveryWhen(
   );
 }
 
+/** The coded error a call was refused with (fails the test when it succeeded). */
 async function refusal(call: Promise<unknown>) {
-  try {
-    await call;
-  } catch (err) {
-    const detail = readErrorDetail(err);
-    return { code: detail?.code, tag: detail?.tag, metadata: detail?.metadata };
-  }
-  throw new Error('expected the call to fail');
+  const detail = readErrorDetail(await failure(call));
+  return { code: detail?.code, tag: detail?.tag, metadata: detail?.metadata };
 }
 
 const ms = (ts: Timestamp | undefined) => (ts ? timestampDate(ts).getTime() : Number.NaN);
@@ -398,7 +385,7 @@ let exhaustion: Promise<ExhaustionResult>;
 let autoDisable: Promise<AutoDisableResult>;
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  pool = new pg.Pool({ connectionString: testInfra.databaseUrl, max: 4 });
   receiver = await startReceiver();
   [main, disabling, guarded] = await Promise.all([
     // Far beyond the schedule's horizon: an always-failing endpoint exhausts before it is disabled.
@@ -417,11 +404,11 @@ afterAll(async () => {
   for (const release of gates) release();
   // Let the long scenarios end before their services close (they fail fast if a test broke).
   await Promise.allSettled([exhaustion, autoDisable]);
-  await Promise.all(instances.map((instance) => instance.webhook.close()));
+  // stop() also drops the instance's schema.
+  await Promise.all(instances.map((instance) => instance.webhook.stop()));
   await Promise.all(instances.map((instance) => instance.bus.close()));
   await closeGrpcClients();
   await receiver?.close();
-  for (const schema of schemas) await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool?.end();
 }, 60_000);
 

@@ -13,17 +13,24 @@ import {
   RetryStrategy,
   WebhookService,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { testInfra } from '@qr-payout/test-kit/infra';
+import { freshSchema } from '@qr-payout/test-kit/schema';
+import { databaseEnv, failure, serviceEnv } from '@qr-payout/test-kit/service';
 import pg from 'pg';
 import { createSealedBox } from '../src/crypto/sealed-box';
-import { generateSealingKey, MIGRATIONS_DIR, type RunningWebhook, startWebhook } from '../src/index';
+import {
+  generateSealingKey,
+  loadWebhookConfig,
+  MIGRATIONS_DIR,
+  type RunningWebhook,
+  startWebhook,
+} from '../src/index';
 
 // The webhook service against real PostgreSQL, in a schema of its own (DB_SCHEMA), started as
 // the sandbox and the e2e harness start it, and called over real gRPC.
 
-const databaseUrl = process.env['DATABASE_URL'];
-if (!databaseUrl) throw new Error('DATABASE_URL is required for integration tests');
-
-const schema = `webhook_it_${randomBytes(6).toString('hex')}`;
+const testSchema = freshSchema('webhook_it');
+const schema = testSchema.name;
 const secretsKey = generateSealingKey();
 const sealedBox = createSealedBox([Buffer.from(secretsKey, 'base64')]);
 const tenantId = `ten_it${randomBytes(6).toString('hex')}`;
@@ -36,40 +43,33 @@ let client: ReturnType<typeof createGrpcClient<typeof WebhookService>>;
 let baseUrl: string;
 let pool: pg.Pool;
 
+/** The coded error a call was refused with (fails the test when it succeeded). */
 async function refusal(call: Promise<unknown>) {
-  try {
-    await call;
-  } catch (err) {
-    const detail = readErrorDetail(err);
-    return { code: detail?.code, tag: detail?.tag, field: detail?.field };
-  }
-  throw new Error('expected the call to fail');
+  const detail = readErrorDetail(await failure(call));
+  return { code: detail?.code, tag: detail?.tag, field: detail?.field };
 }
 
 beforeAll(async () => {
-  webhook = await startWebhook({
-    DATABASE_URL: databaseUrl,
-    DB_SCHEMA: schema,
-    DB_POOL_MAX: '2',
-    GRPC_PORT: '0',
-    HOST: '127.0.0.1',
-    MIGRATE_ON_START: 'true',
-    WEBHOOK_SECRETS_KEY: secretsKey,
-    LOG_LEVEL: 'silent',
-    // The API alone: the dispatcher and worker have their own suite (deliveries.int.test.ts).
-    WEBHOOK_DISPATCHER_ENABLED: 'false',
-    WEBHOOK_WORKER_ENABLED: 'false',
-  });
-  baseUrl = `http://127.0.0.1:${webhook.grpcPort}`;
+  webhook = await startWebhook(
+    loadWebhookConfig(
+      serviceEnv({
+        ...databaseEnv(schema),
+        WEBHOOK_SECRETS_KEY: secretsKey,
+        // The API alone: the dispatcher and worker have their own suite (deliveries.int.test.ts).
+        WEBHOOK_DISPATCHER_ENABLED: 'false',
+        WEBHOOK_WORKER_ENABLED: 'false',
+      }),
+    ),
+  );
+  baseUrl = webhook.url;
   client = createGrpcClient(WebhookService, { baseUrl, timeoutMs: 5_000 });
-  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool = testSchema.pool();
 });
 
 afterAll(async () => {
-  await webhook?.close();
+  await webhook?.stop();
   await closeGrpcClients();
-  await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool?.end();
+  await testSchema.drop();
 });
 
 describe('migrations', () => {
@@ -85,7 +85,7 @@ describe('migrations', () => {
       'schema_migrations',
       'signing_secrets',
     ]);
-    const again = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    const again = new pg.Pool({ connectionString: testInfra.databaseUrl, max: 1 });
     try {
       expect(await migrate(again, { schema, dir: MIGRATIONS_DIR })).toEqual({ applied: [] });
     } finally {
@@ -227,7 +227,7 @@ describe('endpoints', () => {
       },
       'WebhookService',
     );
-    const raw = new Generic(`127.0.0.1:${webhook.grpcPort}`, grpc.credentials.createInsecure());
+    const raw = new Generic(new URL(webhook.url).host, grpc.credentials.createInsecure());
     try {
       const res = await new Promise<ListEndpointsResponse>((resolve, reject) => {
         const call = raw as unknown as {

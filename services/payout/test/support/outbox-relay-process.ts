@@ -9,16 +9,23 @@ import { createPgPool } from '@qr-payout/platform/db';
 import { createKafkaBus, type EventBus } from '@qr-payout/platform/events';
 import { createLogger } from '@qr-payout/platform/log';
 import { onShutdown } from '@qr-payout/platform/shutdown';
+import { testInfra } from '@qr-payout/test-kit/infra';
 import { runOutboxRelay } from '../../src/outbox/start';
-import { requiredEnv } from './outbox';
 
-const databaseUrl = requiredEnv('DATABASE_URL');
+/** What the crash test sets for this process. */
+function requiredEnv(name: 'DB_SCHEMA' | 'OUTBOX_BATCH_SIZE'): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required (test/outbox-crash.int.test.ts sets it)`);
+  return value;
+}
+
+const databaseUrl = testInfra.databaseUrl;
 const schema = requiredEnv('DB_SCHEMA');
 const hangAfter = Number(process.env['HANG_AFTER_PUBLISHES'] ?? 0);
 const logger = createLogger({ service: 'outbox-relay-test', level: 'warn' });
 const pool = createPgPool({ connectionString: databaseUrl, schema, max: 2 });
 const kafka = createKafkaBus({
-  brokers: requiredEnv('KAFKA_BROKERS').split(','),
+  brokers: testInfra.kafkaBrokers,
   clientId: 'outbox-relay-test',
   logger,
 });

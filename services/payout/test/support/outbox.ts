@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { createPgPool, migrate, withTransaction } from '@qr-payout/platform/db';
+import { migrate, withTransaction } from '@qr-payout/platform/db';
 import { type BusMessage, createKafkaBus, TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import { newId } from '@qr-payout/platform/ids';
 import { silentLogger } from '@qr-payout/platform/log';
@@ -13,6 +13,8 @@ import {
   TransactionSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { testInfra } from '@qr-payout/test-kit/infra';
+import { freshSchema } from '@qr-payout/test-kit/schema';
 import type pg from 'pg';
 import { MIGRATIONS_DIR } from '../../src/deps';
 import { appendTransactionEvent } from '../../src/outbox/store';
@@ -20,29 +22,12 @@ import { appendTransactionEvent } from '../../src/outbox/store';
 /** The bus createKafkaBus makes (with ensureTopics and deleteTopics). */
 export type KafkaBus = ReturnType<typeof createKafkaBus>;
 
-// Real infrastructure only (scripts/with-infra sets it); never a guessed default.
-export function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required for the integration tests (scripts/with-infra sets it)`);
-  return value;
-}
-
-export const DATABASE_URL = requiredEnv('DATABASE_URL');
-export const KAFKA_BROKERS = requiredEnv('KAFKA_BROKERS').split(',');
-
 /** A migrated random schema and a pool on it; `drop()` removes both. */
 export async function migratedSchema(): Promise<{ schema: string; pool: pg.Pool; drop(): Promise<void> }> {
-  const schema = `payout_test_${randomBytes(6).toString('hex')}`;
-  const pool = createPgPool({ connectionString: DATABASE_URL, schema, max: 4 });
-  await migrate(pool, { schema, dir: MIGRATIONS_DIR });
-  return {
-    schema,
-    pool,
-    async drop() {
-      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await pool.end();
-    },
-  };
+  const schema = freshSchema('payout_test');
+  const pool = schema.pool(4);
+  await migrate(pool, { schema: schema.name, dir: MIGRATIONS_DIR });
+  return { schema: schema.name, pool, drop: () => schema.drop() };
 }
 
 /** A transaction as it stands right after a terminal transition (no row needed for the outbox). */
@@ -78,7 +63,7 @@ export async function appendCommitted(pool: pg.Pool, txns: readonly Transaction[
   return ids;
 }
 
-export function kafkaBus(clientId: string, brokers = KAFKA_BROKERS): KafkaBus {
+export function kafkaBus(clientId: string, brokers = testInfra.kafkaBrokers): KafkaBus {
   return createKafkaBus({ brokers, clientId, logger: silentLogger() });
 }
 

@@ -1,5 +1,5 @@
 // @qr-payout/platform/grpc: serve and call gRPC (grpc-js on the wire, connect's types in the code).
 export { closeGrpcClients, createGrpcClient } from './client';
 export { type RunningGrpcService, type ServiceWorker, serveGrpc } from './serve';
-export { createGrpcServer, type GrpcServer } from './server';
+export { createGrpcServer } from './server';
 export { grpcServiceSettings } from './service-settings';

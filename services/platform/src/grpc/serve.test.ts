@@ -38,8 +38,8 @@ describe('serveGrpc', () => {
         return [worker('relay'), worker('poller')];
       },
     });
-    expect(running.grpcPort).toBe(50051);
-    await Promise.all([running.close(), running.close()]);
+    expect(running.url).toBe('http://127.0.0.1:50051');
+    await Promise.all([running.stop(), running.stop()]);
     expect(calls).toEqual([
       'migrate',
       'listen',
@@ -74,7 +74,7 @@ describe('serveGrpc', () => {
         },
       ],
     });
-    await expect(running.close()).rejects.toThrow('relay stuck');
+    await expect(running.stop()).rejects.toThrow('relay stuck');
     expect(ok.calls).toEqual(['listen', 'server.close', 'deps.close']);
   });
 });

@@ -1,3 +1,4 @@
+import { dialUrl } from '../net/dial-url';
 import type { GrpcServer } from './server';
 
 /** A background loop started once the service listens (outbox relay, polling worker, ...). */
@@ -9,7 +10,7 @@ type ServeGrpcOptions = {
   deps: { migrate?(): Promise<unknown>; close(): Promise<void> };
   /**
    * The service's config (grpcServiceSettings, and MIGRATE_ON_START when it has a schema):
-   * grpcDrainMs is how long close() lets in-flight calls finish.
+   * grpcDrainMs is how long stop() lets in-flight calls finish.
    */
   config: { grpcPort: number; host: string; grpcDrainMs: number; migrateOnStart?: boolean };
   /** Started after migrations and listen; stopped after the drain, last started first. */
@@ -17,9 +18,10 @@ type ServeGrpcOptions = {
 };
 
 export type RunningGrpcService = {
-  readonly grpcPort: number;
+  /** Where a client on this host dials the service, e.g. http://127.0.0.1:50051 (the bound port). */
+  readonly url: string;
   /** NOT_SERVING, drain in-flight calls, stop the workers, then close the deps. Idempotent. */
-  close(): Promise<void>;
+  stop(): Promise<void>;
 };
 
 /**
@@ -38,8 +40,8 @@ export async function serveGrpc(opts: ServeGrpcOptions): Promise<RunningGrpcServ
   const workers = opts.startWorkers?.() ?? [];
   let closing: Promise<void> | undefined;
   return {
-    grpcPort,
-    close() {
+    url: dialUrl(opts.config.host, grpcPort),
+    stop() {
       closing ??= (async () => {
         // Every step runs even when one fails; the first failure is rethrown at the end.
         const failures: unknown[] = [];

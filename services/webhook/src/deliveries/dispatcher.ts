@@ -113,3 +113,36 @@ export async function startDispatcher(deps: {
   });
   return { stop: () => subscription.stop() };
 }
+
+/**
+ * Runs the dispatcher in the background: subscribing connects to Kafka, and the service serves
+ * meanwhile; a failure is logged and retried (1 s, doubling to 30 s) rather than crashing the API.
+ * `stop()` does not wait for a connection still being made: closing the bus ends it, and a late
+ * subscription is stopped at once.
+ */
+export function runDispatcher(deps: Parameters<typeof startDispatcher>[0]): Dispatcher {
+  let stopped = false;
+  let dispatcher: Dispatcher | undefined;
+  const subscribe = (delayMs: number): void => {
+    startDispatcher(deps).then(
+      (started) => {
+        dispatcher = started;
+        if (stopped) void started.stop().catch(() => undefined);
+      },
+      (err: unknown) => {
+        if (stopped) return;
+        deps.logger.error({ err }, 'webhook dispatcher could not subscribe; retrying');
+        setTimeout(() => {
+          if (!stopped) subscribe(Math.min(delayMs * 2, 30_000));
+        }, delayMs).unref();
+      },
+    );
+  };
+  subscribe(1_000);
+  return {
+    async stop() {
+      stopped = true;
+      await dispatcher?.stop();
+    },
+  };
+}

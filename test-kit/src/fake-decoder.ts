@@ -1,22 +1,26 @@
+// @qr-payout/test-kit/fake-decoder: a DecoderService whose answers the request picks, for tests of
+// the gRPC plumbing (interceptors, deadlines, error mapping) rather than of decoding.
 import { setTimeout as delay } from 'node:timers/promises';
 import { create } from '@bufbuild/protobuf';
 import { requestContext } from '@qr-payout/platform/context';
 import { Code, serviceError } from '@qr-payout/platform/errors';
+import type { createGrpcServer } from '@qr-payout/platform/grpc';
 import {
   DecodeResponseSchema,
   DecoderService,
   ListSchemesResponseSchema,
 } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import type { GrpcRouter } from '../src/grpc/server';
+
+type GrpcRouter = Parameters<Parameters<typeof createGrpcServer>[0]['register']>[0];
 
 /** What the fake handlers saw, for assertions. */
 export type Observed = { requestIds: (string | undefined)[] };
 
 /**
- * A tiny DecoderService for the tests: ListSchemes returns one scheme; Decode's qr_string picks
- * a behaviour (bad → coded error, crash → plain Error, slow:<ms> → waits, hang → until aborted).
+ * For createGrpcServer's `register`: ListSchemes returns one scheme; Decode's qr_string picks a
+ * behaviour (bad → coded error, crash → plain Error, slow:<ms> → waits, hang → until aborted).
  */
-export function registerFakeDecoder(observed: Observed) {
+export function registerFakeDecoder(observed: Observed = { requestIds: [] }) {
   return (router: GrpcRouter) => {
     router.service(DecoderService, {
       listSchemes() {

@@ -1,8 +1,9 @@
-// Merchant-presented QR codes of each supported country, built with the decoder's EMVCo encoder so
-// lengths and CRC are right by construction. Account data follows the decoder's profiles
-// (services/decoder/README.md "Decoding"): a Pix key, a CBU with valid check digits, a Bre-B
-// mobile key, a Yape token, an ATC merchant id.
-import { type EmvObject, encodeMerchantQr } from '../../services/decoder/src/emv/encode';
+// @qr-payout/test-kit/qrs: the test QR codes, one owner. Merchant-presented QR codes of each
+// supported country, built with the decoder's EMVCo encoder so lengths and CRC are right by
+// construction. Account data follows the decoder's profiles (services/decoder/README.md
+// "Decoding"): a Pix key, a CBU with valid check digits, a Bre-B mobile key, a Yape token, an ATC
+// merchant id. What each one decodes to is in docs/sandbox-test-qrs.md.
+import { type EmvObject, encodeMerchantQr } from '@qr-payout/decoder';
 
 export interface MerchantQr {
   /** What the test calls it. */
@@ -27,6 +28,11 @@ interface Fields {
   mcc?: string;
 }
 
+/** An EMVCo template (a tag whose value is a list of sub-tags), e.g. a merchant account's. */
+function template(id: number, ...fields: [id: number, value: string][]): EmvObject {
+  return { id, value: fields.map(([sub, value]) => ({ id: sub, value })) };
+}
+
 function staticQr(fields: Fields): string {
   return encodeMerchantQr([
     { id: 1, value: '11' },
@@ -37,7 +43,7 @@ function staticQr(fields: Fields): string {
     { id: 58, value: fields.country },
     { id: 59, value: fields.name },
     { id: 60, value: fields.city },
-    { id: 62, value: [{ id: 5, value: 'E2E0001' }] },
+    template(62, [5, 'E2E0001']),
   ]);
 }
 
@@ -45,15 +51,7 @@ export const MERCHANT_QRS: MerchantQr[] = [
   {
     label: 'Brazil, static Pix with a random key',
     qrString: staticQr({
-      accountTemplates: [
-        {
-          id: 26,
-          value: [
-            { id: 0, value: 'br.gov.bcb.pix' },
-            { id: 1, value: '123e4567-e89b-42d3-a456-426614174000' },
-          ],
-        },
-      ],
+      accountTemplates: [template(26, [0, 'br.gov.bcb.pix'], [1, '123e4567-e89b-42d3-a456-426614174000'])],
       country: 'BR',
       currencyNumeric: '986',
       amount: '12.34',
@@ -69,10 +67,7 @@ export const MERCHANT_QRS: MerchantQr[] = [
   {
     label: 'Argentina, transfer to a CBU',
     qrString: staticQr({
-      accountTemplates: [
-        { id: 50, value: [{ id: 0, value: '30-62017749-7' }] },
-        { id: 51, value: [{ id: 0, value: '0000068000000002222956' }] },
-      ],
+      accountTemplates: [template(50, [0, '30-62017749-7']), template(51, [0, '0000068000000002222956'])],
       country: 'AR',
       currencyNumeric: '032',
       amount: '1500.00',
@@ -89,20 +84,8 @@ export const MERCHANT_QRS: MerchantQr[] = [
     label: 'Colombia, Bre-B mobile key',
     qrString: staticQr({
       accountTemplates: [
-        {
-          id: 26,
-          value: [
-            { id: 0, value: 'CO.COM.RBM.LLA' },
-            { id: 2, value: '3001234567' },
-          ],
-        },
-        {
-          id: 49,
-          value: [
-            { id: 0, value: 'CO.COM.RBM.RED' },
-            { id: 1, value: 'RBM' },
-          ],
-        },
+        template(26, [0, 'CO.COM.RBM.LLA'], [2, '3001234567']),
+        template(49, [0, 'CO.COM.RBM.RED'], [1, 'RBM']),
       ],
       country: 'CO',
       currencyNumeric: '170',
@@ -135,15 +118,7 @@ export const MERCHANT_QRS: MerchantQr[] = [
   {
     label: 'Bolivia, interoperable QR of an ATC merchant',
     qrString: staticQr({
-      accountTemplates: [
-        {
-          id: 32,
-          value: [
-            { id: 0, value: 'bo.com.atc' },
-            { id: 1, value: '042851160303' },
-          ],
-        },
-      ],
+      accountTemplates: [template(32, [0, 'bo.com.atc'], [1, '042851160303'])],
       country: 'BO',
       currencyNumeric: '068',
       amount: '100.00',
@@ -163,3 +138,56 @@ export function withBrokenCrc(qrString: string): string {
   const crc = qrString.slice(-4);
   return qrString.slice(0, -4) + (crc === '0000' ? '0001' : '0000');
 }
+
+/** A static Pix QR (point of initiation 11) paying the Pix key `key`. */
+export function staticPixQr(fields: {
+  key: string;
+  /** Major units with two decimals ("12.50"); without one the payer enters the amount. */
+  amount?: string;
+  name: string;
+  city: string;
+  mcc?: string;
+  /** Tag 62-05, the reference the payee sees. */
+  txid?: string;
+}): string {
+  return encodeMerchantQr([
+    { id: 1, value: '11' },
+    template(26, [0, 'br.gov.bcb.pix'], [1, fields.key]),
+    { id: 52, value: fields.mcc ?? '0000' },
+    { id: 53, value: '986' },
+    ...(fields.amount !== undefined ? [{ id: 54, value: fields.amount }] : []),
+    { id: 58, value: 'BR' },
+    { id: 59, value: fields.name },
+    { id: 60, value: fields.city },
+    ...(fields.txid !== undefined ? [template(62, [5, fields.txid])] : []),
+  ]);
+}
+
+/**
+ * A dynamic Pix QR (point of initiation 12) whose payload is at the PSP location `location`
+ * (host/path, no scheme). 127.0.0.1:9 is where nothing listens: with PIX_LOCATION_HTTP_HOSTS=127.0.0.1:9
+ * the decoder fetches it over plain http and fails for real (QrLocationUnavailable).
+ */
+export function dynamicPixQr(fields: { location: string; name: string; city: string }): string {
+  return encodeMerchantQr([
+    { id: 1, value: '12' },
+    template(26, [0, 'br.gov.bcb.pix'], [25, fields.location]),
+    { id: 52, value: '0000' },
+    { id: 53, value: '986' },
+    { id: 58, value: 'BR' },
+    { id: 59, value: fields.name },
+    { id: 60, value: fields.city },
+  ]);
+}
+
+/**
+ * A static Pix QR without an amount: POST /v1/pay's `amount` then sets it, so the amount's last two
+ * digits pick the sandbox outcome (docs/sandbox-test-qrs.md "Test amounts").
+ */
+export const PIX_WITHOUT_AMOUNT = staticPixQr({
+  key: '123e4567-e89b-42d3-a456-426614174000',
+  mcc: '5812',
+  name: 'PADARIA PAO QUENTE',
+  city: 'SAO PAULO',
+  txid: 'E2EOUT1',
+});

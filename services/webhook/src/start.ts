@@ -1,0 +1,122 @@
+// What runs in a webhook process: WebhookService (endpoints, signing secrets, deliveries) over gRPC
+// with grpc.health.v1.Health, and two roles behind their flags (README "Configuration"; one binary,
+// as Svix splits API and worker): the dispatcher turns transaction events into deliveries, the
+// delivery worker sends them.
+import {
+  createGrpcServer,
+  type RunningGrpcService,
+  type ServiceWorker,
+  serveGrpc,
+} from '@qr-payout/platform/grpc';
+import { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import type { WebhookConfig } from './config';
+import { createSealedBox } from './crypto/sealed-box';
+import { runDispatcher } from './deliveries/dispatcher';
+import { createTenantEndpointCache } from './deliveries/endpoint-cache';
+import { closeSenderAgents } from './deliveries/sender';
+import { createDeliveryService } from './deliveries/service';
+import { findTenantEndpoints } from './deliveries/store';
+import { startDeliveryWorker } from './deliveries/worker';
+import { createDeps, type WebhookOverrides } from './deps';
+import { createEgressGuard } from './egress/guard';
+import { createEndpointService, DISABLED_AFTER_FAILING, ENDPOINT_DISABLED_ERROR } from './endpoints/service';
+import { createWebhookHandlers } from './handlers';
+import { createSigningSecretService } from './secrets/service';
+
+const HOUR_MS = 3_600_000;
+// What an attempt keeps of the receiver's answer, for support (never request headers).
+const RESPONSE_EXCERPT_BYTES = 1024;
+
+/**
+ * Migrates schema webhook when MIGRATE_ON_START=true, serves on GRPC_PORT (0 picks a free port),
+ * then starts the delivery worker and the dispatcher (each unless its flag says false).
+ * `overrides.bus` replaces the Kafka bus (the sandbox).
+ */
+export async function startWebhook(
+  config: WebhookConfig,
+  overrides: WebhookOverrides = {},
+): Promise<RunningGrpcService> {
+  const deps = createDeps(config, overrides);
+  const { logger, pool } = deps;
+  const sealedBox = createSealedBox([config.secretsKey, ...config.previousSecretsKeys]);
+  // The dispatcher's view of the tenants' endpoints (WEBHOOK_ENDPOINT_CACHE_MS), invalidated by
+  // the endpoint service when this process changes them.
+  const endpointCache = createTenantEndpointCache({
+    ttlMs: config.endpointCacheMs,
+    load: (tenantIds) => findTenantEndpoints(pool, tenantIds),
+  });
+  // Tells the delivery worker (when it runs in this process) that deliveries are due now.
+  let wakeWorker: () => void = () => undefined;
+
+  const server = createGrpcServer({
+    serviceName: 'webhook',
+    logger,
+    register(router) {
+      router.service(
+        WebhookService,
+        createWebhookHandlers({
+          endpoints: createEndpointService({
+            pool,
+            sealedBox,
+            allowPrivateTargets: config.allowPrivateTargets,
+            onEndpointsChanged: (tenantId) => endpointCache.invalidate(tenantId),
+          }),
+          signingSecrets: createSigningSecretService({ pool, sealedBox }),
+          deliveries: createDeliveryService({ pool, onDue: () => wakeWorker() }),
+        }),
+      );
+    },
+  });
+
+  // Stopped last-started first: the dispatcher stops consuming before the worker finishes its
+  // attempts in flight.
+  const startRoles = (): ServiceWorker[] => {
+    const roles: ServiceWorker[] = [];
+    if (config.workerEnabled) {
+      const worker = startDeliveryWorker({
+        pool,
+        sealedBox,
+        guard: createEgressGuard({ allowPrivateTargets: config.allowPrivateTargets }),
+        logger,
+        settings: {
+          concurrency: config.workerConcurrency,
+          pollMs: config.pollMs,
+          leaseMs: config.leaseMs,
+          connectTimeoutMs: config.connectTimeoutMs,
+          timeoutMs: config.timeoutMs,
+          maxExcerptBytes: RESPONSE_EXCERPT_BYTES,
+          retryScale: config.retryScale,
+          autoDisable: {
+            afterMs: config.autoDisableHours * HOUR_MS * config.retryScale,
+            reason: DISABLED_AFTER_FAILING,
+            deliveryError: ENDPOINT_DISABLED_ERROR,
+          },
+        },
+      });
+      wakeWorker = worker.wake;
+      roles.push({
+        async stop() {
+          await worker.stop();
+          closeSenderAgents();
+        },
+      });
+    }
+    if (config.dispatcherEnabled && deps.bus) {
+      roles.push(
+        runDispatcher({
+          pool,
+          bus: deps.bus,
+          logger,
+          endpoints: endpointCache,
+          groupId: config.dispatcherGroup,
+          sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+          faultKillAfterDispatch: config.faultKillAfterDispatch,
+          onDeliveries: () => wakeWorker(),
+        }),
+      );
+    }
+    return roles;
+  };
+
+  return serveGrpc({ server, deps, config, startWorkers: startRoles });
+}
