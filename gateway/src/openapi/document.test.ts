@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { SANDBOX_TEST_AMOUNTS } from '../docs/sandbox-test-qrs';
 import { ERROR_REGISTRY, isErrorTag } from '../errors/registry';
 import { buildOpenApiDocument, SANDBOX_SERVER_URL, serverUrlFromDocsUrl } from './document';
 import { EXAMPLE_WALLET_CURRENCIES } from './examples';
@@ -72,6 +73,17 @@ function validate(pointer: string, value: unknown): string[] {
 }
 
 describe('OpenAPI document', () => {
+  it("tells execute and pay readers the sandbox's test amounts, each of the catalogue's", () => {
+    const paths = buildOpenApiDocument().paths as Record<string, { post?: { description?: string } }>;
+    for (const path of ['/v1/execute', '/v1/pay']) {
+      const description = paths[path]?.post?.description ?? '';
+      for (const amount of SANDBOX_TEST_AMOUNTS.filter((a) => /^\d\d$/.test(a.ends_in))) {
+        expect([path, description]).toEqual([path, expect.stringContaining(`${amount.ends_in} `)]);
+        if (amount.error_code) expect(description).toContain(`\`${amount.error_code}\``);
+      }
+    }
+  });
+
   it('has an example for every body, each valid against its schema', () => {
     const problems: string[] = [];
     let checked = 0;

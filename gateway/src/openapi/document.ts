@@ -233,6 +233,13 @@ const IDEMPOTENCY_KEY_PARAMETER = {
     'A retry with the same key and the same body never pays twice and gets the first response back; the key can be reused with any body after 24 hours.',
 };
 
+// The sandbox partner's test amounts (docs/partner-protocol.md "Sandbox outcomes"), where a reader
+// of execute and pay looks for them.
+const SANDBOX_AMOUNTS_DESCRIPTION =
+  "In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, " +
+  '52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, ' +
+  'anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). ';
+
 const IDEMPOTENCY_DESCRIPTION =
   'Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request ' +
   'is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the ' +
@@ -604,6 +611,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
                 '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
                 'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
                 'as an undeclared foreign identifier (docs/payer-identity.md). ' +
+                SANDBOX_AMOUNTS_DESCRIPTION +
                 IDEMPOTENCY_DESCRIPTION,
               parameters: [IDEMPOTENCY_KEY_PARAMETER],
               requestBody: {
@@ -660,6 +668,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
                 'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
                 '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
                 'nor pays twice. ' +
+                SANDBOX_AMOUNTS_DESCRIPTION +
                 IDEMPOTENCY_DESCRIPTION,
               parameters: [IDEMPOTENCY_KEY_PARAMETER],
               requestBody: {
