@@ -131,7 +131,8 @@ async function runPass(pool: pg.Pool, rows: store.NewDelivery[], opts: FloorOpti
       return (pool.query as (...a: unknown[]) => unknown)(...args);
     },
   } as unknown as pg.Pool;
-  const delivered = createDeliveredBatcher(counted);
+  const delivered = createDeliveredBatcher(store.createDeliveryStore(counted));
+  const deliveries = store.createDeliveryStore(pool);
   const insertedAt = new Map<string, number>();
   const pass: Pass = {
     startedAtMs: now(),
@@ -165,7 +166,7 @@ async function runPass(pool: pg.Pool, rows: store.NewDelivery[], opts: FloorOpti
         const batch = rows.slice(start, start + opts.insertBatch);
         const sentAt = now();
         for (const row of batch) insertedAt.set(row.id, sentAt);
-        const ids = await store.insertDeliveries(pool, batch);
+        const ids = await deliveries.insertDeliveries(batch);
         if (ids.length !== batch.length) throw new Error(`inserted ${ids.length} of ${batch.length} rows`);
         pass.inserts += 1;
         wake();
@@ -182,7 +183,7 @@ async function runPass(pool: pg.Pool, rows: store.NewDelivery[], opts: FloorOpti
       const finalClaim = insertsDone;
       const idle = woken;
       const leaseToken = randomBytes(16).toString('hex');
-      const claimed = await store.claimDueDeliveries(pool, {
+      const claimed = await deliveries.claimDueDeliveries({
         limit: opts.claimLimit,
         leaseMs: LEASE_MS,
         token: leaseToken,

@@ -4,7 +4,7 @@ import { dynamicPixQr, PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import type pg from 'pg';
 import type { RunningGateway } from '../src/index';
 import { keyPrefix } from '../src/tenants/keys';
-import { markApiKeyRevoked } from '../src/tenants/store';
+import { createTenantStore } from '../src/tenants/store';
 import { type HttpResponse, request, seedTenant, startTestGateway, type TestGateway, UUID } from './support';
 
 // The whole gateway as startGateway builds it: real PostgreSQL (migrated on start, own schema),
@@ -78,7 +78,7 @@ describe('gateway (startGateway)', () => {
     expect(unknown.status).toBe(401);
     expect(unknown.json().message).toMatch(/Invalid API key/);
     const { apiKey } = await seedTenant(pool);
-    await markApiKeyRevoked(pool, keyPrefix(apiKey));
+    await createTenantStore(pool).markApiKeyRevoked(keyPrefix(apiKey));
     const revoked = await request(base, '/v1/schemes', { headers: { 'x-api-key': apiKey } });
     expect(revoked.status).toBe(401);
     expect(revoked.json().message).toMatch(/Invalid API key/);

@@ -8,7 +8,7 @@ import { type ServiceOnFreshSchema, serviceEnv, startOnFreshSchema } from '@qr-p
 import type pg from 'pg';
 import { loadGatewayConfig, type RunningGateway, startGateway } from '../src/index';
 import { generateApiKey, hashApiKey } from '../src/tenants/keys';
-import { insertApiKey, insertTenant } from '../src/tenants/store';
+import { createTenantStore } from '../src/tenants/store';
 
 // Shared by the gateway's integration tests: real infrastructure from env
 // (@qr-payout/test-kit/infra), isolated per run.
@@ -50,13 +50,14 @@ export async function seedTenant(
   opts: { rateLimitPerMinute?: number | null } = {},
 ): Promise<{ tenantId: string; apiKey: string }> {
   const tenantId = `ten_test_${randomSuffix()}`;
-  await insertTenant(pool, {
+  const tenants = createTenantStore(pool);
+  await tenants.insertTenant({
     id: tenantId,
     name: 'integration test',
     rateLimitPerMinute: opts.rateLimitPerMinute ?? null,
   });
   const key = generateApiKey();
-  await insertApiKey(pool, { prefix: key.prefix, keyHash: hashApiKey(key.key), tenantId });
+  await tenants.insertApiKey({ prefix: key.prefix, keyHash: hashApiKey(key.key), tenantId });
   return { tenantId, apiKey: key.key };
 }
 

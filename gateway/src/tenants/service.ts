@@ -141,6 +141,7 @@ function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 export function createTenantService(deps: TenantServiceDeps): TenantService {
   const { pool, webhook, logger, defaultRateLimit } = deps;
+  const tenants = store.createTenantStore(pool);
   const ttlMs = deps.authCacheTtlMs ?? 10_000;
   const negativeTtlMs = deps.negativeCacheTtlMs ?? Math.min(2_000, ttlMs);
   const maxEntries = deps.authCacheMaxEntries ?? 10_000;
@@ -151,7 +152,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
   const inFlight = new Map<string, Promise<AuthenticatedKey | null>>();
 
   async function lookUp(cacheKey: string): Promise<AuthenticatedKey | null> {
-    const owner = await store.findKeyOwnerByHash(pool, Buffer.from(cacheKey, 'hex'));
+    const owner = await tenants.findKeyOwnerByHash(Buffer.from(cacheKey, 'hex'));
     if (!owner || owner.revokedAt) {
       unknown.set(cacheKey, null, negativeTtlMs);
       return null;
@@ -186,19 +187,15 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
   }
 
   async function getTenant(tenantId: string): Promise<store.TenantRow> {
-    const tenant = await store.findTenant(pool, requireTenantId(tenantId));
+    const tenant = await tenants.findTenant(requireTenantId(tenantId));
     if (!tenant) throw tenantNotFound(tenantId);
     return tenant;
   }
 
   /** Makes sure a given key belongs to the tenant, storing it when it is new. */
-  async function ensureGivenKey(
-    db: Parameters<typeof store.insertApiKey>[0],
-    tenantId: string,
-    apiKey: string,
-  ): Promise<void> {
+  async function ensureGivenKey(tenantId: string, apiKey: string): Promise<void> {
     const keyHash = hashApiKey(apiKey);
-    const existing = await store.findApiKeyByHash(db, keyHash);
+    const existing = await tenants.findApiKeyByHash(keyHash);
     if (existing) {
       if (existing.tenantId !== tenantId) {
         throw invalidTenantInput('api_key', 'api_key is already in use by another tenant');
@@ -208,7 +205,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
       }
       return;
     }
-    const inserted = await store.insertApiKey(db, { prefix: keyPrefix(apiKey), keyHash, tenantId });
+    const inserted = await tenants.insertApiKey({ prefix: keyPrefix(apiKey), keyHash, tenantId });
     if (!inserted)
       throw invalidTenantInput('api_key', 'api_key prefix (its first 12 characters) is already in use');
   }
@@ -223,7 +220,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     input: CreateTenantInput,
     opts?: CallOptions,
   ): Promise<CreatedTenant> {
-    if (input.apiKey) await ensureGivenKey(pool, tenant.id, input.apiKey);
+    if (input.apiKey) await ensureGivenKey(tenant.id, input.apiKey);
     const signingSecret = input.signingSecret
       ? await setSigningSecret(tenant.id, input.signingSecret, opts)
       : '';
@@ -244,7 +241,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
           'tenant_id must be "ten_" followed by 1 to 60 letters, digits, _ or -',
         );
       }
-      const existing = await store.findTenant(pool, input.tenantId);
+      const existing = await tenants.findTenant(input.tenantId);
       if (existing) return ensureExistingTenant(existing, input, opts);
     }
 
@@ -254,8 +251,10 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     let tenant: store.TenantRow;
     try {
       tenant = await withTransaction(pool, async (client) => {
-        const row = await store.insertTenant(client, { id: tenantId, name, rateLimitPerMinute });
-        const inserted = await store.insertApiKey(client, {
+        // The tenant and its first key commit together: the store on this transaction's client.
+        const inTransaction = store.createTenantStore(client);
+        const row = await inTransaction.insertTenant({ id: tenantId, name, rateLimitPerMinute });
+        const inserted = await inTransaction.insertApiKey({
           prefix: generated?.prefix ?? keyPrefix(apiKey),
           keyHash: hashApiKey(apiKey),
           tenantId,
@@ -279,7 +278,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     } catch (err) {
       // Without its secret the tenant is unusable and nobody has seen its key: undo, so the operator
       // simply runs the command again.
-      await store.deleteTenantWithKeys(pool, tenantId).catch((cleanupErr: unknown) => {
+      await tenants.deleteTenantWithKeys(tenantId).catch((cleanupErr: unknown) => {
         logger.error(
           { err: cleanupErr, tenant_id: tenantId },
           'could not remove tenant after signing secret failure',
@@ -296,7 +295,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     change: { rateLimitPerMinute: number | null },
   ): Promise<store.TenantRow> {
     const rateLimitPerMinute = normalizeRateLimit(change.rateLimitPerMinute);
-    const tenant = await store.setTenantRateLimit(pool, requireTenantId(tenantId), rateLimitPerMinute);
+    const tenant = await tenants.setTenantRateLimit(requireTenantId(tenantId), rateLimitPerMinute);
     if (!tenant) throw tenantNotFound(tenantId);
     known.deleteWhere((k) => k.tenantId === tenantId);
     logger.info(
@@ -309,7 +308,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
   async function createApiKey(tenantId: string): Promise<CreatedApiKey> {
     await getTenant(tenantId);
     const generated = generateApiKey();
-    const key = await store.insertApiKey(pool, {
+    const key = await tenants.insertApiKey({
       prefix: generated.prefix,
       keyHash: hashApiKey(generated.key),
       tenantId,
@@ -322,7 +321,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
 
   async function revokeApiKey(prefix: string): Promise<store.ApiKeyRow> {
     if (!prefix) throw invalidTenantInput('key_prefix', 'key_prefix is required');
-    const key = await store.markApiKeyRevoked(pool, prefix);
+    const key = await tenants.markApiKeyRevoked(prefix);
     if (!key) throw apiKeyNotFound(prefix);
     // Effective at once on this replica; other replicas drop it when their cache entry expires.
     known.deleteWhere((k) => k.keyPrefix === prefix);
@@ -332,7 +331,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
 
   async function listApiKeys(tenantId: string): Promise<store.ApiKeyRow[]> {
     await getTenant(tenantId);
-    return store.selectApiKeys(pool, tenantId);
+    return tenants.selectApiKeys(tenantId);
   }
 
   return {
@@ -340,7 +339,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     cachedAuthentication,
     createTenant,
     getTenant,
-    listTenants: () => store.selectTenants(pool),
+    listTenants: () => tenants.selectTenants(),
     updateTenant,
     createApiKey,
     revokeApiKey,

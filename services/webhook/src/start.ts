@@ -15,7 +15,7 @@ import { runDispatcher } from './deliveries/dispatcher';
 import { createTenantEndpointCache } from './deliveries/endpoint-cache';
 import { closeSenderAgents } from './deliveries/sender';
 import { createDeliveryService } from './deliveries/service';
-import { findTenantEndpoints } from './deliveries/store';
+import { createDeliveryStore } from './deliveries/store';
 import { startDeliveryWorker } from './deliveries/worker';
 import { createDeps, type WebhookOverrides } from './deps';
 import { createEgressGuard } from './egress/guard';
@@ -38,12 +38,13 @@ export async function startWebhook(
 ): Promise<RunningGrpcService> {
   const deps = createDeps(config, overrides);
   const { logger, pool } = deps;
+  const deliveries = createDeliveryStore(pool);
   const sealedBox = createSealedBox([config.secretsKey, ...config.previousSecretsKeys]);
   // The dispatcher's view of the tenants' endpoints (WEBHOOK_ENDPOINT_CACHE_MS), invalidated by
   // the endpoint service when this process changes them.
   const endpointCache = createTenantEndpointCache({
     ttlMs: config.endpointCacheMs,
-    load: (tenantIds) => findTenantEndpoints(pool, tenantIds),
+    load: (tenantIds) => deliveries.findTenantEndpoints(tenantIds),
   });
   // Tells the delivery worker (when it runs in this process) that deliveries are due now.
   let wakeWorker: () => void = () => undefined;

@@ -1,5 +1,4 @@
-import type { Pool } from 'pg';
-import * as store from './store';
+import type * as store from './store';
 
 // Successful attempts are the common case and need no decision per row: the worker records them
 // in groups (one statement for up to MAX_BATCH deliveries, at most WINDOW_MS after the first),
@@ -16,7 +15,9 @@ export type DeliveredBatcher = {
   record(result: store.AttemptResult): Promise<boolean>;
 };
 
-export function createDeliveredBatcher(pool: Pool): DeliveredBatcher {
+export function createDeliveredBatcher(
+  deliveries: Pick<store.DeliveryStore, 'finishDelivered'>,
+): DeliveredBatcher {
   let waiting: Waiting[] = [];
   let timer: NodeJS.Timeout | undefined;
 
@@ -27,10 +28,7 @@ export function createDeliveredBatcher(pool: Pool): DeliveredBatcher {
     waiting = [];
     if (batch.length === 0) return;
     try {
-      const owned = await store.finishDelivered(
-        pool,
-        batch.map((w) => w.result),
-      );
+      const owned = await deliveries.finishDelivered(batch.map((w) => w.result));
       for (const w of batch) w.done(owned.has(w.result.deliveryId));
     } catch (err) {
       for (const w of batch) w.fail(err);

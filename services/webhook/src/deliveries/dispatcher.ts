@@ -44,7 +44,7 @@ function readEvent(message: BusMessage, logger: Logger): ReadEvent | undefined {
  * always receives the terminal event, docs/api/webhooks.md "The event").
  */
 export async function dispatchTransactionEvents(
-  pool: Pool,
+  deliveries: Pick<store.DeliveryStore, 'insertDeliveries'>,
   endpoints: TenantEndpointCache,
   events: ReadEvent[],
 ): Promise<number> {
@@ -74,7 +74,7 @@ export async function dispatchTransactionEvents(
       });
     }
   }
-  return (await store.insertDeliveries(pool, rows)).length;
+  return (await deliveries.insertDeliveries(rows)).length;
 }
 
 export async function startDispatcher(deps: {
@@ -92,6 +92,7 @@ export async function startDispatcher(deps: {
   onDeliveries: () => void;
 }): Promise<Dispatcher> {
   const { pool, bus, logger } = deps;
+  const deliveries = store.createDeliveryStore(pool);
   let dispatched = 0;
   const subscription: Subscription = await bus.subscribe({
     topic: TRANSACTION_EVENTS_TOPIC,
@@ -101,7 +102,7 @@ export async function startDispatcher(deps: {
     async handleBatch(messages) {
       const read = messages.flatMap((message) => readEvent(message, logger) ?? []);
       // A database error throws: the offsets are not committed and the bus delivers them again.
-      const created = await dispatchTransactionEvents(pool, deps.endpoints, read);
+      const created = await dispatchTransactionEvents(deliveries, deps.endpoints, read);
       dispatched += read.length;
       if (deps.faultKillAfterDispatch && dispatched >= deps.faultKillAfterDispatch) {
         // The crash window the tests need: rows committed, offset not.

@@ -3,7 +3,7 @@ import { isId, newId } from '@qr-payout/platform/ids';
 import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform/paging';
 import type { Pool } from 'pg';
 import { endpointNotFound } from '../endpoints/errors';
-import { findEndpoint } from '../endpoints/store';
+import { createEndpointStore } from '../endpoints/store';
 import { requireTenantId, validationError } from '../validation';
 import { pingEventBody } from './envelope';
 import { deliveryInFlight, deliveryNotFound } from './errors';
@@ -55,6 +55,8 @@ export function createDeliveryService(deps: {
   onDue: () => void;
 }): DeliveryService {
   const { pool, onDue } = deps;
+  const deliveries = store.createDeliveryStore(pool);
+  const endpoints = createEndpointStore(pool);
 
   function requireDeliveryId(deliveryId: string): void {
     if (deliveryId === '') throw validationError('delivery_id', 'delivery_id is required');
@@ -71,7 +73,7 @@ export function createDeliveryService(deps: {
         throw validationError('transaction_id', 'transaction_id must be a transaction id (txn_...)');
       }
       // One row more than asked tells whether another page exists.
-      const { rows, cursors } = await store.listDeliveries(pool, {
+      const { rows, cursors } = await deliveries.listDeliveries({
         tenantId: opts.tenantId,
         transactionId: opts.transactionId || undefined,
         status: opts.status,
@@ -86,15 +88,15 @@ export function createDeliveryService(deps: {
     async get(deliveryId, tenantId) {
       if (tenantId !== null) requireTenantId(tenantId);
       requireDeliveryId(deliveryId);
-      const delivery = await store.findDelivery(pool, deliveryId, tenantId);
+      const delivery = await deliveries.findDelivery(deliveryId, tenantId);
       if (!delivery) throw deliveryNotFound(deliveryId);
-      return { delivery, attempts: await store.listAttempts(pool, deliveryId) };
+      return { delivery, attempts: await deliveries.listAttempts(deliveryId) };
     },
 
     async replay(deliveryId, tenantId) {
       if (tenantId !== null) requireTenantId(tenantId);
       requireDeliveryId(deliveryId);
-      const { replayed, inFlight } = await store.replayDelivery(pool, deliveryId, tenantId);
+      const { replayed, inFlight } = await deliveries.replayDelivery(deliveryId, tenantId);
       if (inFlight) throw deliveryInFlight(deliveryId, inFlight.status);
       if (!replayed) throw deliveryNotFound(deliveryId);
       onDue();
@@ -103,11 +105,11 @@ export function createDeliveryService(deps: {
 
     async ping(endpointId) {
       if (endpointId === '') throw validationError('endpoint_id', 'endpoint_id is required');
-      const endpoint = isId(endpointId, 'whe') ? await findEndpoint(pool, endpointId) : undefined;
+      const endpoint = isId(endpointId, 'whe') ? await endpoints.findEndpoint(endpointId) : undefined;
       if (!endpoint) throw endpointNotFound(endpointId);
       const envelope = pingEventBody({ eventId: randomUUID(), endpointId, occurredAt: new Date() });
       const id = newId('whd');
-      await store.insertDeliveries(pool, [
+      await deliveries.insertDeliveries([
         {
           id,
           tenantId: endpoint.tenantId,
@@ -122,7 +124,7 @@ export function createDeliveryService(deps: {
         },
       ]);
       onDue();
-      const delivery = await store.findDelivery(pool, id, null);
+      const delivery = await deliveries.findDelivery(id, null);
       if (!delivery) throw new Error(`ping delivery ${id} was not stored`);
       return delivery;
     },

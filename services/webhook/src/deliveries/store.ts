@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { RetryStrategyName } from '../endpoints/retry-strategy';
 import type { WebhookEventType } from './envelope';
 import { type DeliveryStatus, statusesAllowing } from './state';
@@ -6,8 +6,6 @@ import { type DeliveryStatus, statusesAllowing } from './state';
 // All SQL of deliveries and attempts. Every state change is ONE statement guarded by the states
 // that allow it (state.ts), so it is atomic on PostgreSQL and on the sandbox's single-session
 // PGlite alike, and a delivery row never leaves the table of docs/api/webhooks.md "Delivery states".
-
-type Db = Pool | PoolClient;
 
 export type DeliveryTrigger = 'scheduled' | 'replay' | 'ping';
 
@@ -96,45 +94,6 @@ export interface TenantEndpoint extends DeliveryTarget {
   eventTypes: string[];
 }
 
-/**
- * The tenants of `tenantIds` this service knows (it holds their signing secret) with their enabled
- * endpoints, oldest first. A tenant without a secret here belongs to another deployment sharing the
- * topic (or a test's): every tenant gets a secret at creation, and nothing could sign for it anyway.
- */
-export async function findTenantEndpoints(
-  db: Db,
-  tenantIds: string[],
-): Promise<Map<string, TenantEndpoint[]>> {
-  const { rows } = await db.query<{
-    tenant_id: string;
-    id: string | null;
-    url: string;
-    retry_strategy: RetryStrategyName;
-    event_types: string[];
-  }>(
-    `SELECT s.tenant_id, e.id, e.url, e.retry_strategy, e.event_types
-     FROM signing_secrets s
-     LEFT JOIN endpoints e ON e.tenant_id = s.tenant_id AND e.enabled
-     WHERE s.tenant_id = ANY($1::text[])
-     ORDER BY e.created_at, e.id`,
-    [tenantIds],
-  );
-  const byTenant = new Map<string, TenantEndpoint[]>();
-  for (const r of rows) {
-    const endpoints = byTenant.get(r.tenant_id) ?? [];
-    byTenant.set(r.tenant_id, endpoints);
-    if (r.id !== null) {
-      endpoints.push({
-        endpointId: r.id,
-        url: r.url,
-        retryStrategy: r.retry_strategy,
-        eventTypes: r.event_types,
-      });
-    }
-  }
-  return byTenant;
-}
-
 export interface NewDelivery extends DeliveryTarget {
   id: string;
   tenantId: string;
@@ -143,40 +102,6 @@ export interface NewDelivery extends DeliveryTarget {
   transactionId: string | null;
   payload: Buffer;
   trigger: DeliveryTrigger;
-}
-
-/**
- * Inserts the deliveries of one event in one statement, due at once. A delivery that exists
- * already for the same event and target is left alone (a redelivered Kafka message creates
- * nothing twice). Returns the ids inserted.
- */
-export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const { rows: inserted } = await db.query<{ id: string }>(
-    `INSERT INTO deliveries (id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url,
-       retry_strategy, payload, next_trigger, next_attempt_at)
-     SELECT id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, retry_strategy,
-       payload, next_trigger, now()
-     FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[],
-       $8::text[], $9::bytea[], $10::text[])
-       AS t(id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, retry_strategy,
-         payload, next_trigger)
-     ON CONFLICT DO NOTHING
-     RETURNING id`,
-    [
-      rows.map((r) => r.id),
-      rows.map((r) => r.tenantId),
-      rows.map((r) => r.eventId),
-      rows.map((r) => r.eventType),
-      rows.map((r) => r.transactionId),
-      rows.map((r) => r.endpointId),
-      rows.map((r) => r.url),
-      rows.map((r) => r.retryStrategy),
-      rows.map((r) => r.payload),
-      rows.map((r) => r.trigger),
-    ],
-  );
-  return inserted.map((r) => r.id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,56 +147,6 @@ interface ClaimedRecord {
   previous_secret_sealed: Buffer | null;
 }
 
-/**
- * Claims up to `limit` due deliveries (pending and due, or delivering with a lapsed lease: a
- * crashed worker's) with FOR UPDATE SKIP LOCKED, sets the lease and the claim's token, and
- * commits at once: no transaction is held across the HTTP call.
- */
-export async function claimDueDeliveries(
-  db: Db,
-  opts: { limit: number; leaseMs: number; token: string },
-): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.query<ClaimedRecord>(
-    `WITH due AS (
-       SELECT id FROM deliveries
-       WHERE (status IN ${statusIn('claim')} AND next_attempt_at <= now())
-          OR (status IN ${statusIn('reclaim')} AND lease_until < now())
-       ORDER BY next_attempt_at
-       LIMIT $1
-       FOR UPDATE SKIP LOCKED
-     ), claimed AS (
-       UPDATE deliveries d SET status = 'delivering',
-         lease_until = now() + make_interval(secs => $2::double precision / 1000),
-         lease_token = $3, updated_at = now()
-       FROM due WHERE d.id = due.id
-       RETURNING d.id, d.tenant_id, d.event_id, d.event_type, d.endpoint_id, d.url, d.retry_strategy,
-         d.attempts, d.next_trigger, d.payload
-     )
-     SELECT c.*, e.enabled AS endpoint_enabled, e.headers_sealed, s.secret_sealed,
-       CASE WHEN s.previous_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed
-     FROM claimed c
-     LEFT JOIN endpoints e ON e.id = c.endpoint_id
-     LEFT JOIN signing_secrets s ON s.tenant_id = c.tenant_id`,
-    [opts.limit, opts.leaseMs, opts.token],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    tenantId: r.tenant_id,
-    eventId: r.event_id,
-    eventType: r.event_type,
-    endpointId: r.endpoint_id,
-    url: r.url,
-    retryStrategy: r.retry_strategy,
-    attempts: r.attempts,
-    trigger: r.next_trigger,
-    payload: r.payload,
-    endpointEnabled: r.endpoint_id === null ? null : r.endpoint_enabled,
-    headersSealed: r.headers_sealed,
-    secretSealed: r.secret_sealed,
-    previousSecretSealed: r.previous_secret_sealed,
-  }));
-}
-
 /** What one HTTP attempt gave, and what the schedule decided next. */
 export interface AttemptResult {
   deliveryId: string;
@@ -308,166 +183,6 @@ export type FinishedAttempt = {
   endpointDisabled: boolean;
 };
 
-/**
- * Records an attempt and moves its delivery on, in one statement, only while the caller's lease
- * token still owns the row. On a failure it also runs the auto-disable rule
- * (docs/api/webhooks.md "Auto-disable") on every failure, not only at exhaustion: the endpoint's
- * failure run starts at its first failed attempt; once it has lasted `afterMs`, the endpoint is
- * disabled and this delivery becomes `failed` (replayable). A failure on an endpoint disabled
- * meanwhile is `failed` too. A success ends the endpoint's failure run. Undefined when the lease
- * was lost. The endpoint's other pending deliveries are failed by the caller
- * (failPendingDeliveriesOfEndpoint) only when this attempt disabled it, so the common path touches
- * no other row; were that step lost in a crash, the worker fails each of them anyway when it claims
- * it (its endpoint is disabled).
- */
-export async function finishAttempt(
-  db: Db,
-  result: AttemptResult,
-  rule: AutoDisableRule,
-): Promise<FinishedAttempt | undefined> {
-  const { rows } = await db.query<DeliveryRecord & { endpoint_disabled: boolean }>(
-    `WITH target AS (
-       SELECT id, endpoint_id FROM deliveries
-       WHERE id = $1 AND status = 'delivering' AND lease_token = $2
-     ), run AS (
-       SELECT e.id, e.enabled, coalesce(e.failing_since, $5::timestamptz) AS since
-       FROM endpoints e JOIN target t ON e.id = t.endpoint_id
-       WHERE NOT $13::boolean
-     ), disabling AS (
-       SELECT id FROM run
-       WHERE enabled AND since <= now() - make_interval(secs => $14::double precision / 1000)
-     ), off AS (
-       SELECT id FROM disabling UNION SELECT id FROM run WHERE NOT enabled
-     ), updated AS (
-       UPDATE deliveries d SET
-         status = CASE WHEN EXISTS (SELECT 1 FROM off) THEN 'failed' ELSE $3 END,
-         attempts = d.attempts + 1,
-         next_attempt_at = CASE WHEN EXISTS (SELECT 1 FROM off) THEN NULL ELSE $4::timestamptz END,
-         lease_until = NULL, lease_token = NULL, next_trigger = 'scheduled',
-         last_attempt_at = $5, last_response_status = $7,
-         last_error = CASE WHEN EXISTS (SELECT 1 FROM off) THEN $16 ELSE $10 END,
-         updated_at = now()
-       FROM target t WHERE d.id = t.id
-       RETURNING d.*
-     ), recorded AS (
-       INSERT INTO delivery_attempts (delivery_id, attempt_number, trigger, started_at, duration_ms,
-         response_status, response_excerpt, error_class, error, resolved_address, succeeded)
-       SELECT u.id, u.attempts, $12, $5, $6, $7, $8, $9, $10, $11, $13 FROM updated u
-     ), endpoint_run AS (
-       UPDATE endpoints e SET
-         failing_since = CASE WHEN $13::boolean THEN NULL ELSE run.since END,
-         enabled = e.enabled AND e.id NOT IN (SELECT id FROM disabling),
-         disabled_reason = CASE WHEN e.id IN (SELECT id FROM disabling) THEN $15 ELSE e.disabled_reason END,
-         updated_at = now()
-       FROM updated u LEFT JOIN run ON true
-       WHERE e.id = u.endpoint_id
-         AND CASE WHEN $13::boolean THEN e.failing_since IS NOT NULL
-                  ELSE e.enabled AND (e.failing_since IS NULL OR e.id IN (SELECT id FROM disabling)) END
-     )
-     SELECT ${DELIVERY_COLUMNS}, EXISTS (SELECT 1 FROM disabling) AS endpoint_disabled FROM updated`,
-    [
-      result.deliveryId,
-      result.leaseToken,
-      result.next,
-      result.nextAttemptAt,
-      result.startedAt,
-      result.durationMs,
-      result.responseStatus,
-      result.responseExcerpt,
-      result.errorClass,
-      result.error,
-      result.resolvedAddress,
-      result.trigger,
-      result.succeeded,
-      rule.afterMs,
-      rule.reason,
-      rule.deliveryError,
-    ],
-  );
-  const row = rows[0];
-  return row && { delivery: toDelivery(row), endpointDisabled: row.endpoint_disabled };
-}
-
-/**
- * Records successful attempts of many deliveries in one statement (the worker groups them for a
- * few milliseconds): each delivery still owned by its lease token becomes `delivered`, gets its
- * attempt row, and its endpoint's failure run ends (docs/api/webhooks.md "Retries"). Returns the
- * ids that were owned.
- */
-export async function finishDelivered(db: Db, results: AttemptResult[]): Promise<Set<string>> {
-  if (results.length === 0) return new Set();
-  const { rows } = await db.query<{ id: string }>(
-    `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::int[],
-         $7::text[], $8::text[])
-         AS t(id, token, trigger, started_at, duration_ms, response_status, response_excerpt,
-           resolved_address)
-     ), updated AS (
-       UPDATE deliveries d SET status = 'delivered', attempts = d.attempts + 1, next_attempt_at = NULL,
-         lease_until = NULL, lease_token = NULL, next_trigger = 'scheduled',
-         last_attempt_at = i.started_at, last_response_status = i.response_status, last_error = NULL,
-         updated_at = now()
-       FROM input i
-       WHERE d.id = i.id AND d.status = 'delivering' AND d.lease_token = i.token
-       RETURNING d.id, d.attempts, d.endpoint_id
-     ), recorded AS (
-       INSERT INTO delivery_attempts (delivery_id, attempt_number, trigger, started_at, duration_ms,
-         response_status, response_excerpt, resolved_address, succeeded)
-       SELECT u.id, u.attempts, i.trigger, i.started_at, i.duration_ms, i.response_status,
-         i.response_excerpt, i.resolved_address, true
-       FROM updated u JOIN input i ON i.id = u.id
-     ), run_ended AS (
-       UPDATE endpoints e SET failing_since = NULL, updated_at = now()
-       WHERE e.id IN (SELECT endpoint_id FROM updated WHERE endpoint_id IS NOT NULL)
-         AND e.failing_since IS NOT NULL
-     )
-     SELECT id FROM updated`,
-    [
-      results.map((r) => r.deliveryId),
-      results.map((r) => r.leaseToken),
-      results.map((r) => r.trigger),
-      results.map((r) => r.startedAt),
-      results.map((r) => r.durationMs),
-      results.map((r) => r.responseStatus),
-      results.map((r) => r.responseExcerpt),
-      results.map((r) => r.resolvedAddress),
-    ],
-  );
-  return new Set(rows.map((r) => r.id));
-}
-
-/**
- * Fails a claimed delivery without an HTTP attempt (its endpoint was disabled after the delivery
- * was made). Undefined when the lease was lost.
- */
-export async function failClaimedDelivery(
-  db: Db,
-  opts: { deliveryId: string; leaseToken: string; error: string },
-): Promise<DeliveryRow | undefined> {
-  const { rows } = await db.query<DeliveryRecord>(
-    `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL,
-       lease_token = NULL, last_error = $3, updated_at = now()
-     WHERE id = $1 AND status = 'delivering' AND lease_token = $2
-     RETURNING ${DELIVERY_COLUMNS}`,
-    [opts.deliveryId, opts.leaseToken, opts.error],
-  );
-  return rows[0] && toDelivery(rows[0]);
-}
-
-/** Fails an endpoint's pending deliveries (the operator disabled it). Returns how many. */
-export async function failPendingDeliveriesOfEndpoint(
-  db: Db,
-  endpointId: string,
-  error: string,
-): Promise<number> {
-  const { rowCount } = await db.query(
-    `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $2, updated_at = now()
-     WHERE endpoint_id = $1 AND status IN ${statusIn('endpoint_disabled')} AND status <> 'delivering'`,
-    [endpointId, error],
-  );
-  return rowCount ?? 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reads and replay
 
@@ -475,41 +190,6 @@ export async function failPendingDeliveriesOfEndpoint(
 export interface DeliveryCursor {
   createdAt: string;
   id: string;
-}
-
-export async function listDeliveries(
-  db: Db,
-  opts: {
-    tenantId: string;
-    transactionId?: string;
-    status?: DeliveryStatus;
-    limit: number;
-    after?: DeliveryCursor;
-  },
-): Promise<{ rows: DeliveryRow[]; cursors: DeliveryCursor[] }> {
-  const { rows } = await db.query<DeliveryRecord & { created_at_text: string }>(
-    `SELECT ${DELIVERY_COLUMNS},
-       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text
-     FROM deliveries
-     WHERE tenant_id = $1
-       AND ($2::text IS NULL OR transaction_id = $2)
-       AND ($3::text IS NULL OR status = $3)
-       AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text))
-     ORDER BY created_at DESC, id DESC
-     LIMIT $6`,
-    [
-      opts.tenantId,
-      opts.transactionId ?? null,
-      opts.status ?? null,
-      opts.after?.createdAt ?? null,
-      opts.after?.id ?? null,
-      opts.limit,
-    ],
-  );
-  return {
-    rows: rows.map(toDelivery),
-    cursors: rows.map((r) => ({ createdAt: r.created_at_text, id: r.id })),
-  };
 }
 
 export interface AttemptRow {
@@ -525,79 +205,400 @@ export interface AttemptRow {
   succeeded: boolean;
 }
 
-/** The delivery, when it exists and (unless `tenantId` is null: the operator) is the tenant's. */
-export async function findDelivery(
-  db: Db,
-  id: string,
-  tenantId: string | null,
-): Promise<DeliveryRow | undefined> {
-  const { rows } = await db.query<DeliveryRecord>(
-    `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2)`,
-    [id, tenantId],
-  );
-  return rows[0] && toDelivery(rows[0]);
+// ---------------------------------------------------------------------------------------------
+// The store
+
+export interface DeliveryStore {
+  // Dispatcher
+  /**
+   * The tenants of `tenantIds` this service knows (it holds their signing secret) with their enabled
+   * endpoints, oldest first. A tenant without a secret here belongs to another deployment sharing the
+   * topic (or a test's): every tenant gets a secret at creation, and nothing could sign for it anyway.
+   */
+  findTenantEndpoints(tenantIds: string[]): Promise<Map<string, TenantEndpoint[]>>;
+  /**
+   * Inserts the deliveries of one event in one statement, due at once. A delivery that exists
+   * already for the same event and target is left alone (a redelivered Kafka message creates
+   * nothing twice). Returns the ids inserted.
+   */
+  insertDeliveries(rows: NewDelivery[]): Promise<string[]>;
+  // Worker
+  /**
+   * Claims up to `limit` due deliveries (pending and due, or delivering with a lapsed lease: a
+   * crashed worker's) with FOR UPDATE SKIP LOCKED, sets the lease and the claim's token, and
+   * commits at once: no transaction is held across the HTTP call.
+   */
+  claimDueDeliveries(opts: { limit: number; leaseMs: number; token: string }): Promise<ClaimedDelivery[]>;
+  /**
+   * Records an attempt and moves its delivery on, in one statement, only while the caller's lease
+   * token still owns the row. On a failure it also runs the auto-disable rule
+   * (docs/api/webhooks.md "Auto-disable") on every failure, not only at exhaustion: the endpoint's
+   * failure run starts at its first failed attempt; once it has lasted `afterMs`, the endpoint is
+   * disabled and this delivery becomes `failed` (replayable). A failure on an endpoint disabled
+   * meanwhile is `failed` too. A success ends the endpoint's failure run. Undefined when the lease
+   * was lost. The endpoint's other pending deliveries are failed by the caller
+   * (failPendingDeliveriesOfEndpoint) only when this attempt disabled it, so the common path touches
+   * no other row; were that step lost in a crash, the worker fails each of them anyway when it claims
+   * it (its endpoint is disabled).
+   */
+  finishAttempt(result: AttemptResult, rule: AutoDisableRule): Promise<FinishedAttempt | undefined>;
+  /**
+   * Records successful attempts of many deliveries in one statement (the worker groups them for a
+   * few milliseconds): each delivery still owned by its lease token becomes `delivered`, gets its
+   * attempt row, and its endpoint's failure run ends (docs/api/webhooks.md "Retries"). Returns the
+   * ids that were owned.
+   */
+  finishDelivered(results: AttemptResult[]): Promise<Set<string>>;
+  /**
+   * Fails a claimed delivery without an HTTP attempt (its endpoint was disabled after the delivery
+   * was made). Undefined when the lease was lost.
+   */
+  failClaimedDelivery(opts: {
+    deliveryId: string;
+    leaseToken: string;
+    error: string;
+  }): Promise<DeliveryRow | undefined>;
+  /** Fails an endpoint's pending deliveries (the operator disabled it). Returns how many. */
+  failPendingDeliveriesOfEndpoint(endpointId: string, error: string): Promise<number>;
+  // Reads and replay
+  listDeliveries(opts: {
+    tenantId: string;
+    transactionId?: string;
+    status?: DeliveryStatus;
+    limit: number;
+    after?: DeliveryCursor;
+  }): Promise<{ rows: DeliveryRow[]; cursors: DeliveryCursor[] }>;
+  /** The delivery, when it exists and (unless `tenantId` is null: the operator) is the tenant's. */
+  findDelivery(id: string, tenantId: string | null): Promise<DeliveryRow | undefined>;
+  /** A delivery's attempts, oldest first, across replays. */
+  listAttempts(deliveryId: string): Promise<AttemptRow[]>;
+  /**
+   * Replay (docs/api/webhooks.md "Delivery states"): from delivered, failed or exhausted back to
+   * pending, attempts 0, due now; the stored body (same event_id) is sent again. `replayed` is
+   * undefined when the delivery is not there for this tenant; `inFlight` when it exists but is
+   * pending or delivering.
+   */
+  replayDelivery(
+    id: string,
+    tenantId: string | null,
+  ): Promise<{ replayed?: DeliveryRow; inFlight?: DeliveryRow }>;
 }
 
-/** A delivery's attempts, oldest first, across replays. */
-export async function listAttempts(db: Db, deliveryId: string): Promise<AttemptRow[]> {
-  const { rows } = await db.query<{
-    attempt_number: number;
-    trigger: DeliveryTrigger;
-    started_at: Date;
-    duration_ms: number | null;
-    response_status: number | null;
-    error_class: string | null;
-    error: string | null;
-    resolved_address: string | null;
-    response_excerpt: string | null;
-    succeeded: boolean;
-  }>(
-    `SELECT attempt_number, trigger, started_at, duration_ms, response_status, error_class, error,
-       resolved_address, response_excerpt, succeeded
-     FROM delivery_attempts WHERE delivery_id = $1 ORDER BY id`,
-    [deliveryId],
-  );
-  return rows.map((r) => ({
-    attemptNumber: r.attempt_number,
-    trigger: r.trigger,
-    startedAt: r.started_at,
-    durationMs: r.duration_ms,
-    responseStatus: r.response_status,
-    errorClass: r.error_class,
-    error: r.error,
-    resolvedAddress: r.resolved_address,
-    responseExcerpt: r.response_excerpt,
-    succeeded: r.succeeded,
-  }));
-}
+export function createDeliveryStore(db: Pool): DeliveryStore {
+  return {
+    async findTenantEndpoints(tenantIds) {
+      const { rows } = await db.query<{
+        tenant_id: string;
+        id: string | null;
+        url: string;
+        retry_strategy: RetryStrategyName;
+        event_types: string[];
+      }>(
+        `SELECT s.tenant_id, e.id, e.url, e.retry_strategy, e.event_types
+         FROM signing_secrets s
+         LEFT JOIN endpoints e ON e.tenant_id = s.tenant_id AND e.enabled
+         WHERE s.tenant_id = ANY($1::text[])
+         ORDER BY e.created_at, e.id`,
+        [tenantIds],
+      );
+      const byTenant = new Map<string, TenantEndpoint[]>();
+      for (const r of rows) {
+        const endpoints = byTenant.get(r.tenant_id) ?? [];
+        byTenant.set(r.tenant_id, endpoints);
+        if (r.id !== null) {
+          endpoints.push({
+            endpointId: r.id,
+            url: r.url,
+            retryStrategy: r.retry_strategy,
+            eventTypes: r.event_types,
+          });
+        }
+      }
+      return byTenant;
+    },
 
-/**
- * Replay (docs/api/webhooks.md "Delivery states"): from delivered, failed or exhausted back to
- * pending, attempts 0, due now; the stored body (same event_id) is sent again. `replayed` is
- * undefined when the delivery is not there for this tenant; `inFlight` when it exists but is
- * pending or delivering.
- */
-export async function replayDelivery(
-  db: Db,
-  id: string,
-  tenantId: string | null,
-): Promise<{ replayed?: DeliveryRow; inFlight?: DeliveryRow }> {
-  const { rows } = await db.query<DeliveryRecord & { replayed: boolean }>(
-    `WITH found AS (
-       SELECT id FROM deliveries WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2)
-     ), replayed AS (
-       UPDATE deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(),
-         next_trigger = 'replay', last_error = NULL, updated_at = now()
-       FROM found WHERE d.id = found.id AND d.status IN ${statusIn('replay')}
-       RETURNING d.*
-     )
-     SELECT ${DELIVERY_COLUMNS}, true AS replayed FROM replayed
-     UNION ALL
-     SELECT ${DELIVERY_COLUMNS}, false AS replayed FROM deliveries
-     WHERE id IN (SELECT id FROM found) AND NOT EXISTS (SELECT 1 FROM replayed)`,
-    [id, tenantId],
-  );
-  const row = rows[0];
-  if (!row) return {};
-  return row.replayed ? { replayed: toDelivery(row) } : { inFlight: toDelivery(row) };
+    async insertDeliveries(rows) {
+      if (rows.length === 0) return [];
+      const { rows: inserted } = await db.query<{ id: string }>(
+        `INSERT INTO deliveries (id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url,
+           retry_strategy, payload, next_trigger, next_attempt_at)
+         SELECT id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, retry_strategy,
+           payload, next_trigger, now()
+         FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[],
+           $8::text[], $9::bytea[], $10::text[])
+           AS t(id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, retry_strategy,
+             payload, next_trigger)
+         ON CONFLICT DO NOTHING
+         RETURNING id`,
+        [
+          rows.map((r) => r.id),
+          rows.map((r) => r.tenantId),
+          rows.map((r) => r.eventId),
+          rows.map((r) => r.eventType),
+          rows.map((r) => r.transactionId),
+          rows.map((r) => r.endpointId),
+          rows.map((r) => r.url),
+          rows.map((r) => r.retryStrategy),
+          rows.map((r) => r.payload),
+          rows.map((r) => r.trigger),
+        ],
+      );
+      return inserted.map((r) => r.id);
+    },
+
+    async claimDueDeliveries(opts) {
+      const { rows } = await db.query<ClaimedRecord>(
+        `WITH due AS (
+           SELECT id FROM deliveries
+           WHERE (status IN ${statusIn('claim')} AND next_attempt_at <= now())
+              OR (status IN ${statusIn('reclaim')} AND lease_until < now())
+           ORDER BY next_attempt_at
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE deliveries d SET status = 'delivering',
+             lease_until = now() + make_interval(secs => $2::double precision / 1000),
+             lease_token = $3, updated_at = now()
+           FROM due WHERE d.id = due.id
+           RETURNING d.id, d.tenant_id, d.event_id, d.event_type, d.endpoint_id, d.url, d.retry_strategy,
+             d.attempts, d.next_trigger, d.payload
+         )
+         SELECT c.*, e.enabled AS endpoint_enabled, e.headers_sealed, s.secret_sealed,
+           CASE WHEN s.previous_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed
+         FROM claimed c
+         LEFT JOIN endpoints e ON e.id = c.endpoint_id
+         LEFT JOIN signing_secrets s ON s.tenant_id = c.tenant_id`,
+        [opts.limit, opts.leaseMs, opts.token],
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        tenantId: r.tenant_id,
+        eventId: r.event_id,
+        eventType: r.event_type,
+        endpointId: r.endpoint_id,
+        url: r.url,
+        retryStrategy: r.retry_strategy,
+        attempts: r.attempts,
+        trigger: r.next_trigger,
+        payload: r.payload,
+        endpointEnabled: r.endpoint_id === null ? null : r.endpoint_enabled,
+        headersSealed: r.headers_sealed,
+        secretSealed: r.secret_sealed,
+        previousSecretSealed: r.previous_secret_sealed,
+      }));
+    },
+
+    async finishAttempt(result, rule) {
+      const { rows } = await db.query<DeliveryRecord & { endpoint_disabled: boolean }>(
+        `WITH target AS (
+           SELECT id, endpoint_id FROM deliveries
+           WHERE id = $1 AND status = 'delivering' AND lease_token = $2
+         ), run AS (
+           SELECT e.id, e.enabled, coalesce(e.failing_since, $5::timestamptz) AS since
+           FROM endpoints e JOIN target t ON e.id = t.endpoint_id
+           WHERE NOT $13::boolean
+         ), disabling AS (
+           SELECT id FROM run
+           WHERE enabled AND since <= now() - make_interval(secs => $14::double precision / 1000)
+         ), off AS (
+           SELECT id FROM disabling UNION SELECT id FROM run WHERE NOT enabled
+         ), updated AS (
+           UPDATE deliveries d SET
+             status = CASE WHEN EXISTS (SELECT 1 FROM off) THEN 'failed' ELSE $3 END,
+             attempts = d.attempts + 1,
+             next_attempt_at = CASE WHEN EXISTS (SELECT 1 FROM off) THEN NULL ELSE $4::timestamptz END,
+             lease_until = NULL, lease_token = NULL, next_trigger = 'scheduled',
+             last_attempt_at = $5, last_response_status = $7,
+             last_error = CASE WHEN EXISTS (SELECT 1 FROM off) THEN $16 ELSE $10 END,
+             updated_at = now()
+           FROM target t WHERE d.id = t.id
+           RETURNING d.*
+         ), recorded AS (
+           INSERT INTO delivery_attempts (delivery_id, attempt_number, trigger, started_at, duration_ms,
+             response_status, response_excerpt, error_class, error, resolved_address, succeeded)
+           SELECT u.id, u.attempts, $12, $5, $6, $7, $8, $9, $10, $11, $13 FROM updated u
+         ), endpoint_run AS (
+           UPDATE endpoints e SET
+             failing_since = CASE WHEN $13::boolean THEN NULL ELSE run.since END,
+             enabled = e.enabled AND e.id NOT IN (SELECT id FROM disabling),
+             disabled_reason = CASE WHEN e.id IN (SELECT id FROM disabling) THEN $15 ELSE e.disabled_reason END,
+             updated_at = now()
+           FROM updated u LEFT JOIN run ON true
+           WHERE e.id = u.endpoint_id
+             AND CASE WHEN $13::boolean THEN e.failing_since IS NOT NULL
+                      ELSE e.enabled AND (e.failing_since IS NULL OR e.id IN (SELECT id FROM disabling)) END
+         )
+         SELECT ${DELIVERY_COLUMNS}, EXISTS (SELECT 1 FROM disabling) AS endpoint_disabled FROM updated`,
+        [
+          result.deliveryId,
+          result.leaseToken,
+          result.next,
+          result.nextAttemptAt,
+          result.startedAt,
+          result.durationMs,
+          result.responseStatus,
+          result.responseExcerpt,
+          result.errorClass,
+          result.error,
+          result.resolvedAddress,
+          result.trigger,
+          result.succeeded,
+          rule.afterMs,
+          rule.reason,
+          rule.deliveryError,
+        ],
+      );
+      const row = rows[0];
+      return row && { delivery: toDelivery(row), endpointDisabled: row.endpoint_disabled };
+    },
+
+    async finishDelivered(results) {
+      if (results.length === 0) return new Set();
+      const { rows } = await db.query<{ id: string }>(
+        `WITH input AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::int[],
+             $7::text[], $8::text[])
+             AS t(id, token, trigger, started_at, duration_ms, response_status, response_excerpt,
+               resolved_address)
+         ), updated AS (
+           UPDATE deliveries d SET status = 'delivered', attempts = d.attempts + 1, next_attempt_at = NULL,
+             lease_until = NULL, lease_token = NULL, next_trigger = 'scheduled',
+             last_attempt_at = i.started_at, last_response_status = i.response_status, last_error = NULL,
+             updated_at = now()
+           FROM input i
+           WHERE d.id = i.id AND d.status = 'delivering' AND d.lease_token = i.token
+           RETURNING d.id, d.attempts, d.endpoint_id
+         ), recorded AS (
+           INSERT INTO delivery_attempts (delivery_id, attempt_number, trigger, started_at, duration_ms,
+             response_status, response_excerpt, resolved_address, succeeded)
+           SELECT u.id, u.attempts, i.trigger, i.started_at, i.duration_ms, i.response_status,
+             i.response_excerpt, i.resolved_address, true
+           FROM updated u JOIN input i ON i.id = u.id
+         ), run_ended AS (
+           UPDATE endpoints e SET failing_since = NULL, updated_at = now()
+           WHERE e.id IN (SELECT endpoint_id FROM updated WHERE endpoint_id IS NOT NULL)
+             AND e.failing_since IS NOT NULL
+         )
+         SELECT id FROM updated`,
+        [
+          results.map((r) => r.deliveryId),
+          results.map((r) => r.leaseToken),
+          results.map((r) => r.trigger),
+          results.map((r) => r.startedAt),
+          results.map((r) => r.durationMs),
+          results.map((r) => r.responseStatus),
+          results.map((r) => r.responseExcerpt),
+          results.map((r) => r.resolvedAddress),
+        ],
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+
+    async failClaimedDelivery(opts) {
+      const { rows } = await db.query<DeliveryRecord>(
+        `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL,
+           lease_token = NULL, last_error = $3, updated_at = now()
+         WHERE id = $1 AND status = 'delivering' AND lease_token = $2
+         RETURNING ${DELIVERY_COLUMNS}`,
+        [opts.deliveryId, opts.leaseToken, opts.error],
+      );
+      return rows[0] && toDelivery(rows[0]);
+    },
+
+    async failPendingDeliveriesOfEndpoint(endpointId, error) {
+      const { rowCount } = await db.query(
+        `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $2, updated_at = now()
+         WHERE endpoint_id = $1 AND status IN ${statusIn('endpoint_disabled')} AND status <> 'delivering'`,
+        [endpointId, error],
+      );
+      return rowCount ?? 0;
+    },
+
+    async listDeliveries(opts) {
+      const { rows } = await db.query<DeliveryRecord & { created_at_text: string }>(
+        `SELECT ${DELIVERY_COLUMNS},
+           to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text
+         FROM deliveries
+         WHERE tenant_id = $1
+           AND ($2::text IS NULL OR transaction_id = $2)
+           AND ($3::text IS NULL OR status = $3)
+           AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text))
+         ORDER BY created_at DESC, id DESC
+         LIMIT $6`,
+        [
+          opts.tenantId,
+          opts.transactionId ?? null,
+          opts.status ?? null,
+          opts.after?.createdAt ?? null,
+          opts.after?.id ?? null,
+          opts.limit,
+        ],
+      );
+      return {
+        rows: rows.map(toDelivery),
+        cursors: rows.map((r) => ({ createdAt: r.created_at_text, id: r.id })),
+      };
+    },
+
+    async findDelivery(id, tenantId) {
+      const { rows } = await db.query<DeliveryRecord>(
+        `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2)`,
+        [id, tenantId],
+      );
+      return rows[0] && toDelivery(rows[0]);
+    },
+
+    async listAttempts(deliveryId) {
+      const { rows } = await db.query<{
+        attempt_number: number;
+        trigger: DeliveryTrigger;
+        started_at: Date;
+        duration_ms: number | null;
+        response_status: number | null;
+        error_class: string | null;
+        error: string | null;
+        resolved_address: string | null;
+        response_excerpt: string | null;
+        succeeded: boolean;
+      }>(
+        `SELECT attempt_number, trigger, started_at, duration_ms, response_status, error_class, error,
+           resolved_address, response_excerpt, succeeded
+         FROM delivery_attempts WHERE delivery_id = $1 ORDER BY id`,
+        [deliveryId],
+      );
+      return rows.map((r) => ({
+        attemptNumber: r.attempt_number,
+        trigger: r.trigger,
+        startedAt: r.started_at,
+        durationMs: r.duration_ms,
+        responseStatus: r.response_status,
+        errorClass: r.error_class,
+        error: r.error,
+        resolvedAddress: r.resolved_address,
+        responseExcerpt: r.response_excerpt,
+        succeeded: r.succeeded,
+      }));
+    },
+
+    async replayDelivery(id, tenantId) {
+      const { rows } = await db.query<DeliveryRecord & { replayed: boolean }>(
+        `WITH found AS (
+           SELECT id FROM deliveries WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2)
+         ), replayed AS (
+           UPDATE deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(),
+             next_trigger = 'replay', last_error = NULL, updated_at = now()
+           FROM found WHERE d.id = found.id AND d.status IN ${statusIn('replay')}
+           RETURNING d.*
+         )
+         SELECT ${DELIVERY_COLUMNS}, true AS replayed FROM replayed
+         UNION ALL
+         SELECT ${DELIVERY_COLUMNS}, false AS replayed FROM deliveries
+         WHERE id IN (SELECT id FROM found) AND NOT EXISTS (SELECT 1 FROM replayed)`,
+        [id, tenantId],
+      );
+      const row = rows[0];
+      if (!row) return {};
+      return row.replayed ? { replayed: toDelivery(row) } : { inFlight: toDelivery(row) };
+    },
+  };
 }

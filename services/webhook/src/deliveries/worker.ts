@@ -148,7 +148,8 @@ export function startDeliveryWorker(deps: {
   let backlog = false;
   let timer: NodeJS.Timeout | undefined;
   const shutdown = new AbortController();
-  const delivered = createDeliveredBatcher(pool);
+  const deliveries = store.createDeliveryStore(pool);
+  const delivered = createDeliveredBatcher(deliveries);
 
   async function attemptDelivery(
     claimed: store.ClaimedDelivery,
@@ -157,7 +158,7 @@ export function startDeliveryWorker(deps: {
   ): Promise<void> {
     const startedAt = new Date();
     if (claimed.endpointEnabled === false) {
-      await store.failClaimedDelivery(pool, {
+      await deliveries.failClaimedDelivery({
         deliveryId: claimed.id,
         leaseToken,
         error: settings.autoDisable.deliveryError,
@@ -179,14 +180,13 @@ export function startDeliveryWorker(deps: {
       if (!(await delivered.record(result))) leaseLost(claimed);
       return;
     }
-    const finished = await store.finishAttempt(pool, result, settings.autoDisable);
+    const finished = await deliveries.finishAttempt(result, settings.autoDisable);
     if (!finished) {
       leaseLost(claimed);
       return;
     }
     if (finished.endpointDisabled && claimed.endpointId) {
-      await store.failPendingDeliveriesOfEndpoint(
-        pool,
+      await deliveries.failPendingDeliveriesOfEndpoint(
         claimed.endpointId,
         settings.autoDisable.deliveryError,
       );
@@ -272,7 +272,7 @@ export function startDeliveryWorker(deps: {
       while (!stopped && sending < settings.concurrency) {
         const leaseToken = randomUUID();
         const limit = settings.concurrency - sending;
-        const claimed = await store.claimDueDeliveries(pool, {
+        const claimed = await deliveries.claimDueDeliveries({
           limit,
           leaseMs: settings.leaseMs,
           token: leaseToken,

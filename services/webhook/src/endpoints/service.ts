@@ -1,7 +1,7 @@
 import { isId, newId } from '@qr-payout/platform/ids';
 import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
-import { failPendingDeliveriesOfEndpoint } from '../deliveries/store';
+import { createDeliveryStore } from '../deliveries/store';
 import { requireTenantId, validationError } from '../validation';
 import type { CustomHeader } from './custom-headers';
 import { checkEndpointInput, type EndpointInput } from './endpoint-draft';
@@ -58,12 +58,14 @@ export function createEndpointService(deps: {
   onEndpointsChanged?: (tenantId: string) => void;
 }): EndpointService {
   const { pool, sealedBox, allowPrivateTargets } = deps;
+  const endpoints = store.createEndpointStore(pool);
+  const deliveries = createDeliveryStore(pool);
   const changed = deps.onEndpointsChanged ?? (() => undefined);
   return {
     async create(input) {
       const draft = checkEndpointInput(input, { allowPrivateTargets });
       const id = newId('whe');
-      const created = await store.insertEndpoint(pool, {
+      const created = await endpoints.insertEndpoint({
         id,
         tenantId: draft.tenantId,
         url: draft.url,
@@ -79,17 +81,17 @@ export function createEndpointService(deps: {
     async setEnabled(endpointId, enabled) {
       if (endpointId === '') throw validationError('endpoint_id', 'endpoint_id is required');
       if (!isId(endpointId, 'whe')) throw endpointNotFound(endpointId);
-      const endpoint = await store.updateEndpointEnabled(pool, endpointId, enabled, DISABLED_BY_OPERATOR);
+      const endpoint = await endpoints.updateEndpointEnabled(endpointId, enabled, DISABLED_BY_OPERATOR);
       if (!endpoint) throw endpointNotFound(endpointId);
       changed(endpoint.tenantId);
       // Disabled by the operator: its waiting deliveries fail now, replayable once it is enabled
       // again (as after auto-disable, docs/api/webhooks.md "Auto-disable").
-      if (!enabled) await failPendingDeliveriesOfEndpoint(pool, endpointId, ENDPOINT_DISABLED_ERROR);
+      if (!enabled) await deliveries.failPendingDeliveriesOfEndpoint(endpointId, ENDPOINT_DISABLED_ERROR);
       return endpoint;
     },
 
     async list(tenantId) {
-      return store.listEndpointsByTenant(pool, requireTenantId(tenantId));
+      return endpoints.listEndpointsByTenant(requireTenantId(tenantId));
     },
   };
 }

@@ -1,10 +1,8 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { RetryStrategyName } from './retry-strategy';
 
 // All SQL of registered endpoints. Tables live in the service's schema (search_path of the pool).
 // Listing never selects headers_sealed: header values leave the table only to be sent.
-
-type Db = Pool | PoolClient;
 
 export interface EndpointRow {
   id: string;
@@ -64,52 +62,67 @@ function toEndpoint(r: EndpointRecord): EndpointRow {
   };
 }
 
-export async function insertEndpoint(db: Db, row: NewEndpointRow): Promise<EndpointRow> {
-  const { rows } = await db.query<EndpointRecord>(
-    `INSERT INTO endpoints (id, tenant_id, url, event_types, header_names, headers_sealed, retry_strategy)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     RETURNING ${ENDPOINT_COLUMNS}`,
-    [row.id, row.tenantId, row.url, row.eventTypes, row.headerNames, row.headersSealed, row.retryStrategy],
-  );
-  return toEndpoint(rows[0]!);
+export interface EndpointStore {
+  insertEndpoint(row: NewEndpointRow): Promise<EndpointRow>;
+  /**
+   * Enables (clearing the reason and the failure run, so auto-disable starts afresh) or disables
+   * by operator (keeping an earlier reason, such as auto-disable). Undefined when no such id.
+   */
+  updateEndpointEnabled(id: string, enabled: boolean, reason: string): Promise<EndpointRow | undefined>;
+  /** One endpoint by id, any tenant; undefined when there is none. */
+  findEndpoint(id: string): Promise<EndpointRow | undefined>;
+  /** A tenant's endpoints, oldest first. */
+  listEndpointsByTenant(tenantId: string): Promise<EndpointRow[]>;
 }
 
-/**
- * Enables (clearing the reason and the failure run, so auto-disable starts afresh) or disables
- * by operator (keeping an earlier reason, such as auto-disable). Undefined when no such id.
- */
-export async function updateEndpointEnabled(
-  db: Db,
-  id: string,
-  enabled: boolean,
-  reason: string,
-): Promise<EndpointRow | undefined> {
-  const { rows } = await db.query<EndpointRecord>(
-    `UPDATE endpoints SET
-       enabled = $2,
-       disabled_reason = CASE WHEN $2 THEN NULL ELSE coalesce(disabled_reason, $3) END,
-       failing_since = CASE WHEN $2 THEN NULL ELSE failing_since END,
-       updated_at = now()
-     WHERE id = $1
-     RETURNING ${ENDPOINT_COLUMNS}`,
-    [id, enabled, reason],
-  );
-  return rows[0] && toEndpoint(rows[0]);
-}
+export function createEndpointStore(db: Pool): EndpointStore {
+  return {
+    async insertEndpoint(row) {
+      const { rows } = await db.query<EndpointRecord>(
+        `INSERT INTO endpoints (id, tenant_id, url, event_types, header_names, headers_sealed, retry_strategy)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         RETURNING ${ENDPOINT_COLUMNS}`,
+        [
+          row.id,
+          row.tenantId,
+          row.url,
+          row.eventTypes,
+          row.headerNames,
+          row.headersSealed,
+          row.retryStrategy,
+        ],
+      );
+      return toEndpoint(rows[0]!);
+    },
 
-/** One endpoint by id, any tenant; undefined when there is none. */
-export async function findEndpoint(db: Db, id: string): Promise<EndpointRow | undefined> {
-  const { rows } = await db.query<EndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE id = $1`, [
-    id,
-  ]);
-  return rows[0] && toEndpoint(rows[0]);
-}
+    async updateEndpointEnabled(id, enabled, reason) {
+      const { rows } = await db.query<EndpointRecord>(
+        `UPDATE endpoints SET
+           enabled = $2,
+           disabled_reason = CASE WHEN $2 THEN NULL ELSE coalesce(disabled_reason, $3) END,
+           failing_since = CASE WHEN $2 THEN NULL ELSE failing_since END,
+           updated_at = now()
+         WHERE id = $1
+         RETURNING ${ENDPOINT_COLUMNS}`,
+        [id, enabled, reason],
+      );
+      return rows[0] && toEndpoint(rows[0]);
+    },
 
-/** A tenant's endpoints, oldest first. */
-export async function listEndpointsByTenant(db: Db, tenantId: string): Promise<EndpointRow[]> {
-  const { rows } = await db.query<EndpointRecord>(
-    `SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE tenant_id = $1 ORDER BY created_at, id`,
-    [tenantId],
-  );
-  return rows.map(toEndpoint);
+    async findEndpoint(id) {
+      const { rows } = await db.query<EndpointRecord>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE id = $1`,
+        [id],
+      );
+      return rows[0] && toEndpoint(rows[0]);
+    },
+
+    async listEndpointsByTenant(tenantId) {
+      const { rows } = await db.query<EndpointRecord>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE tenant_id = $1 ORDER BY created_at, id`,
+        [tenantId],
+      );
+      return rows.map(toEndpoint);
+    },
+  };
 }
