@@ -186,6 +186,22 @@ describe('POST /v1/webhook-deliveries/{id}/replay', () => {
     expect(calls.replayContexts[0]).toEqual({ requestId: expect.any(String), tenantId: TENANT });
   });
 
+  it('refuses a JSON body that is not an object: null, an array, a number (Schemathesis found null accepted)', async () => {
+    for (const body of ['null', '[]', '1']) {
+      const res = await call(`/v1/webhook-deliveries/${WHD}/replay`, {
+        method: 'POST',
+        body,
+        type: 'application/json',
+      });
+      expect([body, res.status, res.body.message]).toEqual([
+        body,
+        400,
+        'The replay takes no body; send none or {}.',
+      ]);
+    }
+    expect(calls.replay).toHaveLength(0);
+  });
+
   it('refuses a body with fields', async () => {
     const res = await call(`/v1/webhook-deliveries/${WHD}/replay`, {
       method: 'POST',

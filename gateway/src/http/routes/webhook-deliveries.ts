@@ -29,8 +29,9 @@ function deliveryIdOf(id: string): string {
  * ignored.
  */
 function checkReplayBody(body: unknown): void {
-  if (body === undefined || body === null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) {
+  // An empty body parses to undefined (json-body.ts); a JSON `null` is a body, and not {}.
+  if (body === undefined) return;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw apiError('ValidationError', 'The replay takes no body; send none or {}.');
   }
   const extra = Object.keys(body)[0];
