@@ -6,6 +6,7 @@ import {
   checkText,
   headingsOf,
   type Repo,
+  repoFiles,
 } from './citations';
 
 // "spec" and "§" apart, so this file is not itself a citation of an outside document.
@@ -130,6 +131,10 @@ describe('documents beside the repository', () => {
 });
 
 describe('the repository', () => {
+  it('scans SQL migrations: their checksum leaves comments out', () => {
+    expect(repoFiles(resolve(__dirname, '..'))).toContain('services/payout/migrations/0001_payout.sql');
+  });
+
   it('has no broken citation and no citation of an outside document', () => {
     const problems = checkRepository(resolve(__dirname, '..')).map(
       (p) => `${p.file}:${p.line}: ${p.message}`,

@@ -28,9 +28,6 @@ const SKIPPED = [
   /^package-lock\.json$/,
   /\.jsonl$/, // test vectors: their "source" names files of other repositories
   /^scripts\/citations\.test\.ts$/, // its fixtures are broken citations on purpose
-  // Applied migrations are frozen: the migrator refuses a file whose checksum changed (platform
-  // db/migrate.ts), comments included, so their old citations stay as they were written.
-  /(^|\/)migrations\/\d{4}_[a-z0-9_]+\.sql$/,
 ];
 
 // A numbered section of a document that is not in the repository: the word spec, design or

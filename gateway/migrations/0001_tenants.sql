@@ -1,5 +1,6 @@
--- Tenants and their API keys (design §1, spec §2.6, §5). Applied with search_path set to the
--- gateway's schema (DB_SCHEMA, default "gateway"), so tables are created unqualified.
+-- Tenants and their API keys (docs/architecture.md "Services and what each owns",
+-- docs/api/resources.md "Authentication"). Applied with search_path set to the gateway's schema
+-- (DB_SCHEMA, default "gateway"), so tables are created unqualified.
 
 CREATE TABLE tenants (
   id text PRIMARY KEY CHECK (id LIKE 'ten\_%'),

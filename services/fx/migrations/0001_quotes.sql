@@ -1,7 +1,8 @@
--- FX quotes (design §1, proto payout.fx.v1.Quote). A quote fixes a rate until expires_at and is
--- consumed exactly once, at execute, by one consumer (the transaction id), so a retried confirm
--- by the same consumer can succeed while any other consumer is refused.
--- Money is integer minor units (bigint); rates are exact numerics, never floats (design §2).
+-- FX quotes (docs/api/fx-and-confidence.md "FX quotes", proto payout.fx.v1.Quote). A quote fixes a
+-- rate until expires_at and is consumed exactly once, at execute, by one consumer (the transaction
+-- id), so a retried confirm by the same consumer can succeed while any other consumer is refused.
+-- Money is integer minor units (bigint); rates are exact numerics, never floats
+-- (docs/architecture.md "Money and ids").
 CREATE TABLE quotes (
   id text PRIMARY KEY CHECK (id ~ '^quo_[0-9A-HJKMNP-TV-Z]{26}$'),
   tenant_id text NOT NULL,

@@ -1,7 +1,10 @@
--- Schema payout (design §1, §3–§5): instructions, transactions, durable idempotency keys and the
--- transactional outbox. Money is integer minor units (bigint), never floats (design §2).
+-- Schema payout (docs/architecture.md "Services and what each owns", "Transactions", "Idempotency",
+-- "The outbox and Kafka"): instructions, transactions, durable idempotency keys and the
+-- transactional outbox. Money is integer minor units (bigint), never floats (docs/architecture.md
+-- "Money and ids").
 
--- A resolved payment instruction (spec §2.1, proto payout.payout.v1.Instruction).
+-- A resolved payment instruction (docs/api/resources.md "Instructions (resolve)", proto
+-- payout.payout.v1.Instruction).
 CREATE TABLE instructions (
   id text PRIMARY KEY CHECK (id ~ '^ins_[0-9A-HJKMNP-TV-Z]{26}$'),
   tenant_id text NOT NULL,
@@ -28,38 +31,43 @@ CREATE TABLE instructions (
   CONSTRAINT instructions_tenant_id_key UNIQUE (tenant_id, id)
 );
 
--- A payout attempt of one instruction (spec §2.2, design §3). One per instruction: a second
--- execute with another key is InstructionAlreadyExecuted.
+-- A payout attempt of one instruction (docs/api/resources.md "Transactions", docs/architecture.md
+-- "Transactions"). One per instruction: a second execute with another key is
+-- InstructionAlreadyExecuted.
 CREATE TABLE transactions (
   id text PRIMARY KEY CHECK (id ~ '^txn_[0-9A-HJKMNP-TV-Z]{26}$'),
   tenant_id text NOT NULL,
   instruction_id text NOT NULL UNIQUE,
   scheme_id text NOT NULL,
   rail text NOT NULL,
-  -- design §3: pending and processing are transient; completed and failed are terminal.
+  -- docs/architecture.md "Transactions": pending and processing are transient; completed and failed
+  -- are terminal.
   status text NOT NULL DEFAULT 'pending'
     CHECK (status IN ('pending', 'processing', 'completed', 'failed')),
   amount_currency text NOT NULL CHECK (amount_currency ~ '^[A-Z]{3}$'),
   amount_minor bigint NOT NULL CHECK (amount_minor > 0),
   pay_currency text NOT NULL CHECK (pay_currency ~ '^[A-Z]{3}$'),
   pay_amount_minor bigint NOT NULL CHECK (pay_amount_minor > 0),
-  -- Payer identity (spec §4.2), sent to the partner. Never logged in clear.
+  -- Payer identity (docs/payer-identity.md), sent to the partner. Never logged in clear.
   payer_name text NOT NULL,
   payer_account text NOT NULL,
   payer_tax_id text NOT NULL,
-  -- Ad-hoc webhook target given at execute (design §3).
+  -- Ad-hoc webhook target given at execute (docs/architecture.md "Transactions").
   callback_url text,
   -- The partner's id of the payout, once submitted.
   partner_payout_id text,
-  -- Stored on success (spec §2.2 result): the rail's reference and settlement time.
+  -- Stored on success (docs/api/resources.md "Transactions", result): the rail's reference and
+  -- settlement time.
   result_reference text,
   result_settled_at timestamptz,
-  -- Stored on failure (spec §2.2 error): ISO 20022 reason code, words, partner's raw status.
+  -- Stored on failure (docs/api/resources.md "Transactions", error): ISO 20022 reason code, words,
+  -- partner's raw status.
   error_code text,
   error_reason text,
   error_partner_status text,
-  -- Polling path (design §4): when the worker next asks the partner, claimed with
-  -- FOR UPDATE SKIP LOCKED plus a lease, never a transaction held across the HTTP call.
+  -- Polling path (docs/architecture.md "Polling and settlement horizons"): when the worker next
+  -- asks the partner, claimed with FOR UPDATE SKIP LOCKED plus a lease, never a transaction held
+  -- across the HTTP call.
   next_poll_at timestamptz,
   poll_attempts integer NOT NULL DEFAULT 0 CHECK (poll_attempts >= 0),
   lease_until timestamptz,
@@ -77,9 +85,10 @@ CREATE TABLE transactions (
 CREATE INDEX transactions_due_poll_idx ON transactions (next_poll_at)
   WHERE status IN ('pending', 'processing');
 
--- design §3 "A transaction never leaves a terminal state". The settlement code will guard its
--- UPDATEs with `WHERE status IN ('pending', 'processing')`; this trigger is the backstop that
--- refuses any change to the outcome of a completed or failed transaction, whatever the caller.
+-- docs/architecture.md "Transactions": a transaction never leaves a terminal state. The settlement
+-- code will guard its UPDATEs with `WHERE status IN ('pending', 'processing')`; this trigger is the
+-- backstop that refuses any change to the outcome of a completed or failed transaction, whatever
+-- the caller.
 CREATE FUNCTION transactions_keep_terminal_state() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -101,8 +110,9 @@ CREATE TRIGGER transactions_terminal_state_guard
   BEFORE UPDATE ON transactions
   FOR EACH ROW EXECUTE FUNCTION transactions_keep_terminal_state();
 
--- Durable idempotency (design §1): unique per tenant and key, written in the same database
--- transaction as the transaction it created, so a lost Redis can never cause a second payout.
+-- Durable idempotency (docs/architecture.md "Idempotency"): unique per tenant and key, written in
+-- the same database transaction as the transaction it created, so a lost Redis can never cause a
+-- second payout.
 CREATE TABLE idempotency_keys (
   tenant_id text NOT NULL,
   key text NOT NULL CHECK (length(key) BETWEEN 1 AND 255),
@@ -110,7 +120,8 @@ CREATE TABLE idempotency_keys (
   request_fingerprint text NOT NULL,
   transaction_id text NOT NULL REFERENCES transactions (id),
   created_at timestamptz NOT NULL DEFAULT now(),
-  -- spec §8: 24 hours, after which the key may be reused with any body.
+  -- docs/api/idempotency.md "The Idempotency-Key": 24 hours, after which the key may be reused with
+  -- any body.
   expires_at timestamptz NOT NULL,
   CONSTRAINT idempotency_keys_pkey PRIMARY KEY (tenant_id, key),
   CONSTRAINT idempotency_keys_expiry_after_creation CHECK (expires_at > created_at)
@@ -118,12 +129,14 @@ CREATE TABLE idempotency_keys (
 
 CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at);
 
--- Transactional outbox (design §5): a terminal transition and its payout.events.v1.TransactionEvent
--- are written in one database transaction; the relay publishes rows to Kafka and marks them.
+-- Transactional outbox (docs/architecture.md "The outbox and Kafka"): a terminal transition and its
+-- payout.events.v1.TransactionEvent are written in one database transaction; the relay publishes
+-- rows to Kafka and marks them.
 CREATE TABLE outbox_events (
   -- Relay order.
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  -- The event's UUID (spec §2.5 event_id), also sent as the `event-id` header.
+  -- The event's UUID (event_id, docs/api/webhooks.md "The event"), also sent as the `event-id`
+  -- header.
   event_id uuid NOT NULL UNIQUE,
   event_type text NOT NULL CHECK (event_type IN ('transaction.completed', 'transaction.failed')),
   topic text NOT NULL,

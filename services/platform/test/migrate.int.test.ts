@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPgPool, migrate, withTransaction } from '@qr-payout/platform/db';
+import { createLogger } from '@qr-payout/platform/log';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
-import { MigrationError } from '../src/db/migrate';
+import { LEGACY_CHECKSUMS_FILE, MigrationError } from '../src/db/migrate';
 
 const DATABASE_URL = testInfra.databaseUrl;
 
@@ -67,6 +68,22 @@ describe('migrate (real PostgreSQL)', () => {
     await writeFile(file, "ALTER TABLE widgets ADD COLUMN colour text NOT NULL DEFAULT 'blue';");
   });
 
+  it('accepts a change to comments only, and records v2 checksums', async () => {
+    const file = path.join(dir, '0002_add_colour.sql');
+    const original = await readFile(file, 'utf8');
+    await writeFile(
+      file,
+      `-- Why the colour (docs/architecture.md "Money and ids").\nALTER TABLE widgets\n  ADD COLUMN colour text NOT NULL DEFAULT 'blue'; /* the default */\n`,
+    );
+    try {
+      expect((await migrate(pool, { schema, dir })).applied).toEqual([]);
+    } finally {
+      await writeFile(file, original);
+    }
+    const { rows } = await pool.query(`SELECT checksum FROM "${schema}".schema_migrations`);
+    for (const row of rows) expect(row.checksum).toMatch(/^v2:[0-9a-f]{64}$/);
+  });
+
   it('rolls back a failing file and records nothing for it', async () => {
     const bad = path.join(dir, '0004_broken.sql');
     await writeFile(bad, 'CREATE TABLE gadgets (id text); SELECT no_such_column FROM widgets;');
@@ -91,6 +108,82 @@ describe('migrate (real PostgreSQL)', () => {
       await racePool.query(`DROP SCHEMA IF EXISTS "${raceSchema}" CASCADE`);
       await racePool.end();
     }
+  });
+});
+
+describe('migrate: rows recorded with the old whole-file checksum', () => {
+  const schema = `platform_legacy_${randomBytes(6).toString('hex')}`;
+  const NAME = '0001_create_gadgets.sql';
+  const SHIPPED = '-- Gadgets (an old citation).\nCREATE TABLE gadgets (id text PRIMARY KEY);\n';
+  const wholeFile = (text: string) => createHash('sha256').update(text).digest('hex');
+  let pool: pg.Pool;
+  let dir: string;
+  let lines: { msg: string; migration?: string }[];
+  const logger = () =>
+    createLogger({
+      service: 'platform-test',
+      destination: { write: (line: string) => lines.push(JSON.parse(line)) },
+    });
+  const upgradedLogs = () => lines.filter((line) => /checksum upgraded/.test(line.msg));
+  const recorded = async () =>
+    (await pool.query(`SELECT checksum FROM "${schema}".schema_migrations WHERE version = '0001'`)).rows[0]
+      .checksum as string;
+  // What a database migrated before v2 holds: the sha256 of the file it applied.
+  const recordOldStyle = (checksum: string) =>
+    pool.query(`UPDATE "${schema}".schema_migrations SET checksum = $1 WHERE version = '0001'`, [checksum]);
+
+  beforeAll(async () => {
+    pool = createPgPool({ connectionString: DATABASE_URL, schema, max: 2 });
+    dir = await mkdtemp(path.join(tmpdir(), 'migrations-legacy-'));
+    await writeFile(path.join(dir, NAME), SHIPPED);
+    await writeFile(path.join(dir, LEGACY_CHECKSUMS_FILE), JSON.stringify({ [NAME]: wholeFile(SHIPPED) }));
+    expect((await migrate(pool, { schema, dir })).applied).toEqual([NAME]);
+    // The comment is then rewritten, as every migration's citations were.
+    await writeFile(
+      path.join(dir, NAME),
+      '-- Gadgets (docs/architecture.md "Transactions").\nCREATE TABLE gadgets (id text PRIMARY KEY);\n',
+    );
+  });
+
+  beforeEach(() => {
+    lines = [];
+  });
+
+  afterAll(async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses an old-style checksum that is not the recorded legacy one, naming the file', async () => {
+    await recordOldStyle(wholeFile('CREATE TABLE gadgets (id int PRIMARY KEY);\n'));
+    await expect(migrate(pool, { schema, dir, logger: logger() })).rejects.toThrow(
+      new RegExp(`${NAME.replace('.', '\\.')} was changed .*legacy-checksums\\.json`),
+    );
+    expect(upgradedLogs()).toEqual([]);
+  });
+
+  it('upgrades an old-style checksum equal to the legacy one to v2, once', async () => {
+    await recordOldStyle(wholeFile(SHIPPED));
+    expect((await migrate(pool, { schema, dir, logger: logger() })).applied).toEqual([]);
+    const v2 = await recorded();
+    expect(v2).toMatch(/^v2:[0-9a-f]{64}$/);
+    expect(upgradedLogs()).toEqual([expect.objectContaining({ migration: NAME, level: 'info' })]);
+    lines = [];
+    expect((await migrate(pool, { schema, dir, logger: logger() })).applied).toEqual([]);
+    expect(upgradedLogs()).toEqual([]);
+    expect(await recorded()).toBe(v2);
+  });
+
+  it('then verifies the upgraded row as v2: a SQL change is refused naming the file', async () => {
+    expect(await recorded()).toMatch(/^v2:/);
+    await writeFile(
+      path.join(dir, NAME),
+      '-- Gadgets.\nCREATE TABLE gadgets (id text PRIMARY KEY, n int);\n',
+    );
+    await expect(migrate(pool, { schema, dir })).rejects.toThrow(
+      /0001_create_gadgets\.sql was changed .*checksum mismatch/,
+    );
   });
 });
 

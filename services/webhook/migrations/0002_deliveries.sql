@@ -1,5 +1,6 @@
--- Deliveries and their attempts (spec §2.4, §3.2, §6.3, §6.4; design §1, §5). Written by the
--- Kafka dispatcher and the delivery worker.
+-- Deliveries and their attempts (docs/api/webhooks.md "Webhook deliveries", "Delivery states",
+-- "Delivery semantics", "Retries"; docs/architecture.md "Webhook deliveries"). Written by the Kafka
+-- dispatcher and the delivery worker.
 
 -- One attempt series sending one event to one target: a registered endpoint, or the ad-hoc
 -- callback_url of the transaction (endpoint_id NULL).
@@ -21,8 +22,8 @@ CREATE TABLE deliveries (
   lease_until timestamptz,
   last_response_status integer CHECK (last_response_status BETWEEN 100 AND 599),
   last_error text,
-  -- The exact body bytes (the event envelope, spec §2.5); every attempt signs and sends the same
-  -- bytes, so receivers see one body per event_id.
+  -- The exact body bytes (the event envelope, docs/api/webhooks.md "The event"); every attempt
+  -- signs and sends the same bytes, so receivers see one body per event_id.
   payload bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
@@ -30,15 +31,16 @@ CREATE TABLE deliveries (
   CHECK (status <> 'delivering' OR lease_until IS NOT NULL)
 );
 
--- A redelivered Kafka message creates nothing twice (design §1): one delivery per event and
--- registered endpoint, one per event and callback URL. Inserts use ON CONFLICT DO NOTHING.
+-- A redelivered Kafka message creates nothing twice (docs/architecture.md "The outbox and Kafka"):
+-- one delivery per event and registered endpoint, one per event and callback URL. Inserts use ON
+-- CONFLICT DO NOTHING.
 CREATE UNIQUE INDEX deliveries_event_endpoint_key ON deliveries (event_id, endpoint_id)
   WHERE endpoint_id IS NOT NULL;
 CREATE UNIQUE INDEX deliveries_event_callback_key ON deliveries (event_id, url)
   WHERE endpoint_id IS NULL;
 
 -- The worker claims due pending deliveries, and delivering ones whose lease expired,
--- with FOR UPDATE SKIP LOCKED (conventions "Data").
+-- with FOR UPDATE SKIP LOCKED (docs/contributing.md "Data").
 CREATE INDEX deliveries_due_idx ON deliveries (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX deliveries_lease_idx ON deliveries (lease_until) WHERE status = 'delivering';
 

@@ -1,5 +1,5 @@
--- What the dispatcher, the delivery worker, pings and secret rotation need (spec §3.2, §5, §6.4;
--- services/webhook/README.md "Deliveries").
+-- What the dispatcher, the delivery worker, pings and secret rotation need (docs/api/webhooks.md
+-- "Delivery states", "The signature", "Retries"; services/webhook/README.md "Delivery worker").
 
 -- A ping (`webhook.ping`, sent by the operator to test an endpoint) is about no transaction.
 ALTER TABLE deliveries ALTER COLUMN transaction_id DROP NOT NULL;
@@ -29,7 +29,8 @@ ALTER TABLE delivery_attempts ADD COLUMN error_class text;
 -- The address the sender connected to, after the egress guard checked it.
 ALTER TABLE delivery_attempts ADD COLUMN resolved_address text;
 
--- Secret rotation (spec §5): the replaced secret keeps signing (a second v1=) until it expires.
+-- Secret rotation (docs/operators.md "Rotating the webhook signing secret"): the replaced secret
+-- keeps signing (a second v1=) until it expires.
 ALTER TABLE signing_secrets ADD COLUMN previous_secret_sealed bytea;
 ALTER TABLE signing_secrets ADD COLUMN previous_expires_at timestamptz;
 ALTER TABLE signing_secrets ADD CONSTRAINT signing_secrets_previous_check
