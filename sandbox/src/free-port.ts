@@ -13,3 +13,22 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
     });
   });
 }
+
+/**
+ * A free port held by a listening socket until `release()`: while held, neither another process
+ * nor an outbound connection's ephemeral port can take it. For a port picked long before it is
+ * bound (the gateway's, picked before the databases start, seconds earlier).
+ */
+export function reservePort(host = '127.0.0.1'): Promise<{ port: number; release(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      if (!port) return reject(new Error('could not pick a free port'));
+      resolve({ port, release: () => new Promise<void>((done) => server.close(() => done())) });
+    });
+  });
+}

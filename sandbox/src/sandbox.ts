@@ -12,7 +12,7 @@ import type { ShutdownStep } from '@qr-payout/platform/shutdown';
 import { loadWebhookConfig, startWebhook } from '@qr-payout/webhook';
 import { loadSandboxCredentials, type SandboxCredentials } from './credentials';
 import { startEmbeddedDatabases } from './embedded-postgres';
-import { freePort } from './free-port';
+import { freePort, reservePort } from './free-port';
 import { ensureSandboxTenant, SANDBOX_TENANT_ID } from './sandbox-tenant';
 import { gatewayEnv, sharedServiceEnv } from './service-env';
 
@@ -82,9 +82,22 @@ export async function startSandbox(
 ): Promise<RunningSandbox> {
   const dataDir = path.resolve(env.SANDBOX_DATA_DIR || DEFAULT_DATA_DIR);
   const host = env.HOST || '127.0.0.1';
-  // Port 0 asks for a free port; it is picked here so the printed URLs and the docs links match.
-  const port = portFrom(env, 'PORT', 8080) || (await freePort(host));
-  const adminPort = portFrom(env, 'ADMIN_PORT', 8081) || (await freePort(host));
+  // Port 0 asks for a free port; it is picked here so the printed URLs and the docs links match,
+  // and held until the gateway binds it (seconds later, after the databases): a port merely seen
+  // free was taken meanwhile by another process's outbound connection (EADDRINUSE in CI).
+  const reserved: Array<{ release(): Promise<void> }> = [];
+  const pick = async (name: string, fallback: number): Promise<number> => {
+    const given = portFrom(env, name, fallback);
+    if (given) return given;
+    const reservation = await reservePort(host);
+    reserved.push(reservation);
+    return reservation.port;
+  };
+  const port = await pick('PORT', 8080);
+  const adminPort = await pick('ADMIN_PORT', 8081);
+  const releaseReserved = async () => {
+    for (const reservation of reserved.splice(0)) await reservation.release();
+  };
   const credentials = await loadSandboxCredentials(dataDir, env);
   const cleanup = createCleanup();
 
@@ -139,6 +152,7 @@ export async function startSandbox(
     const services = [decoder, payout, webhook, fx];
     cleanup.add(() => stopAll([decoder, payout, webhook]));
 
+    await releaseReserved();
     const gateway = await startGateway(
       loadGatewayConfig({
         ...gatewayEnv(env, shared, {
@@ -187,6 +201,7 @@ export async function startSandbox(
       },
     };
   } catch (err) {
+    await releaseReserved();
     await cleanup.run();
     throw err;
   }
