@@ -2,7 +2,7 @@ import { Code, readErrorDetail } from '@qr-payout/platform/errors';
 import { parseDecimal } from '../decimal/decimal';
 import type { RateProvider } from '../rates/rate-provider';
 import { createQuoteService } from './service';
-import type { QuoteRow, QuoteStore } from './store';
+import type { QuoteStore, StoredQuote } from './store';
 
 // The paths that never reach PostgreSQL, or that the table provider cannot produce; the store
 // and the confirm race are covered against real PostgreSQL in test/quotes.int.test.ts.
@@ -103,7 +103,7 @@ describe('createQuoteService.confirmQuote', () => {
   });
 
   it('fails loudly when the quote is open and unexpired yet the UPDATE matched nothing', async () => {
-    const open = { status: 'open', expired: false } as QuoteRow;
+    const open = { status: 'open', expired: false } as StoredQuote;
     const service = serviceWith(fixedRate('1'), {
       ...untouchedStore,
       confirmOpenQuote: async () => undefined,

@@ -92,7 +92,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       if (price.sourceMinor + price.feeMinor > INT64_MAX) {
         throw targetAmountInvalid(`is too large to convert to ${sourceCurrency}`);
       }
-      const row = await deps.store.insertQuote({
+      const stored = await deps.store.insertQuote({
         id: newId('quo'),
         tenantId,
         sourceCurrency,
@@ -105,15 +105,15 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         feeMinor: price.feeMinor,
         ttlMs,
       });
-      return toQuoteMessage(row);
+      return toQuoteMessage(stored);
     },
 
     async getQuote(tenantId, quoteId) {
       if (tenantId === '') throw tenantRequired();
       if (!isId(quoteId, 'quo')) throw quoteNotFound();
-      const row = await deps.store.findQuote(tenantId, quoteId);
-      if (!row) throw quoteNotFound();
-      return toQuoteMessage(row);
+      const stored = await deps.store.findQuote(tenantId, quoteId);
+      if (!stored) throw quoteNotFound();
+      return toQuoteMessage(stored);
     },
 
     async confirmQuote(tenantId, quoteId, consumerId) {
@@ -127,13 +127,13 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       if (confirmed) return toQuoteMessage(confirmed);
       // Nothing matched: read the quote again (a fresh snapshot, so a racing confirm that just
       // committed is visible) to say why.
-      const row = await deps.store.findQuote(tenantId, quoteId);
-      if (!row) throw quoteNotFound();
-      if (row.status === 'confirmed') {
-        if (row.consumer_id === consumerId) return toQuoteMessage(row);
+      const stored = await deps.store.findQuote(tenantId, quoteId);
+      if (!stored) throw quoteNotFound();
+      if (stored.status === 'confirmed') {
+        if (stored.consumerId === consumerId) return toQuoteMessage(stored);
         throw quoteAlreadyUsed(quoteId);
       }
-      if (row.expired) throw quoteExpired(quoteId);
+      if (stored.expired) throw quoteExpired(quoteId);
       // The UPDATE saw it expired or confirmed, and neither undoes itself.
       throw new Error(`quote ${quoteId} is open and unexpired yet could not be confirmed`);
     },

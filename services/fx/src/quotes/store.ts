@@ -6,7 +6,7 @@ export type StoredQuoteStatus = 'open' | 'confirmed' | 'expired';
  * A row of fx.quotes as the store reads it (int8 and numeric columns arrive as strings), plus
  * `expired`, computed by the database clock so every replica agrees on it.
  */
-export type QuoteRow = {
+type QuoteRow = {
   id: string;
   tenant_id: string;
   source_currency: string;
@@ -22,7 +22,6 @@ export type QuoteRow = {
   created_at: Date;
   expires_at: Date;
   confirmed_at: Date | null;
-  /** Past expires_at by the database clock (or stored as expired by a sweeper). */
   expired: boolean;
 };
 
@@ -42,21 +41,53 @@ export type NewQuote = {
   ttlMs: number;
 };
 
+/** A stored quote as the service sees it: what insertQuote was given, and what the database decided. */
+export type StoredQuote = Omit<NewQuote, 'ttlMs'> & {
+  status: StoredQuoteStatus;
+  consumerId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  confirmedAt: Date | null;
+  /** Past expiresAt by the database clock (or stored as expired by a sweeper). */
+  expired: boolean;
+};
+
 const QUOTE_COLUMNS = `id, tenant_id, source_currency, target_currency, rate::text AS rate,
   mid_rate::text AS mid_rate, spread_bps, source_minor, target_minor, fee_minor, status, consumer_id,
   created_at, expires_at, confirmed_at,
   (status = 'expired' OR (status = 'open' AND expires_at <= now())) AS expired`;
 
+function toStoredQuote(row: QuoteRow): StoredQuote {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    sourceCurrency: row.source_currency,
+    targetCurrency: row.target_currency,
+    rate: row.rate,
+    midRate: row.mid_rate,
+    spreadBps: row.spread_bps,
+    sourceMinor: BigInt(row.source_minor),
+    targetMinor: BigInt(row.target_minor),
+    feeMinor: BigInt(row.fee_minor),
+    status: row.status,
+    consumerId: row.consumer_id,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    confirmedAt: row.confirmed_at,
+    expired: row.expired,
+  };
+}
+
 export interface QuoteStore {
   /** Stores an open quote expiring ttlMs after the database's now(). */
-  insertQuote(quote: NewQuote): Promise<QuoteRow>;
+  insertQuote(quote: NewQuote): Promise<StoredQuote>;
   /** The tenant's quote with this id; undefined for an unknown id or another tenant's. */
-  findQuote(tenantId: string, quoteId: string): Promise<QuoteRow | undefined>;
+  findQuote(tenantId: string, quoteId: string): Promise<StoredQuote | undefined>;
   /**
    * Marks the quote confirmed by `consumerId` if it is the tenant's, open and not expired, in one
    * statement (a row lock serialises racing confirms); undefined when nothing matched.
    */
-  confirmOpenQuote(tenantId: string, quoteId: string, consumerId: string): Promise<QuoteRow | undefined>;
+  confirmOpenQuote(tenantId: string, quoteId: string, consumerId: string): Promise<StoredQuote | undefined>;
 }
 
 export function createQuoteStore(pool: pg.Pool): QuoteStore {
@@ -84,7 +115,7 @@ export function createQuoteStore(pool: pg.Pool): QuoteStore {
       );
       const row = rows[0];
       if (!row) throw new Error('INSERT ... RETURNING returned no row');
-      return row;
+      return toStoredQuote(row);
     },
 
     async findQuote(tenantId, quoteId) {
@@ -92,7 +123,8 @@ export function createQuoteStore(pool: pg.Pool): QuoteStore {
         `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE tenant_id = $1 AND id = $2`,
         [tenantId, quoteId],
       );
-      return rows[0];
+      const row = rows[0];
+      return row && toStoredQuote(row);
     },
 
     async confirmOpenQuote(tenantId, quoteId, consumerId) {
@@ -102,7 +134,8 @@ export function createQuoteStore(pool: pg.Pool): QuoteStore {
           RETURNING ${QUOTE_COLUMNS}`,
         [tenantId, quoteId, consumerId],
       );
-      return rows[0];
+      const row = rows[0];
+      return row && toStoredQuote(row);
     },
   };
 }
