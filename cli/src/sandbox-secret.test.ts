@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 // The sandbox's own reader: the test checks the file as the sandbox's next start sees it.
-import { credentialsFile, loadSandboxCredentials } from '../../sandbox/src/credentials';
+import { credentialsFile, loadSandboxCredentials } from '@qr-payout/sandbox/credentials';
 import type { AdminClient } from './commands';
 import { EXIT_OK, runPayoutctl } from './run';
 

@@ -58,6 +58,9 @@ const GENERATORS: Record<Field, () => string> = {
 
 const FIELDS = Object.keys(ENV_NAMES) as Field[];
 
+/** The tenant npm start makes for itself (sandbox-tenant.ts provisions it). */
+export const SANDBOX_TENANT_ID = 'ten_sandbox';
+
 export function credentialsFile(dataDir: string): string {
   return path.join(dataDir, FILE_NAME);
 }
@@ -120,4 +123,27 @@ export async function loadSandboxCredentials(
     result[field] = fromEnv !== undefined && fromEnv !== '' ? fromEnv : generated[field];
   }
   return result;
+}
+
+/**
+ * After `payoutctl secret rotate` of the sandbox's tenant (cli/README.md "Rotating the sandbox's
+ * secret"): stores the new signing secret, so the next start hands the admin API this one instead
+ * of rotating back to the old. Only when the file exists and was made with `adminToken` (another
+ * sandbox's file, or none, is left alone); resolves with the file written, or undefined.
+ */
+export async function recordRotatedSigningSecret(
+  dataDir: string,
+  adminToken: string,
+  signingSecret: string,
+): Promise<string | undefined> {
+  const file = credentialsFile(dataDir);
+  let stored: Partial<SandboxCredentials>;
+  try {
+    stored = await readStored(file);
+  } catch {
+    return undefined;
+  }
+  if (!signingSecret || stored.adminToken !== adminToken) return undefined;
+  await writeStored(file, { ...stored, signingSecret } as SandboxCredentials);
+  return file;
 }

@@ -1,14 +1,15 @@
 import { createClient, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
-import type { SandboxCredentials } from './credentials';
+import { SANDBOX_TENANT_ID, type SandboxCredentials } from './credentials';
+
+export { SANDBOX_TENANT_ID };
 
 // docs/api/resources.md "Authentication": "A sandbox key is pre-configured with a test tenant". The
 // tenant is ensured on every start through the admin API, the operator's own path
 // (docs/architecture.md "Operators"): CreateTenant with a given id, key and secret is idempotent,
 // so a restart finds the tenant and keeps its data.
 
-export const SANDBOX_TENANT_ID = 'ten_sandbox';
 export const SANDBOX_TENANT_NAME = 'Sandbox';
 
 function bearer(token: string): Interceptor {
