@@ -1,4 +1,5 @@
 import type { Client } from '@connectrpc/connect';
+import { transactionStatusName } from '@qr-payout/platform/public-transaction';
 import type { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { Command } from './args';
@@ -111,7 +112,7 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
         transactions: res.transactions.map((t) => ({
           id: t.id,
           tenant_id: t.tenantId,
-          status: t.status,
+          status: transactionStatusName(t.status),
           rail: t.rail,
           created_at: iso(t.createdAt),
           age_ms: Number(t.ageMs),

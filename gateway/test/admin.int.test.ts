@@ -409,7 +409,7 @@ describe('admin API: stuck transactions', () => {
     expect(all.transactions).toEqual([
       expect.objectContaining({
         id: 'txn_stuck',
-        status: 'processing',
+        status: TransactionStatus.PROCESSING,
         rail: 'pix',
         ageMs: 600_000n,
         horizonMs: 300_000n,

@@ -6,15 +6,9 @@ import {
   type AdminService,
   type ApiKey,
   ApiKeySchema,
-  type StuckTransaction,
-  StuckTransactionSchema,
   type Tenant,
   TenantSchema,
 } from '@qr-payout/proto/payout/admin/v1/admin_pb';
-import {
-  type StuckTransaction as PayoutStuckTransaction,
-  TransactionStatus,
-} from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { ApiKey as ApiKeyRow, Tenant as TenantRow, TenantService } from '../tenants/service';
 import type { PayoutAdminClient, WebhookAdminClient } from './server';
 
@@ -33,26 +27,6 @@ function toApiKeyMessage(k: ApiKeyRow): ApiKey {
     tenantId: k.tenantId,
     createdAt: timestampFromDate(k.createdAt),
     revokedAt: k.revokedAt ? timestampFromDate(k.revokedAt) : undefined,
-  });
-}
-
-const STATUS_NAME: Partial<Record<TransactionStatus, string>> = {
-  [TransactionStatus.PENDING]: 'pending',
-  [TransactionStatus.PROCESSING]: 'processing',
-};
-
-function toStuckTransactionMessage(t: PayoutStuckTransaction): StuckTransaction {
-  return create(StuckTransactionSchema, {
-    id: t.id,
-    tenantId: t.tenantId,
-    status: STATUS_NAME[t.status] ?? 'unknown',
-    rail: t.rail,
-    createdAt: t.createdAt,
-    ageMs: t.ageMs,
-    horizonMs: t.horizonMs,
-    partnerPayoutId: t.partnerPayoutId,
-    lastPolledAt: t.lastPolledAt,
-    stuckSince: t.stuckSince,
   });
 }
 
@@ -174,7 +148,7 @@ export function createAdminHandlers(deps: {
         { tenantId: req.tenantId, limit: req.limit },
         { signal: ctx.signal },
       );
-      return { transactions: res.transactions.map(toStuckTransactionMessage) };
+      return { transactions: res.transactions };
     },
 
     // The operator's scope is every tenant (all_tenants): deliveries are looked up by id alone.

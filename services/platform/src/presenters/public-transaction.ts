@@ -15,6 +15,11 @@ const STATUS_NAMES: Record<TransactionStatus, string> = {
   [TransactionStatus.FAILED]: 'failed',
 };
 
+/** A transaction status as the public API and payoutctl write it ("pending", "completed", ...). */
+export function transactionStatusName(status: TransactionStatus): string {
+  return STATUS_NAMES[status] ?? 'pending';
+}
+
 interface PublicTransaction {
   id: string;
   instructionId: string;
@@ -53,7 +58,7 @@ export function toPublicTransaction(txn: Transaction): PublicTransaction {
   return {
     id: txn.id,
     instructionId: txn.instructionId,
-    status: STATUS_NAMES[txn.status] ?? 'pending',
+    status: transactionStatusName(txn.status),
     rail: txn.rail,
     createdAt: isoOrEmpty(txn.createdAt),
     updatedAt: isoOrEmpty(txn.updatedAt),
