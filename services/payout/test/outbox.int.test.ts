@@ -2,7 +2,7 @@
 // (docs/architecture.md "The outbox and Kafka"): what a committed terminal transition produces on
 // payout.transaction-events.v1, what a rolled-back one does not, Kafka outages, and replicas
 // sharing the work.
-import { equals, fromBinary } from '@bufbuild/protobuf';
+import { create, equals, fromBinary } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -11,14 +11,12 @@ import type { BusMessage } from '@qr-payout/platform/events';
 import { silentLogger } from '@qr-payout/platform/log';
 import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
-import { TransactionSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { TransactionSchema, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
 import { loadPayoutConfig, type RunningPayout, startPayout } from '../src/index';
 import { type RunningOutboxRelay, runOutboxRelay } from '../src/outbox/start';
-import { appendTransactionEvent } from '../src/outbox/store';
-import type { TransactionRow } from '../src/transactions/store';
-import { toTransactionMessage } from '../src/transactions/transaction-message';
+import { appendTransactionEvent, createOutboxStore } from '../src/outbox/store';
 import { seedTransaction } from './fixtures';
 import {
   appendCommitted,
@@ -96,17 +94,27 @@ describe('outbox relay (real PostgreSQL and Kafka)', () => {
   }
 
   // A terminal transition as the settlement code makes it: the UPDATE and the event in one
-  // database transaction.
+  // database transaction. The event carries the outcome; the relay never reads the message.
   async function settle(client: pg.PoolClient, transactionId: string, status: 'completed' | 'failed') {
-    const { rows } = await client.query<TransactionRow>(
+    const { rows } = await client.query<{ tenant_id: string; instruction_id: string }>(
       status === 'completed'
         ? `UPDATE transactions SET status = 'completed', result_reference = 'E2E0001',
-             result_settled_at = now(), updated_at = now() WHERE id = $1 RETURNING *`
+             result_settled_at = now(), updated_at = now() WHERE id = $1 RETURNING tenant_id, instruction_id`
         : `UPDATE transactions SET status = 'failed', error_code = 'AC04', error_reason = 'Closed account',
-             error_partner_status = 'RJCT', updated_at = now() WHERE id = $1 RETURNING *`,
+             error_partner_status = 'RJCT', updated_at = now() WHERE id = $1 RETURNING tenant_id, instruction_id`,
       [transactionId],
     );
-    const txn = toTransactionMessage(rows[0]!);
+    const txn = create(TransactionSchema, {
+      id: transactionId,
+      tenantId: rows[0]!.tenant_id,
+      instructionId: rows[0]!.instruction_id,
+      ...(status === 'completed'
+        ? { status: TransactionStatus.COMPLETED, result: { reference: 'E2E0001' } }
+        : {
+            status: TransactionStatus.FAILED,
+            error: { code: 'AC04', reason: 'Closed account', partnerStatus: 'RJCT' },
+          }),
+    });
     return { txn, ...(await appendTransactionEvent(client, txn)) };
   }
 
@@ -234,6 +242,12 @@ describe('outbox relay (real PostgreSQL and Kafka)', () => {
       expect(row.published).toBe(false);
       expect(row.last_error).toEqual(expect.any(String));
     }
+    // The backlog as the metrics read it: three events, the oldest written first.
+    const { rows: written } = await pool.query<{ created_at: Date }>(
+      'SELECT created_at FROM outbox_events ORDER BY created_at LIMIT 1',
+    );
+    const store = createOutboxStore(pool);
+    expect(await store.pendingStats()).toEqual({ count: 3, oldestCreatedAt: written[0]!.created_at });
     expect(withKeys(consumed.messages, keys)).toEqual([]);
 
     // Kafka is back (a relay on the live broker): every event goes out, once.
@@ -248,6 +262,7 @@ describe('outbox relay (real PostgreSQL and Kafka)', () => {
     await waitUntil('the rows marked published', async () =>
       (await outboxRows(pool)).every((row) => row.published),
     );
+    expect(await store.pendingStats()).toEqual({ count: 0, oldestCreatedAt: null });
     const received = withKeys(consumed.messages, keys);
     expect(eventIdsOf(received).sort()).toEqual([...eventIds].sort());
     expect(new Set(received.map((m) => m.key))).toEqual(keys);

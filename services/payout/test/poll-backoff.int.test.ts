@@ -40,7 +40,7 @@ describe('poll attempts of an in-flight payout', () => {
 
     // Claimed while pending (the worker resubmits it): the count goes up, the submission resets it.
     await makeDue(transactionId);
-    expect((await store.claimDueTransactions(10, 30_000)).map((t) => t.poll_attempts)).toEqual([1]);
+    expect((await store.claimDueTransactions(10, 30_000)).map((t) => t.pollAttempts)).toEqual([1]);
     await store.markProcessing(transactionId, 'pp_backoff', 1_000);
     expect(await pollAttempts(transactionId)).toBe(0);
 
@@ -48,7 +48,7 @@ describe('poll attempts of an in-flight payout', () => {
     for (const expected of [1, 2, 3]) {
       await makeDue(transactionId);
       const [claimed] = await store.claimDueTransactions(10, 30_000);
-      expect(claimed).toMatchObject({ id: transactionId, status: 'processing', poll_attempts: expected });
+      expect(claimed).toMatchObject({ id: transactionId, status: 'processing', pollAttempts: expected });
       await store.markProcessing(transactionId, 'pp_backoff', 1_000 * 2 ** expected);
       expect(await pollAttempts(transactionId)).toBe(expected);
     }

@@ -51,9 +51,9 @@ import type { SettlementSignals } from './settlement-signals';
 import type {
   ExecutableInstruction,
   ExecutionStore,
-  LiveTransactionRow,
+  LiveTransaction,
   StoredIdempotencyKey,
-  SubmissionRow,
+  TransactionToSubmit,
 } from './store';
 import { partnerCallbackUrl, type SubmissionResult, type Submitter, submissionInput } from './submission';
 
@@ -109,11 +109,11 @@ type Executable =
   | { executed: false; instruction: ExecutableInstruction; payer: ValidPayer; callbackUrl: string | null };
 
 /** The row a submission left, when it reached the partner and this process wrote the answer. */
-function rowSubmitted(result: SubmissionResult): LiveTransactionRow | undefined {
+function rowSubmitted(result: SubmissionResult): LiveTransaction | undefined {
   return result.kind === 'submitted' ? result.row : undefined;
 }
 
-function isTerminal(row: LiveTransactionRow): boolean {
+function isTerminal(row: LiveTransaction): boolean {
   return row.status === 'completed' || row.status === 'failed';
 }
 
@@ -175,7 +175,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
   // them is checked against this row instead of a read (README "Execute: state machine, durable
   // idempotency, rails"); it can be stale only in its status, which the settlement's guarded
   // UPDATE decides anyway.
-  const held = new Map<string, LiveTransactionRow>();
+  const held = new Map<string, LiveTransaction>();
 
   /**
    * The wait counts from the call's start, so the whole call stays within wait_ms plus one
@@ -195,8 +195,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     transactionId: string,
     deadline: number,
     signal?: AbortSignal,
-    known?: LiveTransactionRow,
-  ): Promise<LiveTransactionRow | undefined> {
+    known?: LiveTransaction,
+  ): Promise<LiveTransaction | undefined> {
     const done = () => Date.now() >= deadline || signal?.aborted === true;
     let pause = 25;
     let row = known;
@@ -230,21 +230,17 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
    * nothing to read back.
    */
   async function submitInsertedAndWait(
-    inserted: LiveTransactionRow,
+    inserted: LiveTransaction,
     facts: { payer: ValidPayer; decoded: unknown; quoteId: string | null; instructionId: string },
     waitUntil: number,
     signal?: AbortSignal,
-  ): Promise<LiveTransactionRow | undefined> {
+  ): Promise<LiveTransaction | undefined> {
     const { payer } = facts;
-    const submission: SubmissionRow = {
+    const submission: TransactionToSubmit = {
       ...inserted,
-      payer_name: payer.name,
-      payer_account: payer.account,
-      payer_tax_id: payer.taxId,
-      payer_country: payer.country,
-      payer_id_type: payer.idType,
+      payer,
       decoded: facts.decoded,
-      quote_id: facts.quoteId,
+      quoteId: facts.quoteId,
     };
     held.set(inserted.id, inserted);
     try {
@@ -252,7 +248,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       const refusal = refusalOf(result, facts.instructionId);
       if (refusal) throw refusal;
       if (result.kind === 'accepted') {
-        held.set(inserted.id, { ...result.row, partner_payout_id: result.partnerPayoutId });
+        held.set(inserted.id, { ...result.row, partnerPayoutId: result.partnerPayoutId });
       }
       return await waitAfterSubmission(inserted.id, result, waitUntil, signal);
     } finally {
@@ -273,7 +269,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     result: SubmissionResult,
     waitUntil: number,
     signal?: AbortSignal,
-  ): Promise<LiveTransactionRow | undefined> {
+  ): Promise<LiveTransaction | undefined> {
     if (result.kind !== 'accepted') {
       return waitForTerminal(transactionId, waitUntil, signal, rowSubmitted(result));
     }
@@ -297,22 +293,22 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     stored: StoredIdempotencyKey,
     waitUntil: number,
     signal?: AbortSignal,
-  ): Promise<{ row: LiveTransactionRow | undefined }> {
-    if (stored.request_fingerprint !== fingerprint) throw idempotencyConflict();
+  ): Promise<{ row: LiveTransaction | undefined }> {
+    if (stored.requestFingerprint !== fingerprint) throw idempotencyConflict();
     // The first attempt may have stopped before the partner (crash, fx down, unknown answer):
     // whoever holds the free lease re-runs it; the partner's idempotency makes that safe.
-    if (await deps.store.leasePendingTransaction(stored.transaction_id, deps.leaseMs)) {
+    if (await deps.store.leasePendingTransaction(stored.transactionId, deps.leaseMs)) {
       const result = await deps.submitter.submitTransaction(
-        stored.transaction_id,
+        stored.transactionId,
         0,
         undefined,
         HOLD_ACCEPTED,
       );
-      const refusal = refusalOf(result, stored.instruction_id);
+      const refusal = refusalOf(result, stored.instructionId);
       if (refusal) throw refusal;
-      return { row: await waitAfterSubmission(stored.transaction_id, result, waitUntil, signal) };
+      return { row: await waitAfterSubmission(stored.transactionId, result, waitUntil, signal) };
     }
-    return { row: await waitForTerminal(stored.transaction_id, waitUntil, signal) };
+    return { row: await waitForTerminal(stored.transactionId, waitUntil, signal) };
   }
 
   /**
@@ -324,15 +320,15 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     instruction: ExecutableInstruction,
     waitUntil: number,
     signal?: AbortSignal,
-  ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
+  ): Promise<{ row: LiveTransaction | undefined; replayed: boolean }> {
     const winner = await deps.store.findIdempotencyKey(req.tenantId, req.idempotencyKey);
     if (winner)
       return { ...(await replay(req.requestFingerprint, winner, waitUntil, signal)), replayed: true };
     // The refusal names the existing transaction: known when the instruction was read executed,
     // read once when another request's insert beat ours (a rare path).
     const existing =
-      instruction.transaction_id ??
-      (await deps.store.findExecutableInstruction(req.tenantId, instruction.id))?.transaction_id;
+      instruction.transactionId ??
+      (await deps.store.findExecutableInstruction(req.tenantId, instruction.id))?.transactionId;
     throw instructionAlreadyExecuted(instruction.id, existing ?? '');
   }
 
@@ -346,7 +342,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     waitUntil: number,
     signal?: AbortSignal,
   ): Promise<{
-    row: LiveTransactionRow | undefined;
+    row: LiveTransaction | undefined;
     replayed: boolean;
     /** The instruction as read for the request; absent for a replay whose check failed. */
     instruction?: ExecutableInstruction;
@@ -373,11 +369,11 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     transactionId: string,
     waitUntil: number,
     signal?: AbortSignal,
-  ): Promise<{ row: LiveTransactionRow | undefined; replayed: boolean }> {
+  ): Promise<{ row: LiveTransaction | undefined; replayed: boolean }> {
     if (executable.executed) return replayOrRefuse(req, executable.instruction, waitUntil, signal);
     const { instruction, payer, callbackUrl } = executable;
     // An instruction stored before migration 0002 has no charge_key column value: read it from its QR.
-    const chargeKey = instruction.charge_key ?? chargeKeyOf(instruction.decoded as ChargeSource);
+    const chargeKey = instruction.chargeKey ?? chargeKeyOf(instruction.decoded as ChargeSource);
     const insert = () =>
       deps.store.insertPendingTransaction(
         { id: transactionId, instruction, chargeKey, payer, callbackUrl },
@@ -388,18 +384,18 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     if (inserted.kind === 'charge_taken' && chargeKey !== null) {
       const holder = await deps.store.findChargeHolder(chargeKey);
       // Our own instruction's transaction (a concurrent execute with another key) is the usual case.
-      if (holder?.instruction_id === instruction.id)
+      if (holder?.instructionId === instruction.id)
         return replayOrRefuse(req, instruction, waitUntil, signal);
       // The payment that held the charge failed or was withdrawn since our INSERT: the charge is
       // free again and one more INSERT decides.
       if (!holder) inserted = await insert();
-      else throw chargeAlreadyPaid(instruction.id, holder.tenant_id === req.tenantId ? holder.id : undefined);
+      else throw chargeAlreadyPaid(instruction.id, holder.tenantId === req.tenantId ? holder.id : undefined);
     }
     if (inserted.kind === 'charge_taken') throw chargeAlreadyPaid(instruction.id);
     if (inserted.kind === 'duplicate') return replayOrRefuse(req, instruction, waitUntil, signal);
     const row = await submitInsertedAndWait(
       inserted.row,
-      { payer, decoded: instruction.decoded, quoteId: instruction.quote_id, instructionId: instruction.id },
+      { payer, decoded: instruction.decoded, quoteId: instruction.quoteId, instructionId: instruction.id },
       waitUntil,
       signal,
     );
@@ -417,7 +413,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     const instruction = await deps.store.findExecutableInstruction(req.tenantId, req.instructionId);
     if (!instruction) throw instructionNotFound();
     // Executed already: a replay or a refusal, decided by the key; the payer is not checked.
-    if (instruction.transaction_id !== null) return { executed: true, instruction };
+    if (instruction.transactionId !== null) return { executed: true, instruction };
     const { payer, callbackUrl } = checkPayment(req, instruction, transactionId, 'instruction_id');
     return { executed: false, instruction, payer, callbackUrl };
   }
@@ -431,7 +427,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     req: Pick<ExecuteInstructionRequest, 'payer' | 'callbackUrl'>,
     instruction: Pick<
       ExecutableInstruction,
-      'country' | 'rail' | 'amount_currency' | 'amount_minor' | 'decoded'
+      'country' | 'rail' | 'amountCurrency' | 'amountMinor' | 'decoded'
     >,
     transactionId: string,
     field: string,
@@ -445,8 +441,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
         submissionInput(
           {
             transactionId,
-            amountCurrency: instruction.amount_currency,
-            amountMinor: instruction.amount_minor,
+            amountCurrency: instruction.amountCurrency,
+            amountMinor: instruction.amountMinor,
             decodedJson: instruction.decoded,
             payer,
           },
@@ -462,7 +458,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
 
   /** What one pay round left: the transaction, and the instruction when this round made it. */
   type PayRound = {
-    row: LiveTransactionRow | undefined;
+    row: LiveTransaction | undefined;
     replayed: boolean;
     made?: { resolved: ResolvedInstruction; createdAt: Date };
   };
@@ -504,8 +500,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
         {
           country: resolved.row.country,
           rail: resolved.row.rail,
-          amount_currency: resolved.row.amountCurrency,
-          amount_minor: resolved.row.amountMinor.toString(),
+          amountCurrency: resolved.row.amountCurrency,
+          amountMinor: resolved.row.amountMinor,
           decoded: resolved.row.decodedJson,
         },
         transactionId,
@@ -532,7 +528,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       // The payment that held the charge failed since our INSERT: one more INSERT decides.
       if (!holder) inserted = await deps.store.insertPaidInstruction(ins, txn, key, deps.leaseMs);
       else {
-        throw chargeAlreadyPaid('', holder.tenant_id === req.tenantId ? holder.id : undefined);
+        throw chargeAlreadyPaid('', holder.tenantId === req.tenantId ? holder.id : undefined);
       }
     }
     if (inserted.kind === 'charge_taken') throw chargeAlreadyPaid('');
@@ -551,7 +547,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
     return {
       row,
       replayed: false,
-      made: { resolved, createdAt: inserted.row.created_at },
+      made: { resolved, createdAt: inserted.row.createdAt },
     };
   }
 
@@ -569,8 +565,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
           const facts = {
             country: resolved.row.country,
             creditor: (resolved.row.decodedJson as { creditor?: unknown }).creditor ?? null,
-            quote_id: resolved.quote?.id ?? null,
-            quote_rate: resolved.quote?.rate ?? null,
+            quoteId: resolved.quote?.id ?? null,
+            quoteRate: resolved.quote?.rate ?? null,
           };
           return {
             instruction: resolvedInstructionMessage(resolved, createdAt, row.id),
@@ -579,8 +575,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
           };
         }
         const [stored, facts] = await Promise.all([
-          deps.instructions.findInstruction(row.tenant_id, row.instruction_id),
-          deps.store.findExecutableInstruction(row.tenant_id, row.instruction_id),
+          deps.instructions.findInstruction(row.tenantId, row.instructionId),
+          deps.store.findExecutableInstruction(row.tenantId, row.instructionId),
         ]);
         if (!stored) throw instructionNotFound();
         return {
@@ -603,9 +599,9 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
         // The answer shows the instruction's country, creditor and quote, as GetTransaction does:
         // from the instruction execute read, read again only for a replay that failed its check.
         const facts =
-          instruction?.id === row.instruction_id
+          instruction?.id === row.instructionId
             ? instruction
-            : await deps.store.findExecutableInstruction(row.tenant_id, row.instruction_id);
+            : await deps.store.findExecutableInstruction(row.tenantId, row.instructionId);
         return { transaction: toTransactionMessage(row, facts), replayed };
       }
       throw dependencyUnavailable('the payout state');
@@ -623,7 +619,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
         held.get(resource.idempotency_key) ?? (await deps.store.findTransaction(resource.idempotency_key));
       if (!row) throw transactionNotFound();
       if (req.rail !== row.rail) throw invalidRequest('rail', 'the callback came for another rail');
-      if (row.partner_payout_id !== null && resource.id !== row.partner_payout_id) {
+      if (row.partnerPayoutId !== null && resource.id !== row.partnerPayoutId) {
         throw invalidRequest('partner_payout_id', 'the callback names another partner payout');
       }
       // A callback repeated after settlement (partners retry) changes nothing.

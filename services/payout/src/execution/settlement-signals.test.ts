@@ -1,14 +1,14 @@
 import { exponentialBackoff } from '../polling/worker';
 import { createSettlementSignals } from './settlement-signals';
-import type { LiveTransactionRow } from './store';
+import type { LiveTransaction } from './store';
 
 // Only the identity of the row matters here: the signals hand it over untouched.
-const settledRow = { id: 'txn_a', status: 'completed' } as LiveTransactionRow;
+const settledRow = { id: 'txn_a', status: 'completed' } as LiveTransaction;
 
 describe('settlement signals', () => {
   it('wakes the waiters of a transaction at once with its settled row, and only those', async () => {
     const signals = createSettlementSignals();
-    const woke: Array<[string, LiveTransactionRow | undefined]> = [];
+    const woke: Array<[string, LiveTransaction | undefined]> = [];
     const a = signals.next('txn_a', 10_000).then((row) => woke.push(['a', row]));
     const b = signals.next('txn_b', 50).then((row) => woke.push(['b', row]));
     signals.notify('txn_a', settledRow);

@@ -5,16 +5,16 @@
 // nothing depends on delivery. A settled row is also kept for a moment: a callback can settle the
 // transaction before its execute, still recording the partner's first answer, starts to wait, and
 // that execute must not sleep through a wake-up already given.
-import type { LiveTransactionRow } from './store';
+import type { LiveTransaction } from './store';
 
 export interface SettlementSignals {
   /** Wakes every waiter of the transaction with its settled row (call after the commit). */
-  notify(transactionId: string, settled: LiveTransactionRow): void;
+  notify(transactionId: string, settled: LiveTransaction): void;
   /**
    * Resolves with the transaction's settled row: at once when it settled within the last
    * `recentMs`, else at its next notify; with undefined after `ms` or when `signal` aborts.
    */
-  next(transactionId: string, ms: number, signal?: AbortSignal): Promise<LiveTransactionRow | undefined>;
+  next(transactionId: string, ms: number, signal?: AbortSignal): Promise<LiveTransaction | undefined>;
 }
 
 /** How long a settled row is handed to waiters that come after its settlement. */
@@ -22,9 +22,9 @@ export const RECENT_SETTLEMENT_MS = 2_000;
 
 export function createSettlementSignals(opts: { recentMs?: number } = {}): SettlementSignals {
   const recentMs = opts.recentMs ?? RECENT_SETTLEMENT_MS;
-  const waiters = new Map<string, Set<(settled?: LiveTransactionRow) => void>>();
+  const waiters = new Map<string, Set<(settled?: LiveTransaction) => void>>();
   // Insertion order is settlement order, so the stale entries are always at the front.
-  const recent = new Map<string, { row: LiveTransactionRow; at: number }>();
+  const recent = new Map<string, { row: LiveTransaction; at: number }>();
 
   function forgetStale(now: number): void {
     for (const [id, entry] of recent) {
@@ -49,13 +49,13 @@ export function createSettlementSignals(opts: { recentMs?: number } = {}): Settl
       forgetStale(now);
       const settled = recent.get(transactionId);
       if (settled) return Promise.resolve(settled.row);
-      return new Promise<LiveTransactionRow | undefined>((resolve) => {
+      return new Promise<LiveTransaction | undefined>((resolve) => {
         let set = waiters.get(transactionId);
         if (!set) {
           set = new Set();
           waiters.set(transactionId, set);
         }
-        const wake = (settled?: LiveTransactionRow) => {
+        const wake = (settled?: LiveTransaction) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', aborted);
           const current = waiters.get(transactionId);

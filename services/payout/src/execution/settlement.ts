@@ -3,9 +3,9 @@
 // (docs/architecture.md "Transactions"), an in-flight one records the partner's id and when to look again.
 import type { Logger } from '@qr-payout/platform/log';
 import type { PartnerOutcome } from '../rails/rail-adapter';
-import type { TransactionRow } from '../transactions/store';
+import type { StoredTransaction } from '../transactions/store';
 import type { SettlementSignals } from './settlement-signals';
-import type { ExecutionStore, LiveTransactionRow } from './store';
+import type { ExecutionStore, LiveTransaction } from './store';
 
 export interface Settlement {
   /**
@@ -18,8 +18,8 @@ export interface Settlement {
     transactionId: string,
     outcome: PartnerOutcome,
     pollInMs: number,
-    known?: TransactionRow,
-  ): Promise<LiveTransactionRow | undefined>;
+    known?: StoredTransaction,
+  ): Promise<LiveTransaction | undefined>;
 }
 
 export function createSettlement(deps: {

@@ -6,19 +6,38 @@ import type { NewInstruction } from '../instructions/store';
 import { OUTBOX_CHANNEL_PREFIX, OUTBOX_EVENT_COLUMNS, transactionEventValues } from '../outbox/store';
 import type { PayerIdType } from '../payers/documents';
 import type { ValidPayer } from '../payers/validate-payer';
+import type { InstructionFacts, StoredTransaction } from '../transactions/store';
+import { toTransactionMessage } from '../transactions/transaction-message';
 import {
   INSTRUCTION_FACT_COLUMNS,
-  type InstructionFacts,
+  type InstructionFactsRow,
   TRANSACTION_COLUMNS,
   type TransactionRow,
-} from '../transactions/store';
-import { toTransactionMessage } from '../transactions/transaction-message';
+  toInstructionFacts,
+  toStoredTransaction,
+} from '../transactions/transaction-row';
 
 /**
  * The instruction as execute needs it, with its transaction once executed; its facts (country,
  * creditor, quote) are what execute's answer shows, as GetTransaction does.
  */
 export type ExecutableInstruction = InstructionFacts & {
+  id: string;
+  tenantId: string;
+  schemeId: string;
+  rail: string;
+  amountCurrency: string;
+  amountMinor: bigint;
+  payCurrency: string;
+  payAmountMinor: bigint;
+  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
+  decoded: unknown;
+  /** The single-use charge it pays (`instructions/charge-key.ts`); null for a reusable QR. */
+  chargeKey: string | null;
+  transactionId: string | null;
+};
+
+type ExecutableInstructionRow = InstructionFactsRow & {
   id: string;
   tenant_id: string;
   scheme_id: string;
@@ -27,35 +46,83 @@ export type ExecutableInstruction = InstructionFacts & {
   amount_minor: string;
   pay_currency: string;
   pay_amount_minor: string;
-  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
   decoded: unknown;
-  /** The single-use charge it pays (`instructions/charge-key.ts`); null for a reusable QR. */
   charge_key: string | null;
   transaction_id: string | null;
 };
 
+function toExecutableInstruction(row: ExecutableInstructionRow): ExecutableInstruction {
+  return {
+    ...toInstructionFacts(row),
+    id: row.id,
+    tenantId: row.tenant_id,
+    schemeId: row.scheme_id,
+    rail: row.rail,
+    amountCurrency: row.amount_currency,
+    amountMinor: BigInt(row.amount_minor),
+    payCurrency: row.pay_currency,
+    payAmountMinor: BigInt(row.pay_amount_minor),
+    decoded: row.decoded,
+    chargeKey: row.charge_key,
+    transactionId: row.transaction_id,
+  };
+}
+
 /** A key's durable record: the transaction it executed, and through it the instruction. */
 export type StoredIdempotencyKey = {
+  requestFingerprint: string;
+  transactionId: string;
+  instructionId: string;
+};
+
+type IdempotencyKeyRow = {
   request_fingerprint: string;
   transaction_id: string;
   instruction_id: string;
 };
 
-/** A transaction row with what the money path needs beyond the public fields. */
-export type LiveTransactionRow = TransactionRow & { partner_payout_id: string | null };
+/** A transaction with what the money path needs beyond the public fields. */
+export type LiveTransaction = StoredTransaction & { partnerPayoutId: string | null };
+
+type LiveTransactionRow = TransactionRow & { partner_payout_id: string | null };
+
+function toLiveTransaction(row: LiveTransactionRow): LiveTransaction {
+  return { ...toStoredTransaction(row), partnerPayoutId: row.partner_payout_id };
+}
 
 /** Everything a submission to the partner is built from. */
-export type SubmissionRow = LiveTransactionRow & {
+export type TransactionToSubmit = LiveTransaction & {
+  payer: ValidPayer;
+  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
+  decoded: unknown;
+  quoteId: string | null;
+};
+
+type SubmissionRow = LiveTransactionRow & {
   payer_name: string;
   payer_account: string;
   payer_tax_id: string;
   /** The document's issuing country and type; null when not declared (payers/identity.ts). */
   payer_country: string | null;
   payer_id_type: PayerIdType | null;
-  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
   decoded: unknown;
   quote_id: string | null;
 };
+
+function toTransactionToSubmit(row: SubmissionRow): TransactionToSubmit {
+  return {
+    ...toLiveTransaction(row),
+    payer: {
+      name: row.payer_name,
+      account: row.payer_account,
+      taxId: row.payer_tax_id,
+      country: row.payer_country,
+      idType: row.payer_id_type,
+    },
+    decoded: row.decoded,
+    quoteId: row.quote_id,
+  };
+}
 
 export type NewTransaction = {
   id: string;
@@ -82,16 +149,40 @@ export type ClaimedTransaction = {
   id: string;
   status: 'pending' | 'processing';
   rail: string;
+  partnerPayoutId: string | null;
+  pollAttempts: number;
+  /** Milliseconds since created_at by the database's clock (the settlement horizon counts it). */
+  ageMs: number;
+  /** Set once the worker reported it stuck (migration 0005). */
+  stuckSince: Date | null;
+};
+
+type ClaimedTransactionRow = {
+  id: string;
+  status: 'pending' | 'processing';
+  rail: string;
   partner_payout_id: string | null;
   poll_attempts: number;
-  /** Milliseconds since created_at by the database's clock (the settlement horizon counts it). */
   age_ms: number;
-  /** Set once the worker reported it stuck (migration 0005). */
   stuck_since: Date | null;
 };
 
+function toClaimedTransaction(row: ClaimedTransactionRow): ClaimedTransaction {
+  return {
+    id: row.id,
+    status: row.status,
+    rail: row.rail,
+    partnerPayoutId: row.partner_payout_id,
+    pollAttempts: row.poll_attempts,
+    ageMs: row.age_ms,
+    stuckSince: row.stuck_since,
+  };
+}
+
 /** The live transaction that holds a charge (migration 0002: one per charge unless failed). */
-export type ChargeHolder = { id: string; tenant_id: string; instruction_id: string };
+export type ChargeHolder = { id: string; tenantId: string; instructionId: string };
+
+type ChargeHolderRow = { id: string; tenant_id: string; instruction_id: string };
 
 const LIVE_COLUMNS = `${TRANSACTION_COLUMNS}, partner_payout_id`;
 const UNIQUE_VIOLATION = '23505';
@@ -108,7 +199,7 @@ function uniqueViolationOf(err: unknown): string | undefined {
 
 export type IdempotencyKeyToTake = { key: string; fingerprint: string; ttlMs: number };
 export type InsertOutcome =
-  | { kind: 'inserted'; row: LiveTransactionRow }
+  | { kind: 'inserted'; row: LiveTransaction }
   | { kind: 'duplicate' }
   | { kind: 'charge_taken' };
 
@@ -146,16 +237,17 @@ function insertTransactionFrom(source: 'taken_key' | 'new_instruction'): string 
 
 /** $1–$20 of TAKE_KEY and insertTransactionFrom, in their order. */
 function transactionParams(
-  ins: {
-    tenantId: string;
-    id: string;
-    schemeId: string;
-    rail: string;
-    amountCurrency: string;
-    amountMinor: string;
-    payCurrency: string;
-    payAmountMinor: string;
-  },
+  ins: Pick<
+    NewInstruction,
+    | 'tenantId'
+    | 'id'
+    | 'schemeId'
+    | 'rail'
+    | 'amountCurrency'
+    | 'amountMinor'
+    | 'payCurrency'
+    | 'payAmountMinor'
+  >,
   txn: Omit<NewTransaction, 'instruction'>,
   key: IdempotencyKeyToTake,
   leaseMs: number,
@@ -167,9 +259,9 @@ function transactionParams(
     ins.schemeId,
     ins.rail,
     ins.amountCurrency,
-    ins.amountMinor,
+    ins.amountMinor.toString(),
     ins.payCurrency,
-    ins.payAmountMinor,
+    ins.payAmountMinor.toString(),
     txn.payer.name,
     txn.payer.account,
     txn.payer.taxId,
@@ -191,7 +283,7 @@ function transactionParams(
 async function insertOutcome(query: Promise<pg.QueryResult<LiveTransactionRow>>): Promise<InsertOutcome> {
   try {
     const row = (await query).rows[0];
-    return row ? { kind: 'inserted', row } : { kind: 'duplicate' };
+    return row ? { kind: 'inserted', row: toLiveTransaction(row) } : { kind: 'duplicate' };
   } catch (err) {
     const violated = uniqueViolationOf(err);
     if (violated === LIVE_CHARGE_INDEX) return { kind: 'charge_taken' };
@@ -236,8 +328,8 @@ export interface ExecutionStore {
   ): Promise<InsertOutcome>;
   /** The live (pending, processing or completed) transaction paying the charge, of any tenant. */
   findChargeHolder(chargeKey: string): Promise<ChargeHolder | undefined>;
-  findTransaction(transactionId: string): Promise<LiveTransactionRow | undefined>;
-  findSubmission(transactionId: string): Promise<SubmissionRow | undefined>;
+  findTransaction(transactionId: string): Promise<LiveTransaction | undefined>;
+  findSubmission(transactionId: string): Promise<TransactionToSubmit | undefined>;
   /** Leases a pending transaction whose lease is free (a replay re-running an unsent submission). */
   leasePendingTransaction(transactionId: string, leaseMs: number): Promise<boolean>;
   /**
@@ -251,7 +343,7 @@ export interface ExecutionStore {
     partnerPayoutId: string,
     pollInMs: number,
     opts?: { fromPendingOnly?: boolean },
-  ): Promise<LiveTransactionRow | undefined>;
+  ): Promise<LiveTransaction | undefined>;
   /** Releases the lease of a transient transaction; the worker looks again after `pollInMs`. */
   releaseForRetry(transactionId: string, pollInMs: number): Promise<void>;
   /**
@@ -269,8 +361,8 @@ export interface ExecutionStore {
   settle(
     transactionId: string,
     outcome: TerminalOutcome,
-    known?: TransactionRow,
-  ): Promise<LiveTransactionRow | undefined>;
+    known?: StoredTransaction,
+  ): Promise<LiveTransaction | undefined>;
   /**
    * Past its settlement horizon and not settled by the partner's answer: records `stuck_since` (kept
    * when already set), releases the lease and looks again after `pollInMs`. False when the row was
@@ -290,17 +382,18 @@ export interface ExecutionStore {
 }
 
 export function createExecutionStore(pool: pg.Pool): ExecutionStore {
-  async function findTransaction(transactionId: string): Promise<LiveTransactionRow | undefined> {
+  async function findTransaction(transactionId: string): Promise<LiveTransaction | undefined> {
     const { rows } = await pool.query<LiveTransactionRow>(
       `SELECT ${LIVE_COLUMNS} FROM transactions WHERE id = $1`,
       [transactionId],
     );
-    return rows[0];
+    const row = rows[0];
+    return row && toLiveTransaction(row);
   }
 
   return {
     async findExecutableInstruction(tenantId, instructionId) {
-      const { rows } = await pool.query<ExecutableInstruction>(
+      const { rows } = await pool.query<ExecutableInstructionRow>(
         `SELECT i.id, i.tenant_id, i.scheme_id, i.rail, i.amount_currency, i.amount_minor,
                 i.pay_currency, i.pay_amount_minor, i.decoded, i.charge_key,
                 ${INSTRUCTION_FACT_COLUMNS}, t.id AS transaction_id
@@ -309,17 +402,25 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
           WHERE i.id = $1 AND i.tenant_id = $2`,
         [instructionId, tenantId],
       );
-      return rows[0];
+      const row = rows[0];
+      return row && toExecutableInstruction(row);
     },
 
     async findIdempotencyKey(tenantId, key) {
-      const { rows } = await pool.query<StoredIdempotencyKey>(
+      const { rows } = await pool.query<IdempotencyKeyRow>(
         `SELECT k.request_fingerprint, k.transaction_id, t.instruction_id
            FROM idempotency_keys k JOIN transactions t ON t.id = k.transaction_id
           WHERE k.tenant_id = $1 AND k.key = $2 AND k.expires_at > now()`,
         [tenantId, key],
       );
-      return rows[0];
+      const row = rows[0];
+      return (
+        row && {
+          requestFingerprint: row.request_fingerprint,
+          transactionId: row.transaction_id,
+          instructionId: row.instruction_id,
+        }
+      );
     },
 
     async insertPendingTransaction(txn, key, leaseMs) {
@@ -334,21 +435,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
         pool.query<LiveTransactionRow>(
           `WITH ${TAKE_KEY}
            ${insertTransactionFrom('taken_key')}`,
-          transactionParams(
-            {
-              tenantId: ins.tenant_id,
-              id: ins.id,
-              schemeId: ins.scheme_id,
-              rail: ins.rail,
-              amountCurrency: ins.amount_currency,
-              amountMinor: ins.amount_minor,
-              payCurrency: ins.pay_currency,
-              payAmountMinor: ins.pay_amount_minor,
-            },
-            txn,
-            key,
-            leaseMs,
-          ),
+          transactionParams(ins, txn, key, leaseMs),
         ),
       );
     },
@@ -366,16 +453,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
            )
            ${insertTransactionFrom('new_instruction')}`,
           [
-            ...transactionParams(
-              {
-                ...ins,
-                amountMinor: ins.amountMinor.toString(),
-                payAmountMinor: ins.payAmountMinor.toString(),
-              },
-              txn,
-              key,
-              leaseMs,
-            ),
+            ...transactionParams(ins, txn, key, leaseMs),
             ins.country,
             JSON.stringify(ins.decodedJson),
             ins.quoteId,
@@ -387,12 +465,13 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
 
     async findChargeHolder(chargeKey) {
       // Same predicate as the partial index, which answers it.
-      const { rows } = await pool.query<ChargeHolder>(
+      const { rows } = await pool.query<ChargeHolderRow>(
         `SELECT id, tenant_id, instruction_id FROM transactions
           WHERE charge_key = $1 AND status <> 'failed'`,
         [chargeKey],
       );
-      return rows[0];
+      const row = rows[0];
+      return row && { id: row.id, tenantId: row.tenant_id, instructionId: row.instruction_id };
     },
 
     findTransaction,
@@ -408,7 +487,8 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
           WHERE t.id = $1`,
         [transactionId],
       );
-      return rows[0];
+      const row = rows[0];
+      return row && toTransactionToSubmit(row);
     },
 
     async leasePendingTransaction(transactionId, leaseMs) {
@@ -436,7 +516,8 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
           RETURNING ${LIVE_COLUMNS}`,
         [transactionId, partnerPayoutId, pollInMs, from],
       );
-      return rows[0];
+      const row = rows[0];
+      return row && toLiveTransaction(row);
     },
 
     async releaseForRetry(transactionId, pollInMs) {
@@ -475,15 +556,15 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       // statement (docs/architecture.md "The outbox and Kafka"), no BEGIN/COMMIT round trips; the
       // NOTIFY is sent at its commit.
       const completed = outcome.status === 'completed';
-      const after: TransactionRow = {
+      const after: StoredTransaction = {
         ...before,
         status: outcome.status,
-        result_reference: completed ? outcome.reference : null,
-        result_settled_at: completed ? outcome.settledAt : null,
-        error_code: completed ? null : outcome.code,
-        error_reason: completed ? null : outcome.reason,
-        error_partner_status: completed ? null : outcome.partnerStatus,
-        updated_at: new Date(),
+        resultReference: completed ? outcome.reference : null,
+        resultSettledAt: completed ? outcome.settledAt : null,
+        errorCode: completed ? null : outcome.code,
+        errorReason: completed ? null : outcome.reason,
+        errorPartnerStatus: completed ? null : outcome.partnerStatus,
+        updatedAt: new Date(),
       };
       const event = transactionEventValues(toTransactionMessage(after));
       const { rows } = await pool.query<LiveTransactionRow & { notified: unknown }>(
@@ -506,23 +587,22 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
           transactionId,
           after.status,
           outcome.partnerPayoutId,
-          after.result_reference,
-          after.result_settled_at,
-          after.error_code,
-          after.error_reason,
-          after.error_partner_status,
-          after.updated_at,
+          after.resultReference,
+          after.resultSettledAt,
+          after.errorCode,
+          after.errorReason,
+          after.errorPartnerStatus,
+          after.updatedAt,
           ...event.values,
           OUTBOX_CHANNEL_PREFIX,
         ],
       );
-      if (!rows[0]) return undefined;
-      const { notified: _, ...row } = rows[0];
-      return row;
+      const row = rows[0];
+      return row && toLiveTransaction(row);
     },
 
     async claimDueTransactions(limit, leaseMs) {
-      const { rows } = await pool.query<ClaimedTransaction>(
+      const { rows } = await pool.query<ClaimedTransactionRow>(
         `WITH due AS (
            SELECT id FROM transactions
             WHERE status IN ('pending', 'processing') AND next_poll_at <= now()
@@ -539,7 +619,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
                    (extract(epoch FROM now() - t.created_at) * 1000)::float8 AS age_ms`,
         [limit, leaseMs],
       );
-      return rows;
+      return rows.map(toClaimedTransaction);
     },
 
     async markStuck(transactionId, pollInMs) {

@@ -13,7 +13,7 @@ import type { PartnerClient } from '../rails/partner-client';
 import type { PayoutResource, RailName } from '../rails/partner-protocol';
 import { type RailAdapter, RailMappingError, type SubmissionInput } from '../rails/rail-adapter';
 import type { Settlement } from './settlement';
-import type { ExecutionStore, LiveTransactionRow, SubmissionRow } from './store';
+import type { ExecutionStore, LiveTransaction, TransactionToSubmit } from './store';
 
 /** What became of a submission attempt. */
 export type SubmissionResult =
@@ -21,14 +21,14 @@ export type SubmissionResult =
    * The partner answered: the transaction is processing or terminal now. `row` is the row as this
    * submission left it; undefined when another path had moved it on meanwhile.
    */
-  | { kind: 'submitted'; row: LiveTransactionRow | undefined }
+  | { kind: 'submitted'; row: LiveTransaction | undefined }
   /**
    * The partner accepted the payout (ACSP/PDNG) and the caller holds the answer (`holdAccepted`):
    * nothing was written, the row is still `pending` and leased to the caller, which writes
    * `processing` with `partnerPayoutId` if it stops waiting before a terminal state (README
    * "Execute" step 4). `row`: the pending row as the caller's submission started from it.
    */
-  | { kind: 'accepted'; row: LiveTransactionRow; partnerPayoutId: string }
+  | { kind: 'accepted'; row: LiveTransaction; partnerPayoutId: string }
   /** The transaction was not pending (someone else moved it on): nothing done. */
   | { kind: 'not_pending' }
   /** Its quote could not be confirmed: the transaction and its key were deleted, never sent. */
@@ -46,7 +46,7 @@ export interface Submitter {
   submitTransaction(
     transactionId: string,
     attempt: number,
-    pending?: SubmissionRow,
+    pending?: TransactionToSubmit,
     opts?: { holdAccepted?: boolean },
   ): Promise<SubmissionResult>;
 }
@@ -75,7 +75,7 @@ export function partnerCallbackUrl(baseUrl: string, rail: RailName): string {
 export type SubmissionParts = {
   transactionId: string;
   amountCurrency: string;
-  amountMinor: string;
+  amountMinor: bigint;
   /** payout.decoder.v1.DecodedQr in protobuf JSON, as instructions store it. */
   decodedJson: unknown;
   payer: SubmissionInput['payer'];
@@ -86,7 +86,7 @@ export function submissionInput(parts: SubmissionParts, callbackUrl: string): Su
   const decoded = fromJson(DecodedQrSchema, parts.decodedJson as JsonValue, DECODED_READ);
   return {
     transactionId: parts.transactionId,
-    amount: { currency: parts.amountCurrency, amountMinor: BigInt(parts.amountMinor) },
+    amount: { currency: parts.amountCurrency, amountMinor: parts.amountMinor },
     creditor: {
       name: decoded.creditor?.name ?? '',
       account: decoded.creditor?.account ?? '',
@@ -103,11 +103,13 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
   const log = deps.logger;
 
   /** Confirms the instruction's quote for this transaction (fx: idempotent per consumer). */
-  async function confirmQuote(row: SubmissionRow): Promise<'confirmed' | 'expired' | 'used' | 'unavailable'> {
-    if (row.quote_id === null) return 'confirmed';
+  async function confirmQuote(
+    row: TransactionToSubmit,
+  ): Promise<'confirmed' | 'expired' | 'used' | 'unavailable'> {
+    if (row.quoteId === null) return 'confirmed';
     try {
       await deps.fx.confirmQuote(
-        { tenantId: row.tenant_id, quoteId: row.quote_id, consumerId: row.id },
+        { tenantId: row.tenantId, quoteId: row.quoteId, consumerId: row.id },
         { timeoutMs: deps.fxTimeoutMs ?? 2_000 },
       );
       return 'confirmed';
@@ -122,7 +124,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
   }
 
   async function failWithoutPartner(
-    row: SubmissionRow,
+    row: TransactionToSubmit,
     code: string,
     reason: string,
   ): Promise<SubmissionResult> {
@@ -141,7 +143,7 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
 
   async function submitTo(
     adapter: RailAdapter,
-    row: SubmissionRow,
+    row: TransactionToSubmit,
     attempt: number,
     holdAccepted: boolean,
   ): Promise<SubmissionResult> {
@@ -149,16 +151,10 @@ export function createSubmitter(deps: SubmitterDeps): Submitter {
     try {
       const parts: SubmissionParts = {
         transactionId: row.id,
-        amountCurrency: row.amount_currency,
-        amountMinor: row.amount_minor,
+        amountCurrency: row.amountCurrency,
+        amountMinor: row.amountMinor,
         decodedJson: row.decoded,
-        payer: {
-          name: row.payer_name,
-          account: row.payer_account,
-          taxId: row.payer_tax_id,
-          country: row.payer_country,
-          idType: row.payer_id_type,
-        },
+        payer: row.payer,
       };
       body = adapter.toPartnerRequest(
         submissionInput(parts, partnerCallbackUrl(deps.callbackBaseUrl, adapter.rail)),

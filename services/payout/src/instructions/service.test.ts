@@ -10,7 +10,7 @@ import {
 import { railLimits } from '../limits/rail-limits';
 import { createInstructionResolver } from './resolve';
 import { createInstructionService } from './service';
-import type { InstructionRow, InstructionStore, NewInstruction } from './store';
+import type { InstructionStore, NewInstruction, StoredInstruction } from './store';
 
 const LIMITS = (() => {
   const read = railLimits().read({});
@@ -67,28 +67,28 @@ function request(
 }
 
 // An in-memory store that keeps what it is given as the SQL store would (JSON columns included).
-function memoryStore(): InstructionStore & { rows: InstructionRow[]; finds: number } {
+function memoryStore(): InstructionStore & { rows: StoredInstruction[]; finds: number } {
   const store = {
-    rows: [] as InstructionRow[],
+    rows: [] as StoredInstruction[],
     finds: 0,
     async insertInstruction(ins: NewInstruction) {
       store.rows.push({
         id: ins.id,
-        tenant_id: ins.tenantId,
+        tenantId: ins.tenantId,
         decoded: JSON.parse(JSON.stringify(ins.decodedJson)),
-        amount_currency: ins.amountCurrency,
-        amount_minor: ins.amountMinor.toString(),
-        pay_currency: ins.payCurrency,
-        pay_amount_minor: ins.payAmountMinor.toString(),
+        amountCurrency: ins.amountCurrency,
+        amountMinor: ins.amountMinor,
+        payCurrency: ins.payCurrency,
+        payAmountMinor: ins.payAmountMinor,
         quote: ins.quoteJson === null ? null : JSON.parse(JSON.stringify(ins.quoteJson)),
-        created_at: CREATED,
-        transaction_id: null,
+        createdAt: CREATED,
+        transactionId: null,
       });
       return { createdAt: CREATED };
     },
     async findInstruction(tenantId: string, instructionId: string) {
       store.finds += 1;
-      return store.rows.find((r) => r.tenant_id === tenantId && r.id === instructionId);
+      return store.rows.find((r) => r.tenantId === tenantId && r.id === instructionId);
     },
   };
   return store;
@@ -122,7 +122,7 @@ describe('createInstruction', () => {
     expect(ins.decoded?.creditor?.name).toBe('Padaria Pao Quente');
     expect(timestampDate(ins.createdAt!).toISOString()).toBe(CREATED.toISOString());
     expect(store.rows).toHaveLength(1);
-    expect(store.rows[0]).toMatchObject({ id: ins.id, quote: null, pay_currency: 'BRL' });
+    expect(store.rows[0]).toMatchObject({ id: ins.id, quote: null, payCurrency: 'BRL' });
   });
 
   it('with a quote, the payer pays the quote source amount plus its fee', async () => {
@@ -319,7 +319,7 @@ describe('getInstruction', () => {
       store,
     });
     const created = await service.createInstruction(request());
-    store.rows[0]!.transaction_id = 'txn_01JD0000000000000000000001';
+    store.rows[0]!.transactionId = 'txn_01JD0000000000000000000001';
     expect((await service.getInstruction('ten_a', created.id)).transactionId).toBe(
       'txn_01JD0000000000000000000001',
     );

@@ -1,21 +1,50 @@
 import type pg from 'pg';
 
-/** A row of payout.instructions as the store reads it (int8 columns arrive as strings). */
-export type InstructionRow = {
+/** A stored instruction as the services see it, with the transaction that executed it. */
+export type StoredInstruction = {
+  id: string;
+  tenantId: string;
+  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
+  decoded: unknown;
+  amountCurrency: string;
+  amountMinor: bigint;
+  payCurrency: string;
+  payAmountMinor: bigint;
+  /** payout.fx.v1.Quote in protobuf JSON, null without FX. */
+  quote: unknown;
+  createdAt: Date;
+  /** The transaction that executed it (from transactions.instruction_id), null while not executed. */
+  transactionId: string | null;
+};
+
+/** A row of payout.instructions as findInstruction reads it (int8 columns arrive as strings). */
+type InstructionRow = {
   id: string;
   tenant_id: string;
-  /** payout.decoder.v1.DecodedQr in protobuf JSON. */
   decoded: unknown;
   amount_currency: string;
   amount_minor: string;
   pay_currency: string;
   pay_amount_minor: string;
-  /** payout.fx.v1.Quote in protobuf JSON, null without FX. */
   quote: unknown;
   created_at: Date;
-  /** The transaction that executed it (from transactions.instruction_id), null while not executed. */
   transaction_id: string | null;
 };
+
+function toStoredInstruction(row: InstructionRow): StoredInstruction {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    decoded: row.decoded,
+    amountCurrency: row.amount_currency,
+    amountMinor: BigInt(row.amount_minor),
+    payCurrency: row.pay_currency,
+    payAmountMinor: BigInt(row.pay_amount_minor),
+    quote: row.quote,
+    createdAt: row.created_at,
+    transactionId: row.transaction_id,
+  };
+}
 
 export type NewInstruction = {
   id: string;
@@ -38,7 +67,7 @@ export interface InstructionStore {
   /** Inserts the instruction; resolves with the creation time the database gave it. */
   insertInstruction(instruction: NewInstruction): Promise<{ createdAt: Date }>;
   /** The tenant's instruction with this id; undefined for an unknown id or another tenant's. */
-  findInstruction(tenantId: string, instructionId: string): Promise<InstructionRow | undefined>;
+  findInstruction(tenantId: string, instructionId: string): Promise<StoredInstruction | undefined>;
 }
 
 export function createInstructionStore(pool: pg.Pool): InstructionStore {
@@ -79,7 +108,8 @@ export function createInstructionStore(pool: pg.Pool): InstructionStore {
           WHERE i.id = $1 AND i.tenant_id = $2`,
         [instructionId, tenantId],
       );
-      return rows[0];
+      const row = rows[0];
+      return row && toStoredInstruction(row);
     },
   };
 }

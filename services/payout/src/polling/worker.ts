@@ -67,8 +67,8 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
    * our idempotency key (the transaction id), where a 404 means the partner never received it.
    */
   function askPartner(adapter: RailAdapter, txn: ClaimedTransaction) {
-    return txn.status === 'processing' && txn.partner_payout_id
-      ? opts.partner.getPayout(adapter.rail, txn.partner_payout_id)
+    return txn.status === 'processing' && txn.partnerPayoutId
+      ? opts.partner.getPayout(adapter.rail, txn.partnerPayoutId)
       : opts.partner.findPayoutByIdempotencyKey(adapter.rail, txn.id);
   }
 
@@ -76,7 +76,7 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
     const adapter = railAdapterFor(txn.rail);
     if (!adapter) {
       log.error({ transaction_id: txn.id, rail: txn.rail }, 'processing transaction on a rail not served');
-      await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.poll_attempts));
+      await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.pollAttempts));
       return;
     }
     const answer = await askPartner(adapter, txn);
@@ -84,14 +84,14 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
       await opts.settlement.applyPartnerOutcome(
         txn.id,
         adapter.toOutcome(answer.resource),
-        opts.backoffMs(txn.poll_attempts),
+        opts.backoffMs(txn.pollAttempts),
       );
       return;
     }
     if (answer.kind === 'not_found') {
       log.error({ transaction_id: txn.id }, 'the partner does not know a payout it accepted');
     }
-    await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.poll_attempts));
+    await opts.store.releaseForRetry(txn.id, opts.backoffMs(txn.pollAttempts));
   }
 
   // Past the horizon (README "Transaction state machine"): never a new submission, only a lookup;
@@ -115,7 +115,7 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
       transaction_id: txn.id,
       rail: txn.rail,
       status: txn.status,
-      age_ms: Math.round(txn.age_ms),
+      age_ms: Math.round(txn.ageMs),
       horizon_ms: horizonOf(opts.horizons, txn.rail),
     };
     switch (decision.kind) {
@@ -148,7 +148,7 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
           await opts.settlement.applyPartnerOutcome(txn.id, decision.inFlight, opts.backoffMaxMs);
         await opts.store.markStuck(txn.id, opts.backoffMaxMs);
         // Once per transaction: later rounds find stuck_since set.
-        if (txn.stuck_since === null)
+        if (txn.stuckSince === null)
           log.warn(
             { ...context, reason: decision.reason },
             'transaction stuck past its settlement horizon; an operator must reconcile it',
@@ -163,17 +163,17 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
     const attributes = {
       'payout.transaction_id': txn.id,
       'payout.transaction_status': txn.status,
-      'payout.poll_attempts': txn.poll_attempts,
+      'payout.poll_attempts': txn.pollAttempts,
     };
     return tracer.startActiveSpan(
       POLL_SPAN,
       { root: true, kind: SpanKind.INTERNAL, attributes },
       async (span) => {
         try {
-          if (isPastHorizon(txn.age_ms, horizonOf(opts.horizons, txn.rail))) {
+          if (isPastHorizon(txn.ageMs, horizonOf(opts.horizons, txn.rail))) {
             await checkAtHorizon(txn);
           } else if (txn.status === 'pending') {
-            const result = await opts.submitter.submitTransaction(txn.id, txn.poll_attempts);
+            const result = await opts.submitter.submitTransaction(txn.id, txn.pollAttempts);
             if (result.kind === 'abandoned') {
               log.info({ transaction_id: txn.id, reason: result.reason }, 'pending transaction withdrawn');
             }

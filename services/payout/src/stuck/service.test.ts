@@ -5,7 +5,7 @@ import {
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { DEFAULT_SETTLEMENT_HORIZON_MS, type SettlementHorizons } from './horizons';
 import { createStuckService, stuckLimit } from './service';
-import type { StuckStore, StuckTransactionRow } from './store';
+import type { ListedStuckTransaction, StuckStore } from './store';
 
 const HORIZONS: SettlementHorizons = {
   pix: DEFAULT_SETTLEMENT_HORIZON_MS,
@@ -15,17 +15,17 @@ const HORIZONS: SettlementHorizons = {
   'bolivia-qr-interoperable': DEFAULT_SETTLEMENT_HORIZON_MS,
 };
 
-const ROW: StuckTransactionRow = {
+const ROW: ListedStuckTransaction = {
   id: 'txn_1',
-  tenant_id: 'ten_1',
+  tenantId: 'ten_1',
   status: 'pending',
   rail: 'pix',
-  created_at: new Date('2026-11-24T12:00:00Z'),
-  age_ms: 400_000.6,
-  horizon_ms: 300_000,
-  partner_payout_id: null,
-  last_polled_at: null,
-  stuck_since: null,
+  createdAt: new Date('2026-11-24T12:00:00Z'),
+  ageMs: 400_000.6,
+  horizonMs: 300_000,
+  partnerPayoutId: null,
+  lastPolledAt: null,
+  stuckSince: null,
 };
 
 describe('stuckLimit', () => {
@@ -60,6 +60,7 @@ describe('ListStuckTransactions', () => {
     ]);
     expect(message).toMatchObject({
       id: 'txn_1',
+      tenantId: 'ten_1',
       status: TransactionStatus.PENDING,
       ageMs: 400_001n,
       horizonMs: 300_000n,

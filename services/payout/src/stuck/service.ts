@@ -10,7 +10,7 @@ import {
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { SettlementHorizons } from './horizons';
-import type { StuckStore, StuckTransactionRow } from './store';
+import type { ListedStuckTransaction, StuckStore } from './store';
 
 const DEFAULT_STUCK_LIMIT = 100;
 const MAX_STUCK_LIMIT = 500;
@@ -19,18 +19,18 @@ export interface StuckService {
   listStuckTransactions(req: ListStuckTransactionsRequest): Promise<StuckTransaction[]>;
 }
 
-function toStuckMessage(row: StuckTransactionRow): StuckTransaction {
+function toStuckMessage(row: ListedStuckTransaction): StuckTransaction {
   return create(StuckTransactionSchema, {
     id: row.id,
-    tenantId: row.tenant_id,
+    tenantId: row.tenantId,
     status: row.status === 'pending' ? TransactionStatus.PENDING : TransactionStatus.PROCESSING,
     rail: row.rail,
-    createdAt: timestampFromDate(row.created_at),
-    ageMs: BigInt(Math.max(0, Math.round(row.age_ms))),
-    horizonMs: BigInt(Math.round(row.horizon_ms)),
-    partnerPayoutId: row.partner_payout_id ?? '',
-    lastPolledAt: row.last_polled_at ? timestampFromDate(row.last_polled_at) : undefined,
-    stuckSince: row.stuck_since ? timestampFromDate(row.stuck_since) : undefined,
+    createdAt: timestampFromDate(row.createdAt),
+    ageMs: BigInt(Math.max(0, Math.round(row.ageMs))),
+    horizonMs: BigInt(Math.round(row.horizonMs)),
+    partnerPayoutId: row.partnerPayoutId ?? '',
+    lastPolledAt: row.lastPolledAt ? timestampFromDate(row.lastPolledAt) : undefined,
+    stuckSince: row.stuckSince ? timestampFromDate(row.stuckSince) : undefined,
   });
 }
 

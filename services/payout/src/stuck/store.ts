@@ -7,7 +7,22 @@
 import type pg from 'pg';
 import type { SettlementHorizons } from './horizons';
 
-export type StuckTransactionRow = {
+/** A live transaction past its horizon or reported stuck, as ListStuckTransactions shows it. */
+export type ListedStuckTransaction = {
+  id: string;
+  tenantId: string;
+  status: 'pending' | 'processing';
+  rail: string;
+  createdAt: Date;
+  /** Milliseconds since createdAt by the database's clock. */
+  ageMs: number;
+  horizonMs: number;
+  partnerPayoutId: string | null;
+  lastPolledAt: Date | null;
+  stuckSince: Date | null;
+};
+
+type StuckTransactionRow = {
   id: string;
   tenant_id: string;
   status: 'pending' | 'processing';
@@ -20,12 +35,27 @@ export type StuckTransactionRow = {
   stuck_since: Date | null;
 };
 
+function toListedStuckTransaction(row: StuckTransactionRow): ListedStuckTransaction {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    status: row.status,
+    rail: row.rail,
+    createdAt: row.created_at,
+    ageMs: row.age_ms,
+    horizonMs: row.horizon_ms,
+    partnerPayoutId: row.partner_payout_id,
+    lastPolledAt: row.last_polled_at,
+    stuckSince: row.stuck_since,
+  };
+}
+
 export interface StuckStore {
   /** Oldest first (created_at, id); `tenantId` undefined for every tenant. */
   listStuck(
     horizons: SettlementHorizons,
     opts: { tenantId?: string; limit: number },
-  ): Promise<StuckTransactionRow[]>;
+  ): Promise<ListedStuckTransaction[]>;
   /** How many are stuck per rail (rails with none are absent). */
   countStuckByRail(horizons: SettlementHorizons): Promise<Map<string, number>>;
 }
@@ -55,7 +85,7 @@ export function createStuckStore(pool: pg.Pool): StuckStore {
           LIMIT $4`,
         [rails, ms, tenantId ?? null, limit],
       );
-      return rows;
+      return rows.map(toListedStuckTransaction);
     },
 
     async countStuckByRail(horizons) {

@@ -7,49 +7,49 @@ import {
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { createTransactionService } from './service';
-import type { DescribedTransactionRow, TransactionListFilter, TransactionStore } from './store';
+import type { DescribedTransaction, TransactionListFilter, TransactionStore } from './store';
 
 const created = new Date('2026-01-02T03:04:05.678Z');
 const updated = new Date('2026-01-02T03:04:06.789Z');
 
-function row(overrides: Partial<DescribedTransactionRow> = {}): DescribedTransactionRow {
+function row(overrides: Partial<DescribedTransaction> = {}): DescribedTransaction {
   return {
     id: 'txn_01JD0000000000000000000001',
-    tenant_id: 'ten_a',
-    instruction_id: 'ins_01JD0000000000000000000001',
-    scheme_id: 'BR.PIX',
+    tenantId: 'ten_a',
+    instructionId: 'ins_01JD0000000000000000000001',
+    schemeId: 'BR.PIX',
     rail: 'pix',
     status: 'pending',
-    amount_currency: 'BRL',
-    amount_minor: '9007199254740993',
-    pay_currency: 'USD',
-    pay_amount_minor: '1999',
-    callback_url: null,
-    result_reference: null,
-    result_settled_at: null,
-    error_code: null,
-    error_reason: null,
-    error_partner_status: null,
-    created_at: created,
-    updated_at: updated,
+    amountCurrency: 'BRL',
+    amountMinor: 9007199254740993n,
+    payCurrency: 'USD',
+    payAmountMinor: 1999n,
+    callbackUrl: null,
+    resultReference: null,
+    resultSettledAt: null,
+    errorCode: null,
+    errorReason: null,
+    errorPartnerStatus: null,
+    createdAt: created,
+    updatedAt: updated,
     country: 'BR',
     creditor: { name: 'Padaria', account: '+5511999999999', accountType: 'ACCOUNT_TYPE_PIX_KEY_PHONE' },
-    quote_id: 'quo_01JD0000000000000000000001',
-    quote_rate: '5.4228',
+    quoteId: 'quo_01JD0000000000000000000001',
+    quoteRate: '5.4228',
     ...overrides,
   };
 }
 
 // An in-memory store with the same tenant scoping contract as the SQL one.
 function storeOf(
-  rows: DescribedTransactionRow[],
+  rows: DescribedTransaction[],
 ): TransactionStore & { calls: number; filters: TransactionListFilter[] } {
   const store = {
     calls: 0,
     filters: [] as TransactionListFilter[],
     async findTransaction(tenantId: string, transactionId: string) {
       store.calls += 1;
-      return rows.find((r) => r.tenant_id === tenantId && r.id === transactionId);
+      return rows.find((r) => r.tenantId === tenantId && r.id === transactionId);
     },
     async listTransactions(filter: TransactionListFilter) {
       store.filters.push(filter);
@@ -75,7 +75,7 @@ async function rejection(promise: Promise<unknown>) {
 describe('getTransaction', () => {
   it('returns the stored transaction with exact money and timestamps', async () => {
     const service = createTransactionService({
-      store: storeOf([row({ callback_url: 'https://x.test/cb' })]),
+      store: storeOf([row({ callbackUrl: 'https://x.test/cb' })]),
     });
     const txn = await service.getTransaction('ten_a', 'txn_01JD0000000000000000000001');
     expect(txn).toMatchObject({
@@ -101,7 +101,7 @@ describe('getTransaction', () => {
   it('carries the result of a completed transaction', async () => {
     const settled = new Date('2026-01-02T03:04:07.000Z');
     const service = createTransactionService({
-      store: storeOf([row({ status: 'completed', result_reference: 'E123', result_settled_at: settled })]),
+      store: storeOf([row({ status: 'completed', resultReference: 'E123', resultSettledAt: settled })]),
     });
     const txn = await service.getTransaction('ten_a', 'txn_01JD0000000000000000000001');
     expect(txn.status).toBe(TransactionStatus.COMPLETED);
@@ -115,9 +115,9 @@ describe('getTransaction', () => {
       store: storeOf([
         row({
           status: 'failed',
-          error_code: 'AC03',
-          error_reason: 'invalid creditor account',
-          error_partner_status: 'RJCT',
+          errorCode: 'AC03',
+          errorReason: 'invalid creditor account',
+          errorPartnerStatus: 'RJCT',
         }),
       ]),
     });

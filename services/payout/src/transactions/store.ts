@@ -1,27 +1,28 @@
 import type pg from 'pg';
+import { DESCRIBED_COLUMNS, type DescribedTransactionRow, toDescribedTransaction } from './transaction-row';
 
 export type TransactionStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
-/** A row of payout.transactions as the store reads it (int8 columns arrive as strings). */
-export type TransactionRow = {
+/** A stored transaction as the services see it (docs/api/resources.md "Transactions"). */
+export type StoredTransaction = {
   id: string;
-  tenant_id: string;
-  instruction_id: string;
-  scheme_id: string;
+  tenantId: string;
+  instructionId: string;
+  schemeId: string;
   rail: string;
   status: TransactionStatus;
-  amount_currency: string;
-  amount_minor: string;
-  pay_currency: string;
-  pay_amount_minor: string;
-  callback_url: string | null;
-  result_reference: string | null;
-  result_settled_at: Date | null;
-  error_code: string | null;
-  error_reason: string | null;
-  error_partner_status: string | null;
-  created_at: Date;
-  updated_at: Date;
+  amountCurrency: string;
+  amountMinor: bigint;
+  payCurrency: string;
+  payAmountMinor: bigint;
+  callbackUrl: string | null;
+  resultReference: string | null;
+  resultSettledAt: Date | null;
+  errorCode: string | null;
+  errorReason: string | null;
+  errorPartnerStatus: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 };
 
 /**
@@ -32,28 +33,13 @@ export type InstructionFacts = {
   country: string;
   /** payout.decoder.v1.Creditor in protobuf JSON (the decoded QR's `creditor`), null if absent. */
   creditor: unknown;
-  quote_id: string | null;
+  quoteId: string | null;
   /** The quote's exact decimal rate string, null without FX. */
-  quote_rate: string | null;
+  quoteRate: string | null;
 };
 
 /** A transaction with its instruction's facts: what the read paths answer. */
-export type DescribedTransactionRow = TransactionRow & InstructionFacts;
-
-// The payer columns are deliberately not read: no read path returns them. Shared with the
-// execution store, whose rows become the same Transaction message.
-export const TRANSACTION_COLUMNS = `id, tenant_id, instruction_id, scheme_id, rail, status,
-  amount_currency, amount_minor, pay_currency, pay_amount_minor, callback_url,
-  result_reference, result_settled_at, error_code, error_reason, error_partner_status,
-  created_at, updated_at`;
-
-/** The InstructionFacts of instruction `i`; shared with the execution store. */
-export const INSTRUCTION_FACT_COLUMNS = `i.country, i.decoded -> 'creditor' AS creditor, i.quote_id,
-  i.quote ->> 'rate' AS quote_rate`;
-
-const DESCRIBED_COLUMNS = `${TRANSACTION_COLUMNS.split(',')
-  .map((c) => `t.${c.trim()}`)
-  .join(', ')}, ${INSTRUCTION_FACT_COLUMNS}`;
+export type DescribedTransaction = StoredTransaction & InstructionFacts;
 
 /** A position in the newest-first order: created_at with its microseconds, then id. */
 export type TransactionCursor = { createdAt: string; id: string };
@@ -70,14 +56,14 @@ export type TransactionListFilter = {
 
 export interface TransactionStore {
   /** The tenant's transaction with this id; undefined for an unknown id or another tenant's. */
-  findTransaction(tenantId: string, transactionId: string): Promise<DescribedTransactionRow | undefined>;
+  findTransaction(tenantId: string, transactionId: string): Promise<DescribedTransaction | undefined>;
   /**
    * The tenant's transactions newest first (created_at, id descending), keyset-paged: a row is
    * identified by its immutable (created_at, id), so inserts between pages never shift a page.
    */
   listTransactions(
     filter: TransactionListFilter,
-  ): Promise<{ rows: DescribedTransactionRow[]; cursors: TransactionCursor[] }>;
+  ): Promise<{ rows: DescribedTransaction[]; cursors: TransactionCursor[] }>;
 }
 
 export function createTransactionStore(pool: pg.Pool): TransactionStore {
@@ -89,7 +75,8 @@ export function createTransactionStore(pool: pg.Pool): TransactionStore {
           WHERE t.id = $1 AND t.tenant_id = $2`,
         [transactionId, tenantId],
       );
-      return rows[0];
+      const row = rows[0];
+      return row && toDescribedTransaction(row);
     },
 
     async listTransactions(filter) {
@@ -117,7 +104,7 @@ export function createTransactionStore(pool: pg.Pool): TransactionStore {
         ],
       );
       return {
-        rows: rows.map(({ created_at_text: _, ...row }) => row),
+        rows: rows.map(toDescribedTransaction),
         cursors: rows.map((r) => ({ createdAt: r.created_at_text, id: r.id })),
       };
     },

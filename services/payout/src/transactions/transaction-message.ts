@@ -7,7 +7,7 @@ import {
   TransactionSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { InstructionFacts, TransactionStatus as StoredStatus, TransactionRow } from './store';
+import type { InstructionFacts, TransactionStatus as StoredStatus, StoredTransaction } from './store';
 
 const STATUS: Record<StoredStatus, TransactionStatus> = {
   pending: TransactionStatus.PENDING,
@@ -20,40 +20,40 @@ const STATUS: Record<StoredStatus, TransactionStatus> = {
 const READ_OPTIONS = { ignoreUnknownFields: true };
 
 /**
- * The payout.payout.v1.Transaction of a stored row; result and error only when stored
+ * The payout.payout.v1.Transaction of a stored transaction; result and error only when stored
  * (docs/api/resources.md "Transactions"). With the instruction's facts, also country, creditor and
  * the applied quote.
  */
-export function toTransactionMessage(row: TransactionRow, facts?: InstructionFacts): Transaction {
+export function toTransactionMessage(row: StoredTransaction, facts?: InstructionFacts): Transaction {
   const status = STATUS[row.status];
   if (status === undefined) throw new Error(`transaction ${row.id} has unknown status ${row.status}`);
   return create(TransactionSchema, {
     id: row.id,
-    tenantId: row.tenant_id,
-    instructionId: row.instruction_id,
+    tenantId: row.tenantId,
+    instructionId: row.instructionId,
     status,
     rail: row.rail,
-    schemeId: row.scheme_id,
-    createdAt: timestampFromDate(row.created_at),
-    updatedAt: timestampFromDate(row.updated_at),
-    amount: { currency: row.amount_currency, amountMinor: BigInt(row.amount_minor) },
-    payAmount: { currency: row.pay_currency, amountMinor: BigInt(row.pay_amount_minor) },
-    callbackUrl: row.callback_url ?? '',
+    schemeId: row.schemeId,
+    createdAt: timestampFromDate(row.createdAt),
+    updatedAt: timestampFromDate(row.updatedAt),
+    amount: { currency: row.amountCurrency, amountMinor: row.amountMinor },
+    payAmount: { currency: row.payCurrency, amountMinor: row.payAmountMinor },
+    callbackUrl: row.callbackUrl ?? '',
     ...(facts ? instructionFactFields(facts) : {}),
-    ...(row.result_reference !== null && row.result_settled_at !== null
+    ...(row.resultReference !== null && row.resultSettledAt !== null
       ? {
           result: {
-            reference: row.result_reference,
-            settledAt: timestampFromDate(row.result_settled_at),
+            reference: row.resultReference,
+            settledAt: timestampFromDate(row.resultSettledAt),
           },
         }
       : {}),
-    ...(row.error_code !== null
+    ...(row.errorCode !== null
       ? {
           error: {
-            code: row.error_code,
-            reason: row.error_reason ?? '',
-            partnerStatus: row.error_partner_status ?? '',
+            code: row.errorCode,
+            reason: row.errorReason ?? '',
+            partnerStatus: row.errorPartnerStatus ?? '',
           },
         }
       : {}),
@@ -66,8 +66,8 @@ function instructionFactFields(facts: InstructionFacts) {
     ...(facts.creditor !== null && facts.creditor !== undefined
       ? { creditor: fromJson(CreditorSchema, facts.creditor as JsonValue, READ_OPTIONS) }
       : {}),
-    ...(facts.quote_id !== null
-      ? { quote: create(AppliedQuoteSchema, { id: facts.quote_id, rate: facts.quote_rate ?? '' }) }
+    ...(facts.quoteId !== null
+      ? { quote: create(AppliedQuoteSchema, { id: facts.quoteId, rate: facts.quoteRate ?? '' }) }
       : {}),
   };
 }
