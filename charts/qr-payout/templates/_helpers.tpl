@@ -3,9 +3,14 @@
 {{- printf "%s-%s" .root.Release.Name .component | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
-{{- define "qr-payout.selectorLabels" -}}
+{{/* Labels every pod of the release carries: what the deny-all NetworkPolicy selects. */}}
+{{- define "qr-payout.releaseSelector" -}}
 app.kubernetes.io/name: qr-payout
-app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "qr-payout.selectorLabels" -}}
+{{ include "qr-payout.releaseSelector" .root }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
@@ -20,32 +25,111 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end -}}
 
+{{/* The program a component runs (webhook roles run the webhook program). */}}
+{{- define "qr-payout.program" -}}
+{{- regexReplaceAll "-(dispatcher|worker)$" . "" -}}
+{{- end -}}
+
 {{/* Entry point of a component inside the image. */}}
 {{- define "qr-payout.main" -}}
-{{- if eq . "gateway" -}}gateway/dist/main.js
-{{- else if eq . "partnerSim" -}}partner-sim/dist/main.js
-{{- else -}}services/{{ . }}/dist/main.js
+{{- $program := include "qr-payout.program" . -}}
+{{- if eq $program "gateway" -}}gateway/dist/main.js
+{{- else if eq $program "partner-sim" -}}partner-sim/dist/main.js
+{{- else -}}services/{{ $program }}/dist/main.js
 {{- end -}}
 {{- end -}}
 
-{{/* Environment every component shares: the common map, the service name for traces, the Secret. */}}
+{{/*
+The gRPC workloads, comma-separated: decoder, fx, payout, webhook, and with webhook.split.enabled
+the webhook roles as Deployments of their own.
+*/}}
+{{- define "qr-payout.grpcWorkloads" -}}
+decoder,fx,payout,webhook{{ if .Values.webhook.split.enabled }},webhook-dispatcher,webhook-worker{{ end }}
+{{- end -}}
+
+{{/* Every long-running workload: the gateway and the gRPC workloads. */}}
+{{- define "qr-payout.workloads" -}}
+gateway,{{ include "qr-payout.grpcWorkloads" . }}
+{{- end -}}
+
+{{/*
+A workload's values, put in .out.values: `<component>` from values.yaml; a webhook role is
+`webhook` overlaid with `webhook.split.<role>`, and the role flags are added to its env.
+*/}}
+{{- define "qr-payout.workloadValues" -}}
+{{- $root := .root -}}
+{{- $program := include "qr-payout.program" .name -}}
+{{- $values := index $root.Values $program -}}
+{{- if and (eq $program "webhook") $root.Values.webhook.split.enabled -}}
+{{- $role := trimPrefix "webhook-" .name -}}
+{{- $flags := dict "WEBHOOK_DISPATCHER_ENABLED" "false" "WEBHOOK_WORKER_ENABLED" "false" -}}
+{{- if eq $role "dispatcher" -}}{{- $_ := set $flags "WEBHOOK_DISPATCHER_ENABLED" "true" -}}{{- end -}}
+{{- if eq $role "worker" -}}{{- $_ := set $flags "WEBHOOK_WORKER_ENABLED" "true" -}}{{- end -}}
+{{- $base := omit (deepCopy $values) "split" -}}
+{{- if ne $role "webhook" -}}
+{{- $base = mustMergeOverwrite $base (deepCopy (index $values.split $role)) -}}
+{{- end -}}
+{{- $_ := set $base "env" (mustMergeOverwrite (deepCopy ($base.env | default dict)) $flags) -}}
+{{- $values = $base -}}
+{{- end -}}
+{{- $_ := set .out "values" $values -}}
+{{- end -}}
+
+{{/* The Secret a component reads: its own existingSecret, else the chart's. */}}
+{{- define "qr-payout.secretName" -}}
+{{- get .values "existingSecret" | default .root.Values.existingSecret -}}
+{{- end -}}
+
+{{/*
+Environment of every container: pod identity, OpenTelemetry, the metrics port, Kafka, the shared
+env map, then the component's env map (which wins).
+*/}}
 {{- define "qr-payout.env" -}}
-{{- range $k, $v := .root.Values.common }}
-- name: {{ $k }}
-  value: {{ $v | quote }}
-{{- end }}
+{{- $root := .root -}}
+- name: POD_NAME
+  valueFrom: { fieldRef: { fieldPath: metadata.name } }
+- name: POD_NAMESPACE
+  valueFrom: { fieldRef: { fieldPath: metadata.namespace } }
 - name: OTEL_SERVICE_NAME
-  value: {{ .component | quote }}
+  value: {{ include "qr-payout.program" .component | quote }}
 - name: OTEL_SDK_DISABLED
-  value: {{ empty .root.Values.common.OTEL_EXPORTER_OTLP_ENDPOINT | quote }}
-{{- range $k, $v := .values.env }}
+  value: {{ empty $root.Values.otel.endpoint | quote }}
+{{- with $root.Values.otel.endpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ . | quote }}
+- name: OTEL_EXPORTER_OTLP_PROTOCOL
+  value: {{ $root.Values.otel.protocol | quote }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ $root.Values.otel.sampler | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ $root.Values.otel.samplerArg | quote }}
+{{- end }}
+{{- $attrs := list (printf "service.version=%s" $root.Chart.AppVersion) "k8s.namespace.name=$(POD_NAMESPACE)" "k8s.pod.name=$(POD_NAME)" (printf "k8s.deployment.name=%s" (include "qr-payout.fullname" .)) }}
+{{- range $k, $v := $root.Values.otel.resourceAttributes }}
+{{- $attrs = append $attrs (printf "%s=%s" $k $v) }}
+{{- end }}
+- name: OTEL_RESOURCE_ATTRIBUTES
+  value: {{ join "," $attrs | quote }}
+- name: METRICS_PORT
+  value: {{ $root.Values.metrics.port | quote }}
+- name: KAFKA_BROKERS
+  value: {{ $root.Values.kafka.brokers | quote }}
+{{- $env := mustMergeOverwrite (deepCopy $root.Values.env) (deepCopy (get .values "env" | default dict)) }}
+{{- range $k, $v := $env }}
 - name: {{ $k }}
   value: {{ $v | quote }}
 {{- end }}
+{{- end -}}
+
+{{/* A probe: the handler (YAML) plus the timings, component overrides winning. */}}
+{{- define "qr-payout.probe" -}}
+{{- $timing := mustMergeOverwrite (deepCopy (index .root.Values.probes .kind)) (deepCopy (get (get .values "probes" | default dict) .kind | default dict)) -}}
+{{ .handler }}
+{{ toYaml $timing }}
 {{- end -}}
 
 {{- define "qr-payout.podSpecCommon" -}}
-serviceAccountName: {{ .root.Release.Name }}
+serviceAccountName: {{ get . "serviceAccount" | default .root.Release.Name }}
 automountServiceAccountToken: false
 terminationGracePeriodSeconds: {{ .root.Values.terminationGracePeriodSeconds }}
 securityContext:
@@ -66,4 +150,42 @@ tolerations:
 affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
+{{- $ctx := . }}
+{{- with and (not (get . "noSpread")) .root.Values.topologySpreadConstraints }}
+topologySpreadConstraints:
+  {{- range . }}
+  - {{- toYaml . | nindent 4 }}
+    labelSelector:
+      matchLabels:
+        {{- include "qr-payout.selectorLabels" $ctx | nindent 8 }}
+    matchLabelKeys: [pod-template-hash]
+  {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* Pod template metadata: labels and annotations. */}}
+{{- define "qr-payout.podMetadata" -}}
+labels:
+  {{- include "qr-payout.labels" . | nindent 2 }}
+{{- with .root.Values.podAnnotations }}
+annotations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/* The writable /tmp every container gets (the root filesystem is read-only). */}}
+{{- define "qr-payout.tmpVolume" -}}
+volumes:
+  - name: tmp
+    emptyDir: { sizeLimit: 64Mi }
+{{- end -}}
+
+{{/* An egress rule from values (`to`, `ports`); an empty `to` means any destination. */}}
+{{- define "qr-payout.egressRule" -}}
+- {{- with .to }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  ports:
+    {{- toYaml .ports | nindent 4 }}
 {{- end -}}
