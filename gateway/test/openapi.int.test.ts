@@ -166,6 +166,9 @@ function stubTransaction(instructionId: string) {
     rail: 'pix',
     schemeId: 'BR.PIX',
     country: 'BR',
+    // As payout always answers: what the merchant receives, and whom.
+    creditor: { name: 'Padaria', account: '+5511999999999' },
+    amount: { currency: 'BRL', amountMinor: 1234n },
     createdAt: at,
     updatedAt: at,
   };
@@ -330,6 +333,8 @@ beforeAll(async () => {
             rail: 'pix',
             schemeId: 'BR.PIX',
             country: 'BR',
+            creditor: { name: 'Padaria', account: '+5511999999999' },
+            amount: { currency: 'BRL', amountMinor: 1234n },
             createdAt: at,
             updatedAt: at,
             result: { reference: 'E1234567820261123120000000000001', settledAt: at },

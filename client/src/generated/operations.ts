@@ -7,7 +7,6 @@
  */
 import type {
   BadRequestResponse,
-  Currency,
   ErrorBody,
   ExecuteRequest,
   ExecuteResponse,
@@ -667,7 +666,7 @@ export type getInstructionResponseError = (getInstructionResponse401 | getInstru
 
 export type getInstructionResponse = (getInstructionResponseSuccess | getInstructionResponseError)
 
-export const getGetInstructionUrl = (id: Currency,) => {
+export const getGetInstructionUrl = (id: string,) => {
 
 
 
@@ -681,7 +680,7 @@ export const getGetInstructionUrl = (id: Currency,) => {
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
  * @summary Read an instruction
  */
-export const getInstruction = async (id: Currency, options?: Parameters<typeof send>[1]): Promise<getInstructionResponse> => {
+export const getInstruction = async (id: string, options?: Parameters<typeof send>[1]): Promise<getInstructionResponse> => {
 
   return send<getInstructionResponse>(getGetInstructionUrl(id),
   {
@@ -733,7 +732,7 @@ export type getTransactionResponseError = (getTransactionResponse401 | getTransa
 
 export type getTransactionResponse = (getTransactionResponseSuccess | getTransactionResponseError)
 
-export const getGetTransactionUrl = (id: Currency,) => {
+export const getGetTransactionUrl = (id: string,) => {
 
 
 
@@ -747,7 +746,7 @@ export const getGetTransactionUrl = (id: Currency,) => {
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
  * @summary Read a transaction
  */
-export const getTransaction = async (id: Currency, options?: Parameters<typeof send>[1]): Promise<getTransactionResponse> => {
+export const getTransaction = async (id: string, options?: Parameters<typeof send>[1]): Promise<getTransactionResponse> => {
 
   return send<getTransactionResponse>(getGetTransactionUrl(id),
   {
@@ -933,7 +932,7 @@ export type getWebhookDeliveryResponseError = (getWebhookDeliveryResponse401 | g
 
 export type getWebhookDeliveryResponse = (getWebhookDeliveryResponseSuccess | getWebhookDeliveryResponseError)
 
-export const getGetWebhookDeliveryUrl = (id: Currency,) => {
+export const getGetWebhookDeliveryUrl = (id: string,) => {
 
 
 
@@ -947,7 +946,7 @@ export const getGetWebhookDeliveryUrl = (id: Currency,) => {
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
  * @summary Read a webhook delivery with its attempts
  */
-export const getWebhookDelivery = async (id: Currency, options?: Parameters<typeof send>[1]): Promise<getWebhookDeliveryResponse> => {
+export const getWebhookDelivery = async (id: string, options?: Parameters<typeof send>[1]): Promise<getWebhookDeliveryResponse> => {
 
   return send<getWebhookDeliveryResponse>(getGetWebhookDeliveryUrl(id),
   {
@@ -1019,7 +1018,7 @@ export type replayWebhookDeliveryResponseError = (replayWebhookDeliveryResponse4
 
 export type replayWebhookDeliveryResponse = (replayWebhookDeliveryResponseSuccess | replayWebhookDeliveryResponseError)
 
-export const getReplayWebhookDeliveryUrl = (id: Currency,) => {
+export const getReplayWebhookDeliveryUrl = (id: string,) => {
 
 
 
@@ -1033,7 +1032,7 @@ export const getReplayWebhookDeliveryUrl = (id: Currency,) => {
  * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
  * @summary Send a webhook delivery again
  */
-export const replayWebhookDelivery = async (id: Currency,
+export const replayWebhookDelivery = async (id: string,
     webhookDeliveryReplayRequest?: WebhookDeliveryReplayRequest, options?: Parameters<typeof send>[1]): Promise<replayWebhookDeliveryResponse> => {
 
     const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
@@ -1099,7 +1098,7 @@ export const getOpenApiDocument = async ( options?: Parameters<typeof send>[1]):
 
 
 export type getReferencePageResponse200 = {
-  data: Currency
+  data: string
   status: 200
 }
 
@@ -1136,7 +1135,7 @@ export const getReferencePage = async ( options?: Parameters<typeof send>[1]): P
 
 
 export type getErrorCatalogueResponse200 = {
-  data: Currency
+  data: string
   status: 200
 }
 
@@ -1191,7 +1190,7 @@ export type getReferencePageAssetResponseError = (getReferencePageAssetResponse4
 
 export type getReferencePageAssetResponse = (getReferencePageAssetResponseSuccess | getReferencePageAssetResponseError)
 
-export const getGetReferencePageAssetUrl = (name: Currency,) => {
+export const getGetReferencePageAssetUrl = (name: string,) => {
 
 
 
@@ -1205,7 +1204,7 @@ export const getGetReferencePageAssetUrl = (name: Currency,) => {
  * Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
  * @summary Static assets of the reference page, served locally
  */
-export const getReferencePageAsset = async (name: Currency, options?: Parameters<typeof send>[1]): Promise<getReferencePageAssetResponse> => {
+export const getReferencePageAsset = async (name: string, options?: Parameters<typeof send>[1]): Promise<getReferencePageAssetResponse> => {
 
   return send<getReferencePageAssetResponse>(getGetReferencePageAssetUrl(name),
   {

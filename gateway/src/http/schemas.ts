@@ -40,6 +40,7 @@ function withRequestId<K extends string, S extends object>(key: K, schema: S) {
 /** An ISO 4217 alphabetic code; each use says which currency it is. */
 export const CURRENCY_CODE_SCHEMA = {
   type: 'string',
+  pattern: '^[A-Z]{3}$',
   description: 'ISO 4217 alphabetic currency code.',
 } as const;
 
@@ -47,7 +48,7 @@ const MONEY_DESCRIPTION =
   "JSON number in major units with at most the currency's ISO 4217 minor-unit digits.";
 
 /** An amount of money at the JSON edge; each use says in which currency. */
-export const MONEY_SCHEMA = { type: 'number', description: MONEY_DESCRIPTION } as const;
+export const MONEY_SCHEMA = { type: 'number', minimum: 0, description: MONEY_DESCRIPTION } as const;
 
 /** The merchant paid, as the QR named it. */
 export const CREDITOR_SCHEMA = {

@@ -162,10 +162,15 @@ function sameValue(a: unknown, b: unknown): boolean {
   );
 }
 
-/** `schema` is `named` but for its description (a use that says what the shape is there). */
+/**
+ * `schema` is `named` but for its description (a use that says what the shape is there). A named
+ * schema that is only a `type` says nothing a plain field does not, so nothing is taken for a use
+ * of it (every id and cursor would otherwise read as that name).
+ */
 function isUseOf(schema: Json, named: Json): boolean {
   const keys = Object.keys(schema).filter((k) => k !== 'description');
   const namedKeys = Object.keys(named).filter((k) => k !== 'description');
+  if (namedKeys.length === 1 && namedKeys[0] === 'type') return false;
   return (
     keys.length === namedKeys.length && namedKeys.every((k) => k in schema && sameValue(schema[k], named[k]))
   );

@@ -231,6 +231,20 @@ describe('OpenAPI document', () => {
     expect(pay.properties.instruction?.$ref).toBe('#/components/schemas/Instruction');
   });
 
+  it('refers to Currency only where a currency is meant, never from an id, cursor or header', () => {
+    const misnamed: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(methods))
+        for (const param of op.parameters ?? [])
+          if (JSON.stringify(param.schema ?? {}).includes('#/components/schemas/Currency'))
+            misnamed.push(`${method} ${path} ${param.name}`);
+    expect(misnamed).toEqual([]);
+    const instruction = JSON.stringify(
+      (doc.components as unknown as { schemas: Record<string, unknown> }).schemas.Instruction,
+    );
+    expect(instruction).toContain('#/components/schemas/Currency');
+  });
+
   it('documents the events as webhooks with the signature header', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'transaction.completed',

@@ -8,5 +8,6 @@
 
 /**
  * ISO 4217 alphabetic currency code.
+ * @pattern ^[A-Z]{3}$
  */
 export type Currency = string;

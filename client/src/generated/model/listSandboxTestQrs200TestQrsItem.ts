@@ -5,20 +5,18 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
-import type { Currency } from './currency';
 import type { ListSandboxTestQrs200TestQrsItemExpected } from './listSandboxTestQrs200TestQrsItemExpected';
 import type { ListSandboxTestQrs200TestQrsItemOperation } from './listSandboxTestQrs200TestQrsItemOperation';
-import type { Money } from './money';
 
 export type ListSandboxTestQrs200TestQrsItem = {
-  id: Currency;
-  country: Currency;
-  scenario: Currency;
-  description: Currency;
+  id: string;
+  country: string;
+  scenario: string;
+  description: string;
   /** @nullable */
   qr_string: string | null;
-  how_to_get?: Currency;
+  how_to_get?: string;
   operation: ListSandboxTestQrs200TestQrsItemOperation;
-  amount?: Money;
+  amount?: number;
   expected: ListSandboxTestQrs200TestQrsItemExpected;
 };

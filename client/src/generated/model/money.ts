@@ -8,5 +8,6 @@
 
 /**
  * JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
+ * @minimum 0
  */
 export type Money = number;

@@ -12,18 +12,18 @@ import type { SchemeRequiredPayerFieldsItem } from './schemeRequiredPayerFieldsI
 
 export interface Scheme {
   /** Stable scheme identifier, as `scheme` in an instruction (for example BR.PIX). */
-  id: Currency;
-  name: Currency;
+  id: string;
+  name: string;
   /** ISO 3166-1 alpha-2. */
-  country: Currency;
+  country: string;
   /** ISO 4217 payment currency. */
   currency: Currency;
-  rail: Currency;
+  rail: string;
   required_payer_fields: SchemeRequiredPayerFieldsItem[];
   /** What execute and pay accept as the payer's identity (docs/payer-identity.md): the same for every scheme but for who counts as a resident. */
   payer_identity: SchemePayerIdentity;
   qr_types: SchemeQrTypesItem[];
-  description: Currency;
+  description: string;
   /** Smallest amount the scheme's rail accepts, in `currency` with its minor-unit digits; a smaller positive amount is 422 AmountOutOfRange (zero or less is 400 ValidationError). Null only for a rail without configured limits. */
   min_amount: number | null;
   /** Largest amount the scheme's rail accepts (inclusive), in `currency`; a larger amount is 422 AmountOutOfRange. Set per partner contract; the sandbox has defaults. */

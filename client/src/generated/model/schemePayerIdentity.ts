@@ -5,7 +5,6 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
-import type { Currency } from './currency';
 import type { SchemePayerIdentityDocumentsItem } from './schemePayerIdentityDocumentsItem';
 import type { SchemePayerIdentityFieldsItem } from './schemePayerIdentityFieldsItem';
 
@@ -16,9 +15,9 @@ export type SchemePayerIdentity = {
   /** Every payer field, required ones first. */
   fields: SchemePayerIdentityFieldsItem[];
   /** A payer whose payer_country is this country is sent to the partner as a resident; any other payer, or one who declares no country, as a non-resident. */
-  resident_country: Currency;
+  resident_country: string;
   /** The documents whose format (and check digits, where they have them) is checked, by issuing country and payer_id_type. Another country, or a type not listed for a country, is accepted unchecked. */
   documents: SchemePayerIdentityDocumentsItem[];
   /** The format a passport number of any country must have. */
-  passport_format: Currency;
+  passport_format: string;
 };

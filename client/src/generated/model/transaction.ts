@@ -20,7 +20,7 @@ export interface Transaction {
   instructionId: string;
   status: TransactionStatus;
   /** Name of the rail that carries the payout (for example `pix`). */
-  rail: Currency;
+  rail: string;
   createdAt: string;
   updatedAt: string;
   /** Set when the transaction completed. */
@@ -34,9 +34,9 @@ export interface Transaction {
   /** The merchant paid, as its instruction resolved it. */
   creditor: Creditor;
   /** Scheme identifier, as listed by GET /v1/schemes. */
-  scheme: Currency;
+  scheme: string;
   /** ISO 3166-1 alpha-2 country of the merchant. */
-  country: Currency;
+  country: string;
   /** What the payer paid in `walletCurrency` (the quote's source amount plus its fee); null when no FX applied. JSON number in major units with at most the currency's ISO 4217 minor-unit digits. */
   walletAmount: Money | null;
   /** ISO 4217 currency the payer paid in; null when no FX applied. */

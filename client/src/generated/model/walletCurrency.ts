@@ -5,14 +5,12 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
+import type { Currency } from './currency';
 import type { WalletCurrencyMinorUnits } from './walletCurrencyMinorUnits';
 
 export interface WalletCurrency {
-  /**
-     * ISO 4217 alphabetic code: a value `wallet_currency` accepts.
-     * @pattern ^[A-Z]{3}$
-     */
-  code: string;
+  /** ISO 4217 alphabetic code: a value `wallet_currency` accepts. */
+  code: Currency;
   /** ISO 4217 minor-unit digits: the decimals a `wallet_amount` or quote `source_amount` in this currency has, and the unit the payer amount is rounded up to. */
   minor_units: WalletCurrencyMinorUnits;
 }

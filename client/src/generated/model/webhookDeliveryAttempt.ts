@@ -5,7 +5,6 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
-import type { Currency } from './currency';
 
 export interface WebhookDeliveryAttempt {
   /**
@@ -14,20 +13,20 @@ export interface WebhookDeliveryAttempt {
      */
   attempt_number: number;
   /** `scheduled` (the retry schedule), `replay` (the first attempt after a replay) or `ping`. */
-  trigger: Currency;
+  trigger: string;
   started_at: string;
   /** @minimum 0 */
   duration_ms: number;
   /** HTTP status answered; null when no answer arrived. */
   response_status: number | null;
   /** Why it failed: `http_status` for a non-2xx answer, or the failure without an answer (`timeout`, `connection_refused`, `dns`, `refused_target`, ...); null on success. */
-  error_class: Currency | null;
+  error_class: string | null;
   /** The failure in words; null on success. */
-  error: Currency | null;
+  error: string | null;
   /** The IP address connected to; null when none was. */
-  resolved_address: Currency | null;
+  resolved_address: string | null;
   /** The first bytes of the response body (at most 1 KiB); null when empty. */
-  response_excerpt: Currency | null;
+  response_excerpt: string | null;
   /** True when the receiver answered 2xx. */
   succeeded: boolean;
 }

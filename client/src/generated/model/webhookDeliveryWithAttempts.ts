@@ -5,7 +5,6 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
-import type { Currency } from './currency';
 import type { RetryStrategy } from './retryStrategy';
 import type { WebhookDeliveryAttempt } from './webhookDeliveryAttempt';
 import type { WebhookDeliveryStatus } from './webhookDeliveryStatus';
@@ -16,7 +15,7 @@ export interface WebhookDeliveryWithAttempts {
   /** The event envelope's event_id (deduplicate on it). */
   event_id: string;
   /** `transaction.completed`, `transaction.failed` or `webhook.ping` (an operator test event). */
-  event_type: Currency;
+  event_type: string;
   /** The transaction the event is about; null for `webhook.ping`. */
   transaction_id: string | null;
   /** The registered endpoint; null for the ad-hoc `callback_url` path. */
@@ -43,7 +42,7 @@ export interface WebhookDeliveryWithAttempts {
   /** HTTP status of the last attempt; null when none answered. */
   last_response_status: number | null;
   /** The last failure in words; null when none. */
-  last_error: Currency | null;
+  last_error: string | null;
   created_at: string;
   updated_at: string;
   /** Every attempt, oldest first, across replays. */
