@@ -139,14 +139,19 @@ describe('docs/quick-start.md, as written', () => {
   });
 
   it('the commands npm start prints work as printed too', async () => {
-    // The banner's command lines: the schemes, the resolve, the pay (whose callback_url is the
-    // receiver, on this test's port as the doc says) and the transaction.
+    // The banner's command lines: the key's export, the schemes, the resolve, the pay (whose
+    // callback_url is the receiver, on this test's port as the doc says) and the transaction.
     const lines = sandbox
       .output()
       .split('\n')
-      .filter((line) => line.startsWith(`  curl -s ${baseUrl}/`) || line.startsWith('  PAY=$(curl'))
+      .filter(
+        (line) =>
+          line.startsWith('  export QR_PAYOUT_API_KEY=') ||
+          line.startsWith(`  curl -s ${baseUrl}/`) ||
+          line.startsWith('  PAY=$(curl'),
+      )
       .map((line) => line.trim().replaceAll(DOC_RECEIVER, `127.0.0.1:${receiverPort}`));
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     const stdout = runBash(lines.join('\n'));
     expect(stdout).toContain('"schemes":[');
     const transaction = lastTransaction(stdout);

@@ -259,7 +259,11 @@ const COMMANDS: Record<string, CommandSpec> = {
       'Header values are write-only: no command or API shows them again. The webhook service refuses more than 20 headers, more than 8 KiB of them, and the reserved names Host, Content-Length, Content-Type and Service-Signature.',
     options: {
       tenant: TENANT,
-      url: { value: 'URL', required: true, help: 'the https URL that receives the signed POSTs' },
+      url: {
+        value: 'URL',
+        required: true,
+        help: 'the URL that receives the signed POSTs: https, and a host that is not localhost nor a loopback, private, link-local or metadata address; http and those hosts (http://127.0.0.1:9000/hook) only where the webhook service runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true, as the sandbox does',
+      },
       events: {
         value: 'TYPES',
         multiple: true,

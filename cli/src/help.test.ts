@@ -85,6 +85,9 @@ describe('payoutctl help, generated from the command table', () => {
     expect(text).toContain(EVENT_TYPES.join(', '));
     expect(text).toContain("'*' alone");
     expect(text).toContain("[--events TYPES]... [--header 'NAME: VALUE']...");
+    // The webhook service's URL rule (services/webhook/README.md "Endpoint rules"), as it is.
+    expect(text).toContain('http and those hosts (http://127.0.0.1:9000/hook) only where');
+    expect(text).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true, as the sandbox does');
     // As the help says: a comma list and a repeated flag add up; a header splits at its first colon.
     const parsed = parseCommandLine(
       [

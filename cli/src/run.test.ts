@@ -18,6 +18,15 @@ function capture() {
 
 const env = { PAYOUT_ADMIN_TOKEN: 'op' };
 
+/** An admin client whose one method fails as the transport or the server would. */
+function failingAdmin(method: string, err: ConnectError): AdminClient {
+  return {
+    [method]: async () => {
+      throw err;
+    },
+  } as unknown as AdminClient;
+}
+
 describe('runPayoutctl', () => {
   it('exits 2 with a JSON usage error on stderr', async () => {
     const c = capture();
@@ -28,11 +37,7 @@ describe('runPayoutctl', () => {
 
   it('exits 1 with the RPC error as JSON on stderr', async () => {
     const c = capture();
-    const failing = {
-      createApiKey: async () => {
-        throw new ConnectError('tenant ten_x not found', Code.NotFound);
-      },
-    } as unknown as AdminClient;
+    const failing = failingAdmin('createApiKey', new ConnectError('tenant ten_x not found', Code.NotFound));
     expect(await runPayoutctl(['key', 'create', '--tenant', 'ten_x'], env, c.io, () => failing)).toBe(
       EXIT_FAILURE,
     );
@@ -234,5 +239,24 @@ describe('errorJson', () => {
   it('names codes in snake_case', () => {
     expect(errorJson(new ConnectError('bad', Code.InvalidArgument)).error.code).toBe('invalid_argument');
     expect(errorJson(new ConnectError('no', Code.Unauthenticated)).error.code).toBe('unauthenticated');
+  });
+});
+
+describe('payoutctl when no admin API answers', () => {
+  it('says which admin URL it tried and how to set it', async () => {
+    const c = capture();
+    const unreachable = failingAdmin(
+      'listTenants',
+      new ConnectError('connect ECONNREFUSED 127.0.0.1:9081', Code.Unavailable),
+    );
+    const envWithUrl = { ...env, PAYOUT_ADMIN_URL: 'http://127.0.0.1:9081' };
+    expect(await runPayoutctl(['tenant', 'list'], envWithUrl, c.io, () => unreachable)).toBe(EXIT_FAILURE);
+    expect(JSON.parse(c.err.join(''))).toEqual({
+      error: {
+        code: 'unavailable',
+        message:
+          "connect ECONNREFUSED 127.0.0.1:9081: no admin API answered at http://127.0.0.1:9081; set PAYOUT_ADMIN_URL or --admin-url to the gateway's admin URL (the sandbox prints it at start, on its Admin API line)",
+      },
+    });
   });
 });

@@ -35,12 +35,28 @@ function snakeCase(name: string): string {
   return name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
-/** The error as JSON: the RPC code and message, and the offending field when the server named one. */
-export function errorJson(err: unknown): { error: { code: string; message: string; field?: string } } {
+/**
+ * What to do when no admin API answered: the URL tried and how to change it (a sandbox started on
+ * other ports, `ADMIN_PORT=9081 npm start`, prints its own as "Admin API").
+ */
+export function unreachableHint(adminUrl: string): string {
+  return `no admin API answered at ${adminUrl}; set PAYOUT_ADMIN_URL or --admin-url to the gateway's admin URL (the sandbox prints it at start, on its Admin API line)`;
+}
+
+/**
+ * The error as JSON: the RPC code and message, and the offending field when the server named one.
+ * `unavailable` (nothing listening, DNS, connection reset) adds what to do, given the URL tried.
+ */
+export function errorJson(
+  err: unknown,
+  adminUrl?: string,
+): { error: { code: string; message: string; field?: string } } {
   const e = ConnectError.from(err);
   const field = e.findDetails(ErrorDetailSchema)[0]?.field;
+  const message =
+    e.code === Code.Unavailable && adminUrl ? `${e.rawMessage}: ${unreachableHint(adminUrl)}` : e.rawMessage;
   return {
-    error: { code: snakeCase(Code[e.code] ?? 'Unknown'), message: e.rawMessage, ...(field ? { field } : {}) },
+    error: { code: snakeCase(Code[e.code] ?? 'Unknown'), message, ...(field ? { field } : {}) },
   };
 }
 
@@ -64,8 +80,8 @@ export async function runPayoutctl(
     io.stdout(parsed.text);
     return EXIT_OK;
   }
+  const { command, connection } = parsed;
   try {
-    const { command, connection } = parsed;
     const result = await executeCommand(makeClient(connection), command);
     if (command.kind === 'secret rotate') {
       await recordSandboxSigningSecret({
@@ -79,7 +95,7 @@ export async function runPayoutctl(
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return EXIT_OK;
   } catch (err) {
-    io.stderr(`${JSON.stringify(errorJson(err))}\n`);
+    io.stderr(`${JSON.stringify(errorJson(err, connection.adminUrl))}\n`);
     return EXIT_FAILURE;
   }
 }

@@ -25,7 +25,7 @@ const SANDBOX_PIX_QR =
   '00020101021126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-4266141740005204581253039865802BR5918PADARIA PAO QUENTE6009SAO PAULO62110507E2EOUT16304DAE0';
 
 const USAGE = `Usage: pay-and-wait [--qr TEXT] [--amount N] [--wallet-currency CCY] [--yes] [--timeout-ms N]
-Env: QR_PAYOUT_BASE_URL (default http://127.0.0.1:8080), QR_PAYOUT_API_KEY (or SANDBOX_API_KEY),
+Env: QR_PAYOUT_BASE_URL (default http://127.0.0.1:8080), QR_PAYOUT_API_KEY,
      QR_PAYOUT_SIGNING_SECRET (the tenant's webhook signing secret, whsec_...)`;
 
 type TerminalEvent = TransactionCompletedEvent | TransactionFailedEvent;
@@ -105,7 +105,7 @@ async function main(): Promise<number> {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const apiKey = process.env.QR_PAYOUT_API_KEY ?? process.env.SANDBOX_API_KEY;
+  const apiKey = process.env.QR_PAYOUT_API_KEY;
   const secret = process.env.QR_PAYOUT_SIGNING_SECRET;
   if (values.help || !apiKey || !secret) {
     console.log(USAGE);

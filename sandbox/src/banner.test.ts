@@ -34,15 +34,21 @@ describe('formatBanner', () => {
     }
   });
 
-  it('gives a curl example against the schemes endpoint with the key', () => {
-    expect(text).toContain(`curl -s ${info.baseUrl}/v1/schemes -H 'x-api-key: ${info.apiKey}'`);
+  it('exports the key as QR_PAYOUT_API_KEY, the name the docs and the client use, and curls with it', () => {
+    expect(text).toContain(`  export QR_PAYOUT_API_KEY='${info.apiKey}'\n`);
+    expect(text).toContain(`curl -s ${info.baseUrl}/v1/schemes -H "x-api-key: $QR_PAYOUT_API_KEY"`);
+  });
+
+  it('calls the admin credential the operator token, as the README does', () => {
+    expect(text).toMatch(/^ {2}Operator token: +operator-token-for-the-test$/m);
+    expect(text).not.toContain('Admin token');
   });
 
   it('prints the schemes, resolve, pay, transaction and receiver commands with the key and secret', () => {
     const commands = bannerCommands(info);
     for (const command of Object.values(commands)) expect(text).toContain(`  ${command}\n`);
     for (const command of [commands.schemes, commands.resolve, commands.pay, commands.transaction]) {
-      expect(command).toContain(`-H 'x-api-key: ${info.apiKey}'`);
+      expect(command).toContain('-H "x-api-key: $QR_PAYOUT_API_KEY"');
       expect(command).toContain(info.baseUrl);
     }
     expect(commands.receiver).toBe(

@@ -1,7 +1,8 @@
 // The text `npm start` prints once the sandbox is up (docs/architecture.md "Deployment": base URL,
-// API key, signing secret, admin token). Shown on the developer's own terminal, the one place the
+// API key, signing secret, operator token). Shown on the developer's own terminal, the one place the
 // sandbox's credentials are meant to appear; they never go to the logs. Every command in it runs as
-// printed in bash (key included), in the order docs/quick-start.md follows.
+// printed in bash (key included), in the order docs/quick-start.md follows, with the names the docs
+// and the client use: QR_PAYOUT_API_KEY, QR_PAYOUT_SIGNING_SECRET, and "operator token".
 import { DYNAMIC_PIX_CHARGE, SANDBOX_TEST_QRS, type SandboxTestQr } from '@qr-payout/gateway';
 
 export type BannerInfo = {
@@ -35,15 +36,19 @@ function testQr(id: string): SandboxTestQr & { qr_string: string } {
   return entry as SandboxTestQr & { qr_string: string };
 }
 
-/** The copy-paste commands: schemes, resolve, pay (with a webhook), the transaction, the receiver. */
+/**
+ * The copy-paste commands: the receiver; the API key exported as QR_PAYOUT_API_KEY (the name
+ * @qr-payout/client's examples read), then schemes, resolve, pay (with a webhook), the transaction.
+ */
 export function bannerCommands(info: Pick<BannerInfo, 'baseUrl' | 'apiKey' | 'signingSecret'>): {
   receiver: string;
+  apiKey: string;
   schemes: string;
   resolve: string;
   pay: string;
   transaction: string;
 } {
-  const key = `-H 'x-api-key: ${info.apiKey}'`;
+  const key = '-H "x-api-key: $QR_PAYOUT_API_KEY"';
   const json = "-H 'content-type: application/json'";
   const payQr = testQr('br-static-amountless');
   const payBody = JSON.stringify({
@@ -54,6 +59,7 @@ export function bannerCommands(info: Pick<BannerInfo, 'baseUrl' | 'apiKey' | 'si
   });
   return {
     receiver: `QR_PAYOUT_SIGNING_SECRET='${info.signingSecret}' node webhook-receiver/examples/receiver.js`,
+    apiKey: `export QR_PAYOUT_API_KEY='${info.apiKey}'`,
     schemes: `curl -s ${info.baseUrl}/v1/schemes ${key}`,
     resolve: `curl -s ${info.baseUrl}/v1/resolve ${key} ${json} -d '${JSON.stringify({ qr_string: testQr('br-static-amount').qr_string })}'`,
     pay: `PAY=$(curl -s ${info.baseUrl}/v1/pay ${key} ${json} -H "idempotency-key: $(node -p 'crypto.randomUUID()')" -d '${payBody}'); echo "$PAY"`,
@@ -71,7 +77,7 @@ export function formatBanner(info: BannerInfo): string {
     ['Signing secret', info.signingSecret],
     ['Tenant', info.tenantId],
     ['Admin API', info.adminUrl],
-    ['Admin token', info.adminToken],
+    ['Operator token', info.adminToken],
     ['Partner simulator', info.partnerSimUrl],
     ['Data', info.dataDir],
   ];
@@ -86,7 +92,8 @@ export function formatBanner(info: BannerInfo): string {
     'Try it (bash, from the repository root; docs/quick-start.md walks through it).',
     'In a second terminal, a webhook receiver that verifies signatures (prints "paid <id>"):',
     `  ${commands.receiver}`,
-    'In a third: the schemes, a resolve, a pay of a test QR by an Argentine payer, then its transaction:',
+    'In a third: the API key, the schemes, a resolve, a pay of a test QR by an Argentine payer, then its transaction:',
+    `  ${commands.apiKey}`,
     `  ${commands.schemes}`,
     `  ${commands.resolve}`,
     `  ${commands.pay}`,

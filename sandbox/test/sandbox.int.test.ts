@@ -68,7 +68,7 @@ async function startSandboxProcess(): Promise<{ child: RunningChild; banner: Ban
       adminUrl: bannerValue(output, 'Admin API'),
       apiKey: bannerValue(output, 'API key'),
       signingSecret: bannerValue(output, 'Signing secret'),
-      adminToken: bannerValue(output, 'Admin token'),
+      adminToken: bannerValue(output, 'Operator token'),
     },
   };
 }

@@ -9,6 +9,17 @@ const secrets = (process.env.QR_PAYOUT_SIGNING_SECRET ?? '').split(',').filter(B
 if (secrets.length === 0) throw new Error('set QR_PAYOUT_SIGNING_SECRET (the sandbox banner shows it)');
 const port = Number(process.env.PORT ?? 9000);
 const dedupe = createMemoryDeduplicator(); // one process only; in production a table (README)
+let secretHintShown = false; // the service retries a refused event: say what to check once
+
+function refused(result) {
+  console.warn('webhook refused:', result.status, result.reason);
+  if (result.reason !== 'no_matching_signature' || secretHintShown) return;
+  secretHintShown = true;
+  console.warn(
+    'the signature matches none of the secrets in QR_PAYOUT_SIGNING_SECRET: compare it with the signing secret',
+    "the sandbox printed at start (also in .data/sandbox.json), or your tenant's current one",
+  );
+}
 
 async function handle(event) {
   if (event.event_type === 'transaction.completed') console.log('paid', event.data.transaction_id);
@@ -32,7 +43,7 @@ http
     try {
       const rawBody = Buffer.concat(chunks);
       const result = await receiveWebhook({ headers: req.headers, rawBody, secrets, dedupe });
-      if (result.status !== 200) console.warn('webhook refused:', result.status, result.reason);
+      if (result.status !== 200) refused(result);
       if (result.event && !result.duplicate) {
         await handle(result.event).catch(async (err) => {
           await dedupe.forget(result.event.event_id); // let the retry through
@@ -45,4 +56,6 @@ http
       res.writeHead(500).end(); // the service retries
     }
   })
-  .listen(port, '127.0.0.1', () => console.log(`listening on 127.0.0.1:${port}/hook`));
+  .listen(port, '127.0.0.1', function () {
+    console.log(`listening on 127.0.0.1:${this.address().port}/hook`); // PORT=0: the port picked
+  });

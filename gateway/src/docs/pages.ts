@@ -10,6 +10,14 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * Catalogue text is written for docs/sandbox-test-qrs.md too, with Markdown's `code` spans: escaped,
+ * then each span shown as <code> (nothing else of Markdown is used there).
+ */
+function textWithCodeHtml(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
 const PAGE_STYLE =
   'body{font-family:system-ui,sans-serif;max-width:55em;margin:2em auto;padding:0 1em;line-height:1.5}h2 small,h3 small{color:#666;font-weight:normal}section{border-top:1px solid #ddd}pre{background:#f5f5f5;padding:1em;white-space:pre-wrap;word-break:break-all}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3em .6em;text-align:left}';
 
@@ -42,7 +50,7 @@ export function referencePageHtml(): string {
 <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 </head>
 <body>
-<p style="font-family: sans-serif; margin: 1em 2em">Every error has the same body; see the <a href="/docs/errors">error catalogue</a>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>. To try a call: <strong>Authorize</strong>, paste your API key (the sandbox's is printed by <code>npm start</code> and kept in <code>.data/sandbox.json</code>), then <strong>Try it out</strong>; give every pay and execute a new <code>Idempotency-Key</code> (a repeated key replays the first answer). Test QR codes: <a href="/docs/sandbox-test-qrs">/docs/sandbox-test-qrs</a>. Testing in the sandbox: <a href="/docs/sandbox-test-qrs">test QR codes and amounts</a>.</p>
+<p style="font-family: sans-serif; margin: 1em 2em">Every error has the same body; see the <a href="/docs/errors">error catalogue</a>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>. To try a call: <strong>Authorize</strong>, paste your API key (the sandbox's is printed by <code>npm start</code> and kept in <code>.data/sandbox.json</code>), then <strong>Try it out</strong>; give every pay and execute a new <code>Idempotency-Key</code> (a repeated key replays the first answer). Testing in the sandbox: <a href="/docs/sandbox-test-qrs">test QR codes and amounts</a>.</p>
 <div id="swagger-ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/init.js"></script>
@@ -100,16 +108,16 @@ function expectedText(expected: SandboxTestQrExpected): string {
 export function sandboxTestQrsPageHtml(): string {
   const amounts = SANDBOX_TEST_AMOUNTS.map(
     (a) =>
-      `<tr><td>${escapeHtml(a.ends_in)}</td><td>${a.example}</td><td>${a.transaction_status}${a.error_code ? ` (${a.error_code})` : ''}</td><td>${escapeHtml(a.description)}</td></tr>`,
+      `<tr><td>${escapeHtml(a.ends_in)}</td><td>${a.example}</td><td>${a.transaction_status}${a.error_code ? ` (${a.error_code})` : ''}</td><td>${textWithCodeHtml(a.description)}</td></tr>`,
   ).join('\n');
   const qrs = SANDBOX_TEST_QRS.map((qr) => {
     const code = qr.qr_string
       ? `<pre>${escapeHtml(qr.qr_string)}</pre>`
-      : `<p><em>How to get one:</em> ${escapeHtml(qr.how_to_get ?? '')}</p>`;
+      : `<p><em>How to get one:</em> ${textWithCodeHtml(qr.how_to_get ?? '')}</p>`;
     const amount = qr.amount !== undefined ? `, with <code>"amount": ${qr.amount}</code>` : '';
     return `<section id="${qr.id}">
 <h3><a href="#${qr.id}">${qr.id}</a> <small>${qr.country} · ${qr.scenario}</small></h3>
-<p>${escapeHtml(qr.description)}</p>
+<p>${textWithCodeHtml(qr.description)}</p>
 ${code}<p><em>Send it to</em> <code>POST /v1/${qr.operation}</code>${amount}. <em>Expect:</em> ${escapeHtml(expectedText(qr.expected))}.</p>
 </section>`;
   }).join('\n');

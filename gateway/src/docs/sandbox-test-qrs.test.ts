@@ -85,7 +85,11 @@ describe('sandbox test QR catalogue', () => {
       if (qr.qr_string) expect(html).toContain(qr.qr_string);
     }
     for (const amount of SANDBOX_TEST_AMOUNTS) expect(html).toContain(`<td>${amount.ends_in}</td>`);
-    expect(referencePageHtml()).toContain('href="/docs/sandbox-test-qrs"');
+    // The catalogue's Markdown code spans show as code, never as backticks.
+    expect(html).toContain('send <code>amount</code>');
+    expect(html).not.toContain('`');
+    // The reference page links the test codes once.
+    expect(referencePageHtml().match(/href="\/docs\/sandbox-test-qrs"/g)).toHaveLength(1);
     await app.close();
   });
 });

@@ -534,7 +534,9 @@ export const CALLBACK_URL_PROPERTY = orNull({
   description:
     'Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, ' +
     "signed with the tenant's signing secret. An https URL that is not a loopback, private, " +
-    'link-local or metadata address (same rules as registered endpoints). Null: not sent.',
+    'link-local or metadata address (same rules as registered endpoints); the sandbox, whose services run with ' +
+    'WEBHOOK_ALLOW_PRIVATE_TARGETS=true, also takes http and those addresses (http://127.0.0.1:9000/hook). ' +
+    'Null: not sent.',
 } as const);
 
 export const EXECUTE_REQUEST_SCHEMA = {
@@ -545,7 +547,7 @@ export const EXECUTE_REQUEST_SCHEMA = {
       type: 'string',
       minLength: 1,
       maxLength: 64,
-      description: 'The id (`ins_`) of an instruction from POST /v1/resolve.',
+      description: 'The `instruction.id` (`ins_…`) of a POST /v1/resolve answer, yours.',
     },
     ...PAYER_PROPERTIES,
     callback_url: CALLBACK_URL_PROPERTY,

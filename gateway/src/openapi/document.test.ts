@@ -184,6 +184,18 @@ describe('OpenAPI document', () => {
     expect(resolve?.description).toContain('[`RateLimitError`](/docs/errors#RateLimitError)');
   });
 
+  it("tells execute's reader to take instruction_id from resolve, and shows a placeholder, not an id", () => {
+    const execute = doc.paths['/v1/execute']?.post;
+    expect(execute?.description).toContain('`instruction_id` is the `instruction.id` of your resolve answer');
+    const examples = Object.values(execute?.requestBody?.content['application/json']?.examples ?? {});
+    for (const example of examples) {
+      expect((example.value as { instruction_id: string }).instruction_id).toBe(
+        'ins_REPLACE_WITH_RESOLVE_INSTRUCTION_ID',
+      );
+    }
+    expect(examples.length).toBeGreaterThan(0);
+  });
+
   it('sends a quoted wallet currency from "Try it out", never a made-up one', () => {
     const quoted = EXAMPLE_WALLET_CURRENCIES.map((c) => c.code);
     for (const path of ['/v1/resolve', '/v1/pay']) {

@@ -601,7 +601,9 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               tags: ['Payments'],
               summary: 'Execute a resolved instruction',
               description:
-                'Pays the instruction from POST /v1/resolve and answers the transaction. The call waits a bounded time ' +
+                'Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the ' +
+                '`instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 ' +
+                '`NotFoundError`). The call waits a bounded time ' +
                 '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
                 'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
                 '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +

@@ -90,7 +90,9 @@ const PAYER = {
 };
 
 export const EXAMPLE_RESOLVE_REQUEST = { qr_string: EXAMPLE_QR, amount: 100, wallet_currency: 'USD' };
-export const EXAMPLE_EXECUTE_REQUEST = { instruction_id: EXAMPLE_INSTRUCTION_ID, ...PAYER };
+/** Not an id of any sandbox: execute takes `instruction.id` from the caller's own POST /v1/resolve. */
+export const EXAMPLE_RESOLVED_INSTRUCTION_PLACEHOLDER = 'ins_REPLACE_WITH_RESOLVE_INSTRUCTION_ID';
+export const EXAMPLE_EXECUTE_REQUEST = { instruction_id: EXAMPLE_RESOLVED_INSTRUCTION_PLACEHOLDER, ...PAYER };
 export const EXAMPLE_PAY_REQUEST = { ...EXAMPLE_RESOLVE_REQUEST, ...PAYER };
 
 export const EXAMPLE_SCHEME = {

@@ -8,7 +8,7 @@
 
 export interface ExecuteRequest {
   /**
-     * The id (`ins_`) of an instruction from POST /v1/resolve.
+     * The `instruction.id` (`ins_…`) of a POST /v1/resolve answer, yours.
      * @minLength 1
      * @maxLength 64
      */
@@ -45,7 +45,7 @@ export interface ExecuteRequest {
      */
   payer_id_type?: string | null;
   /**
-     * Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, signed with the tenant's signing secret. An https URL that is not a loopback, private, link-local or metadata address (same rules as registered endpoints). Null: not sent.
+     * Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, signed with the tenant's signing secret. An https URL that is not a loopback, private, link-local or metadata address (same rules as registered endpoints); the sandbox, whose services run with WEBHOOK_ALLOW_PRIVATE_TARGETS=true, also takes http and those addresses (http://127.0.0.1:9000/hook). Null: not sent.
      * @minLength 1
      * @maxLength 2048
      * @nullable

@@ -1,4 +1,6 @@
 import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
+import { minorUnitsText } from '@qr-payout/platform/money';
+import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 
 // docs/api/errors.md "Error names": 404 NotFoundError for an unknown id and for another tenant's id
 // alike, so a caller cannot probe which ids exist.
@@ -15,12 +17,14 @@ export function invalidInstruction(field: string, message: string): ConnectError
 }
 
 // docs/api/resources.md "Instructions (resolve)": a QR that carries an amount cannot be paid with
-// another one.
-export function amountMismatch(): ConnectError {
-  return serviceError('AmountMismatch', 'The amount differs from the amount in the QR code.', {
-    code: Code.InvalidArgument,
-    field: 'amount',
-  });
+// another one. The message names the QR's amount, so the caller can send it (or none).
+export function amountMismatch(qrAmount: Money): ConnectError {
+  const fixed = `${minorUnitsText(qrAmount.amountMinor, qrAmount.currency)} ${qrAmount.currency}`;
+  return serviceError(
+    'AmountMismatch',
+    `The amount differs from the amount in the QR code: the QR code fixes ${fixed}; send that amount or none.`,
+    { code: Code.InvalidArgument, field: 'amount' },
+  );
 }
 
 // docs/api/resources.md "Instructions (resolve)": a QR without an amount is paid the request's

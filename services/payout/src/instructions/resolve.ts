@@ -76,7 +76,10 @@ function amountOwed(requested: Money | undefined, decoded: DecodedQr): Money {
   if (requested.currency !== decoded.currency)
     throw invalidInstruction('amount', 'amount must be in the currency of the QR code');
   if (requested.amountMinor <= 0n) throw invalidInstruction('amount', 'amount must be positive');
-  if (decoded.amount !== undefined && !sameMoney(decoded.amount, requested)) throw amountMismatch();
+  if (decoded.amount !== undefined && !sameMoney(decoded.amount, requested))
+    throw amountMismatch(
+      create(MoneySchema, { currency: decoded.currency, amountMinor: decoded.amount.amountMinor }),
+    );
   return requested;
 }
 

@@ -168,7 +168,13 @@ describe('createInstruction', () => {
     });
     expect(
       await rejection(service.createInstruction(request({ amount: { currency: 'BRL', amountMinor: 99n } }))),
-    ).toMatchObject({ tag: 'AmountMismatch', code: Code.InvalidArgument, field: 'amount' });
+    ).toMatchObject({
+      tag: 'AmountMismatch',
+      code: Code.InvalidArgument,
+      field: 'amount',
+      message:
+        'The amount differs from the amount in the QR code: the QR code fixes 12.34 BRL; send that amount or none.',
+    });
   });
 
   it('refuses an amount above the rail maximum with AmountOutOfRange naming the limit', async () => {
