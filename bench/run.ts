@@ -4,6 +4,7 @@ import { runGatewayBench } from './gateway';
 import { runGrpcBench } from './grpc';
 import { type PayBenchMode, runPayBench } from './pay';
 import { runResolveBench } from './resolve';
+import { runScaleBench, type ScaleBenchMode } from './scale';
 import { runWebhooksBench } from './webhooks';
 
 function positiveInt(name: string, fallback: number): number {
@@ -20,6 +21,13 @@ function parts(raw: string | undefined): Array<'a' | 'b'> {
   for (const part of chosen)
     if (part !== 'a' && part !== 'b') throw new Error(`BENCH_WEBHOOKS_PARTS holds a and/or b, got ${raw}`);
   return chosen as Array<'a' | 'b'>;
+}
+
+function scaleMode(raw: string | undefined): ScaleBenchMode {
+  const mode = (raw || 'both').trim().toLowerCase();
+  if (mode !== 'compare' && mode !== 'soak' && mode !== 'both')
+    throw new Error(`BENCH_SCALE_MODE is compare, soak or both, got ${raw}`);
+  return mode;
 }
 
 function payMode(raw: string | undefined): PayBenchMode {
@@ -61,6 +69,21 @@ const benches: Record<string, () => Promise<boolean>> = {
       settleMs: positiveInt('BENCH_PAY_SETTLE_MS', 2),
       cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,
       floor: process.env.BENCH_PAY_FLOOR !== '0',
+    }),
+  scale: () =>
+    runScaleBench({
+      mode: scaleMode(process.env.BENCH_SCALE_MODE),
+      rows: positiveInt('BENCH_SCALE_ROWS', 10_000_000),
+      ratePerSec: positiveInt('BENCH_PAY_RATE', 100),
+      durationSeconds: positiveInt('BENCH_DURATION', 60),
+      warmupSeconds: positiveInt('BENCH_WARMUP', 5),
+      soak: {
+        minutes: positiveInt('BENCH_SCALE_SOAK_MINUTES', 30),
+        ratePerSec: positiveInt('BENCH_SCALE_SOAK_RATE', 50),
+        sampleSeconds: positiveInt('BENCH_SCALE_SOAK_SAMPLE_SECONDS', 60),
+        retentionMs: positiveInt('BENCH_SCALE_SOAK_RETENTION_MS', 120_000),
+        intervalMs: positiveInt('BENCH_SCALE_SOAK_PRUNE_MS', 10_000),
+      },
     }),
   webhooks: () =>
     runWebhooksBench({

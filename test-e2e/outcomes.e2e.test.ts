@@ -2,8 +2,9 @@
 // state through the path it names, and each terminal transition yields exactly one event on
 // payout.transaction-events.v1, read back here by a Kafka consumer of our own. Every deployable and
 // the partner simulator run as separate processes against real PostgreSQL, Redis and Kafka, with
-// tracing on (an OTLP receiver in the test) so each event's traceparent shows which call settled
-// the transaction.
+// tracing on (an OTLP receiver in the test): each event's traceparent is the pay's trace, and the
+// span that settled the transaction later (a callback's, a poll's) links to it (docs/architecture.md
+// "Traces"), which shows the path it took.
 import { randomBytes } from 'node:crypto';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { testInfra } from '@qr-payout/test-kit/infra';
@@ -142,6 +143,24 @@ async function traceOf(received: ReceivedTransactionEvent, mustHold: (spans: Rec
   return inTrace();
 }
 
+/**
+ * The payout spans of other traces that link to the event's trace: what settled the transaction
+ * after the pay (docs/architecture.md "Traces").
+ */
+async function settlersOf(received: ReceivedTransactionEvent) {
+  const traceId = TRACEPARENT.exec(received.headers.traceparent ?? '')?.[1];
+  expect(traceId).toBeDefined();
+  const linking = () =>
+    receiver.spans.filter(
+      (span) =>
+        span.service === 'payout' &&
+        span.traceId !== traceId &&
+        span.links.some((link) => link.traceId === traceId),
+    );
+  await receiver.waitFor(() => linking().length > 0, 20_000).catch(() => undefined);
+  return linking();
+}
+
 const isServerSpan = (service: string, name: string) => (span: ReceivedSpan) =>
   span.service === service && span.kind === SPAN_KIND_SERVER && span.name === name;
 const isPollSpan = (span: ReceivedSpan) => span.service === 'payout' && span.name === POLL_SPAN;
@@ -172,7 +191,7 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
     expect(reader.eventsOf(answered.id)).toHaveLength(1);
   });
 
-  it('…52 completed and …53 failed, only through polling: no callback, the event not from a request', async () => {
+  it('…52 completed and …53 failed, only through polling: no callback; the poll links to the pay', async () => {
     const before = await simStats(system.partnerSimUrl);
     const [completed, failed] = await Promise.all([payTerminal(20.52), payTerminal(20.53)]);
     expect(completed.settled).toMatchObject({ status: 'completed', error: null });
@@ -192,13 +211,14 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
     const after = await simStats(system.partnerSimUrl);
     expect(after.callbacks).toEqual(before.callbacks);
     for (const { answered } of [completed, failed]) expect(after.submissions[answered.id]).toBe(1);
-    // And the event's trace is no request's: the polling worker's round wrote it, in a trace of
-    // its own; neither a pay nor a callback did.
+    // The event is in the pay's trace; the polling worker's round wrote it, in a trace of its own
+    // that links to the pay's; no callback did.
     for (const received of [completedEvent, failedEvent]) {
-      const spans = await traceOf(received, (s) => s.some(isPollSpan));
-      expect(spans.some(isPollSpan)).toBe(true);
-      expect(spans.some(isServerSpan('payout', PAY_SPAN))).toBe(false);
-      expect(spans.some(isServerSpan('payout', APPLY_CALLBACK_SPAN))).toBe(false);
+      const spans = await traceOf(received, (s) => s.some(isServerSpan('payout', PAY_SPAN)));
+      expect(spans.some(isServerSpan('payout', PAY_SPAN))).toBe(true);
+      const settlers = await settlersOf(received);
+      expect(settlers.length).toBeGreaterThan(0);
+      expect(settlers.every(isPollSpan)).toBe(true);
     }
   });
 
@@ -210,8 +230,12 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
     expect(settled.result?.reference).toMatch(PIX_E2E_ID);
     const received = await onlyEventOf(answered.id);
     expectEventMirrors(received, settled, 2054n);
-    const spans = await traceOf(received, (s) => s.some(isServerSpan('payout', APPLY_CALLBACK_SPAN)));
-    expect(spans.some(isServerSpan('payout', APPLY_CALLBACK_SPAN))).toBe(true);
+    const spans = await traceOf(received, (s) => s.some(isServerSpan('payout', PAY_SPAN)));
+    expect(spans.some(isServerSpan('payout', PAY_SPAN))).toBe(true);
+    // The callback's RPC, in the partner's own trace, settled it and links to the pay's.
+    const settlers = await settlersOf(received);
+    expect(settlers.length).toBe(1);
+    expect(isServerSpan('payout', APPLY_CALLBACK_SPAN)(settlers[0]!)).toBe(true);
     const after = await simStats(system.partnerSimUrl);
     expect(after.callbacks.delivered).toBe(before.callbacks.delivered + 1);
     expect(after.submissions[answered.id]).toBe(1);
@@ -224,8 +248,12 @@ describe('sandbox outcomes end to end, each with exactly one Kafka event', () =>
     expect(settled).toEqual(answered);
     const received = await onlyEventOf(answered.id);
     expectEventMirrors(received, settled, 2010n);
-    const spans = await traceOf(received, (s) => s.some(isServerSpan('payout', APPLY_CALLBACK_SPAN)));
-    expect(spans.some(isServerSpan('payout', APPLY_CALLBACK_SPAN))).toBe(true);
+    const spans = await traceOf(received, (s) => s.some(isServerSpan('payout', PAY_SPAN)));
+    expect(spans.some(isServerSpan('payout', PAY_SPAN))).toBe(true);
+    // The callback's RPC, in the partner's own trace, settled it and links to the pay's.
+    const settlers = await settlersOf(received);
+    expect(settlers.length).toBe(1);
+    expect(isServerSpan('payout', APPLY_CALLBACK_SPAN)(settlers[0]!)).toBe(true);
     const after = await simStats(system.partnerSimUrl);
     expect(after.callbacks.delivered).toBe(before.callbacks.delivered + 1);
     expect(after.submissions[answered.id]).toBe(1);

@@ -11,10 +11,10 @@ import { PAYER } from '@qr-payout/test-kit/fixtures';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
-import { formatCpuTable, postmasterPidOf } from '../shared/cpu';
+import { formatCpuTable } from '../shared/cpu';
 import { cpuProfileEnv, writeBenchResults } from '../shared/results';
 import { measureClosedLoop } from './closed';
-import type { PayBenchContext } from './context';
+import { createPayBenchContext } from './context';
 import { measurePayFloor } from './floor';
 import { sendPay } from './load';
 import { measureOpenLoop } from './open';
@@ -94,18 +94,11 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
   });
   const db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
   try {
-    const tenant = await system.createTenant(`bench-pay-${randomBytes(4).toString('hex')}`, BENCH_RATE_LIMIT);
-    const postmasterPid = await postmasterPidOf(system.databaseUrl);
-    const ctx: PayBenchContext = {
-      system,
-      db,
-      tenantId: tenant.tenantId,
-      gatewayUrl: system.gatewayUrl,
-      apiKey: tenant.apiKey,
+    const ctx = await createPayBenchContext(system, db, {
+      tenantName: `bench-pay-${randomBytes(4).toString('hex')}`,
+      rateLimitPerMinute: BENCH_RATE_LIMIT,
       body: PAY_BODY,
-      postmasterPid,
-      cpuScope: { postmasterPid, database: new URL(system.databaseUrl).pathname.slice(1) },
-    };
+    });
     // One pay end to end first; its whole answer is shown when it did not complete.
     const probeAgent = new http.Agent({ keepAlive: false });
     const probe = await sendPay(probeAgent, new URL('/v1/pay', ctx.gatewayUrl), ctx.apiKey, ctx.body);

@@ -184,6 +184,7 @@ export async function runDeliveryThroughput(
       HOME: process.env.HOME,
       HOST: '127.0.0.1',
       GRPC_PORT: String(port),
+      METRICS_PORT: '0',
       DATABASE_URL: database.url,
       MIGRATE_ON_START: 'true',
       KAFKA_BROKERS: brokers.join(','),

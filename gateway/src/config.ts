@@ -1,4 +1,5 @@
 import { bool, type ConfigOf, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform/config';
+import { metricsSettings } from '@qr-payout/platform/metrics';
 
 // Every variable of the gateway (README "Configuration"). Fails fast naming each bad variable.
 const shape = {
@@ -33,6 +34,8 @@ const shape = {
   migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
   logLevel: oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'], { default: 'info' }),
   shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0, max: 600_000 }),
+  // METRICS_ENABLED, METRICS_PORT: /metrics for Prometheus (docs/runbooks.md "Metrics").
+  ...metricsSettings(),
 };
 
 export type GatewayConfig = ConfigOf<typeof shape>;

@@ -13,10 +13,20 @@ export interface ReceivedSpan {
   spanId: string;
   /** '' for a root span. */
   parentSpanId: string;
+  /** The span's attributes (string, bool, int and double values; others as ''). */
+  attributes: Record<string, AttributeValue>;
+  /** The values of its events' attributes (an exception's message, say), as text. */
+  eventValues: string[];
+  /** The span contexts it links to (Span.links). */
+  links: { traceId: string; spanId: string }[];
 }
+
+export type AttributeValue = string | number | boolean;
 
 export const SPAN_KIND_SERVER = 2;
 export const SPAN_KIND_CLIENT = 3;
+export const SPAN_KIND_PRODUCER = 4;
+export const SPAN_KIND_CONSUMER = 5;
 
 export interface OtlpReceiver {
   /** Where to point OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. */
@@ -53,6 +63,33 @@ function stringValueOf(anyValue: Uint8Array): string {
   return value;
 }
 
+/** AnyValue's string (1), bool (2), int (3) or double (4); '' for arrays, maps and bytes. */
+function anyValueOf(anyValue: Uint8Array): AttributeValue {
+  let value: AttributeValue = '';
+  readMessage(anyValue, (no, r) => {
+    if (no === 1) value = r.string();
+    else if (no === 2) value = r.bool();
+    else if (no === 3) value = Number(r.int64());
+    else if (no === 4) value = r.double();
+    else return false;
+    return true;
+  });
+  return value;
+}
+
+/** A KeyValue (key 1, AnyValue 2). */
+function keyValueOf(bytes: Uint8Array): [string, AttributeValue] {
+  let key = '';
+  let value: AttributeValue = '';
+  readMessage(bytes, (no, r) => {
+    if (no === 1) key = r.string();
+    else if (no === 2) value = anyValueOf(r.bytes());
+    else return false;
+    return true;
+  });
+  return [key, value];
+}
+
 function serviceNameOfResource(resource: Uint8Array): string {
   let service = '';
   readMessage(resource, (no, r) => {
@@ -72,14 +109,44 @@ function serviceNameOfResource(resource: Uint8Array): string {
 }
 
 function decodeSpan(bytes: Uint8Array, service: string): ReceivedSpan {
-  const span: ReceivedSpan = { service, name: '', kind: 0, traceId: '', spanId: '', parentSpanId: '' };
+  const span: ReceivedSpan = {
+    service,
+    name: '',
+    kind: 0,
+    traceId: '',
+    spanId: '',
+    parentSpanId: '',
+    attributes: {},
+    eventValues: [],
+    links: [],
+  };
   readMessage(bytes, (no, r) => {
     if (no === 1) span.traceId = hex(r.bytes());
     else if (no === 2) span.spanId = hex(r.bytes());
     else if (no === 4) span.parentSpanId = hex(r.bytes());
     else if (no === 5) span.name = r.string();
     else if (no === 6) span.kind = r.int32();
-    else return false;
+    else if (no === 9) {
+      const [key, value] = keyValueOf(r.bytes());
+      span.attributes[key] = value;
+    } else if (no === 11) {
+      // Span.Event: attributes are its field 3.
+      readMessage(r.bytes(), (eventNo, e) => {
+        if (eventNo !== 3) return false;
+        span.eventValues.push(String(keyValueOf(e.bytes())[1]));
+        return true;
+      });
+    } else if (no === 13) {
+      // Span.Link: trace_id 1, span_id 2.
+      const link = { traceId: '', spanId: '' };
+      readMessage(r.bytes(), (linkNo, l) => {
+        if (linkNo === 1) link.traceId = hex(l.bytes());
+        else if (linkNo === 2) link.spanId = hex(l.bytes());
+        else return false;
+        return true;
+      });
+      span.links.push(link);
+    } else return false;
     return true;
   });
   return span;
@@ -109,11 +176,32 @@ export function decodeProtobufTraces(body: Uint8Array): ReceivedSpan[] {
   return spans;
 }
 
+type JsonKeyValue = {
+  key: string;
+  value?: { stringValue?: string; boolValue?: boolean; intValue?: string | number; doubleValue?: number };
+};
+
+function jsonValueOf(value: JsonKeyValue['value']): AttributeValue {
+  if (value?.stringValue !== undefined) return value.stringValue;
+  if (value?.boolValue !== undefined) return value.boolValue;
+  if (value?.intValue !== undefined) return Number(value.intValue);
+  return value?.doubleValue ?? '';
+}
+
 type JsonTraces = {
   resourceSpans?: Array<{
     resource?: { attributes?: Array<{ key: string; value?: { stringValue?: string } }> };
     scopeSpans?: Array<{
-      spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind?: number }>;
+      spans?: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind?: number;
+        attributes?: JsonKeyValue[];
+        events?: Array<{ attributes?: JsonKeyValue[] }>;
+        links?: Array<{ traceId: string; spanId: string }>;
+      }>;
     }>;
   }>;
 };
@@ -130,6 +218,14 @@ export function decodeJsonTraces(body: Buffer): ReceivedSpan[] {
         traceId: s.traceId.toLowerCase(),
         spanId: s.spanId.toLowerCase(),
         parentSpanId: (s.parentSpanId ?? '').toLowerCase(),
+        attributes: Object.fromEntries((s.attributes ?? []).map((a) => [a.key, jsonValueOf(a.value)])),
+        eventValues: (s.events ?? []).flatMap((e) =>
+          (e.attributes ?? []).map((a) => String(jsonValueOf(a.value))),
+        ),
+        links: (s.links ?? []).map((l) => ({
+          traceId: l.traceId.toLowerCase(),
+          spanId: l.spanId.toLowerCase(),
+        })),
       })),
     );
   });

@@ -43,16 +43,25 @@ export interface SystemOptions {
    * kept for processes started later with startService.
    */
   serviceEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
+  /**
+   * PostgreSQL, Redis and Kafka to run on instead of DATABASE_URL, REDIS_URL and KAFKA_BROKERS
+   * (the fault campaign's private set, which it restarts).
+   */
+  infra?: { databaseUrl: string; redisUrl: string; kafkaBrokers: string };
 }
 
 export interface GatewayHandle {
   url: string;
   adminUrl: string;
+  /** Its Prometheus endpoint (METRICS_PORT), e.g. http://127.0.0.1:20001/metrics. */
+  metricsUrl: string;
   process: ManagedProcess;
 }
 
 export interface ServiceHandle {
   url: string;
+  /** Its Prometheus endpoint (METRICS_PORT). */
+  metricsUrl: string;
   process: ManagedProcess;
 }
 
@@ -73,6 +82,8 @@ export interface System {
   adminToken: string;
   databaseUrl: string;
   serviceUrls: Record<ServiceName, string>;
+  /** Each first process's /metrics (docs/runbooks.md "Metrics"). */
+  metricsUrls: Record<ServiceName | 'gateway', string>;
   processes: ManagedProcess[];
   logDir: string;
   admin: AdminClient;
@@ -90,8 +101,14 @@ export interface System {
    * knows every payout the first accepted.
    */
   restartPartnerSim(): Promise<ManagedProcess>;
-  /** Another gateway on the same database; `extraEnv` overrides anything (e.g. DECODER_URL). */
-  startGateway(extraEnv?: NodeJS.ProcessEnv): Promise<GatewayHandle>;
+  /**
+   * Another gateway on the same database; `extraEnv` overrides anything (e.g. DECODER_URL); `ports`
+   * puts it on given ports (e.g. those of a gateway that was killed).
+   */
+  startGateway(
+    extraEnv?: NodeJS.ProcessEnv,
+    ports?: { port: number; adminPort: number },
+  ): Promise<GatewayHandle>;
   /** Stops every process (SIGTERM, SIGKILL after 15 s) and drops the database; safe to call twice. */
   stop(): Promise<ProcessExit[]>;
 }
@@ -126,9 +143,9 @@ function telemetryEnv(serviceName: string, otlpTracesUrl: string | undefined): N
  * of DATABASE_URL, REDIS_URL and KAFKA_BROKERS, on a fresh database that stop() drops.
  */
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
-  const serverDatabaseUrl = testInfra.databaseUrl;
-  const redisUrl = testInfra.redisUrl;
-  const kafkaBrokers = testInfra.kafkaBrokers.join(',');
+  const serverDatabaseUrl = opts.infra?.databaseUrl ?? testInfra.databaseUrl;
+  const redisUrl = opts.infra?.redisUrl ?? testInfra.redisUrl;
+  const kafkaBrokers = opts.infra?.kafkaBrokers ?? testInfra.kafkaBrokers.join(',');
   const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-e2e-'));
   const adminToken = randomBytes(24).toString('base64url');
@@ -159,6 +176,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
 
   const launchService = async (name: ServiceName, extraEnv: NodeJS.ProcessEnv = {}) => {
     const port = extraEnv.GRPC_PORT ? Number(extraEnv.GRPC_PORT) : await freePort();
+    const metricsPort = extraEnv.METRICS_PORT ? Number(extraEnv.METRICS_PORT) : await freePort();
     const proc = spawnTsProcess({
       name: `${name}-${++spawned}`,
       script: SERVICE_SCRIPTS[name],
@@ -168,6 +186,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         ...serviceEnv[name],
         ...opts.serviceEnv?.[name],
         GRPC_PORT: String(port),
+        METRICS_PORT: String(metricsPort),
         ...extraEnv,
       },
       logDir,
@@ -176,6 +195,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const url = `http://127.0.0.1:${port}`;
     return {
       url,
+      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
       process: proc,
       ready: () => waitUntilReady(proc, 'gRPC SERVING', grpcServing(url), readyTimeoutMs),
     };
@@ -187,6 +207,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     ports?: { port: number; adminPort: number },
   ) => {
     const { port, adminPort } = ports ?? { port: await freePort(), adminPort: await freePort() };
+    const metricsPort = extraEnv.METRICS_PORT ? Number(extraEnv.METRICS_PORT) : await freePort();
     const proc = spawnTsProcess({
       name: `gateway-${++spawned}`,
       script: GATEWAY_SCRIPT,
@@ -201,13 +222,19 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         WEBHOOK_URL: serviceUrls.webhook,
         PUBLIC_DOCS_URL: `http://127.0.0.1:${port}/docs`,
         PARTNER_CALLBACK_SECRET: partnerCallbackSecret,
+        METRICS_PORT: String(metricsPort),
         ...extraEnv,
       },
       logDir,
     });
     processes.push(proc);
     const url = `http://127.0.0.1:${port}`;
-    const handle: GatewayHandle = { url, adminUrl: `http://127.0.0.1:${adminPort}`, process: proc };
+    const handle: GatewayHandle = {
+      url,
+      adminUrl: `http://127.0.0.1:${adminPort}`,
+      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      process: proc,
+    };
     return {
       handle,
       ready: () => waitUntilReady(proc, 'GET /readyz 200', httpOk(`${url}/readyz`), readyTimeoutMs),
@@ -297,6 +324,13 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       adminToken,
       databaseUrl: database.url,
       serviceUrls,
+      metricsUrls: {
+        ...(Object.fromEntries(['fx', ...names].map((name, i) => [name, services[i]!.metricsUrl])) as Record<
+          ServiceName,
+          string
+        >),
+        gateway: gateway.handle.metricsUrl,
+      },
       processes,
       logDir,
       admin,
@@ -306,15 +340,15 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       async startService(name, extraEnv) {
         const launched = await launchService(name, extraEnv);
         await launched.ready();
-        return { url: launched.url, process: launched.process };
+        return { url: launched.url, metricsUrl: launched.metricsUrl, process: launched.process };
       },
       async restartPartnerSim() {
         const launched = await launchPartnerSim();
         await launched.ready();
         return launched.process;
       },
-      async startGateway(extraEnv) {
-        const launched = await launchGateway(serviceUrls, extraEnv);
+      async startGateway(extraEnv, ports) {
+        const launched = await launchGateway(serviceUrls, extraEnv, ports);
         await launched.ready();
         return launched.handle;
       },

@@ -22,6 +22,8 @@ export type ReceivedWebhook = {
   helperVerified: boolean;
   plainVerified: boolean;
   receivedAt: number;
+  /** The status the receiver answered (set once decided). */
+  answeredStatus?: number;
 };
 
 /** What the receiver answers a request: a status, optionally after holding it. */
@@ -72,7 +74,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         res.writeHead(400).end();
         return;
       }
-      received.push({
+      const entry: ReceivedWebhook = {
         path,
         headers: req.headers,
         rawBody,
@@ -80,10 +82,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         helperVerified: verifyWebhookSignature({ header, rawBody, secrets }).ok,
         plainVerified: plainHmacVerifies(header, rawBody, secrets),
         receivedAt: Date.now(),
-      });
+      };
+      received.push(entry);
       const nth = (counts.get(path) ?? 0) + 1;
       counts.set(path, nth);
       const { status, holdMs } = answers.get(path)?.(nth) ?? { status: 200 };
+      entry.answeredStatus = status;
       const reply = () => {
         if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status}`);
       };

@@ -18,7 +18,8 @@ export type Observed = { requestIds: (string | undefined)[] };
 
 /**
  * For createGrpcServer's `register`: ListSchemes returns one scheme; Decode's qr_string picks a
- * behaviour (bad → coded error, crash → plain Error, slow:<ms> → waits, hang → until aborted).
+ * behaviour (bad → coded error, crash → plain Error, db-down → a refused PostgreSQL connection,
+ * slow:<ms> → waits, hang → until aborted).
  */
 export function registerFakeDecoder(observed: Observed = { requestIds: [] }) {
   return (router: GrpcRouter) => {
@@ -41,6 +42,8 @@ export function registerFakeDecoder(observed: Observed = { requestIds: [] }) {
           });
         }
         if (req.qrString === 'crash') throw new Error('connection to postgres://admin:hunter2@db failed');
+        if (req.qrString === 'db-down')
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
         if (req.qrString.startsWith('slow:'))
           await delay(Number(req.qrString.slice(5)), undefined, { signal: ctx.signal });
         if (req.qrString === 'hang') await delay(60_000, undefined, { signal: ctx.signal });

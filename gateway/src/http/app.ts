@@ -10,6 +10,7 @@ import type { SchemeCatalogue } from '../schemes/catalogue';
 import { type AuthTenants, createAuthHook } from './auth';
 import { sendApiError, toApiError } from './error-reply';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
+import { registerRequestMetrics } from './metrics';
 import { createRouteMethods } from './route-methods';
 import { registerDocsRoutes } from './routes/docs';
 import { registerExecuteRoute } from './routes/execute';
@@ -97,6 +98,7 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  registerRequestMetrics(app);
   // Route handlers run in the platform request context: logs carry request_id, gRPC calls send
   // it as x-request-id (platform client interceptor), with the tenant once authenticated.
   const routeMethods = createRouteMethods();

@@ -1,7 +1,8 @@
+import { isDatabaseUnavailable } from '@qr-payout/platform/db';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError, apiError } from '../errors/api-error';
-import { apiErrorFromService } from '../errors/from-service';
+import { apiErrorFromService, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors/from-service';
 import { renderErrorBody } from '../errors/registry';
 
 // Fastify's own errors, by code, mapped to the registry (docs/api/errors.md "Error names").
@@ -28,6 +29,13 @@ export function toApiError(err: unknown, request: FastifyRequest, logger: Logger
       logger.warn({ request_id: request.id, err: errSummary(err) }, 'dependency unavailable');
     }
     return fromService;
+  }
+  // The gateway's own PostgreSQL (API keys, idempotency) being down is a dependency outage.
+  if (isDatabaseUnavailable(err)) {
+    logger.warn({ request_id: request.id, err: errSummary(err) }, 'database unavailable');
+    return apiError('ServiceUnavailable', undefined, {
+      headers: { 'retry-after': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    });
   }
   if (
     typeof fastifyError.statusCode === 'number' &&

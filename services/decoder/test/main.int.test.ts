@@ -24,6 +24,7 @@ function runMain(args: string[]): ChildProcess {
       env: {
         ...process.env,
         GRPC_PORT: '0',
+        METRICS_PORT: '0',
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         OTEL_SDK_DISABLED: 'true',

@@ -1,4 +1,5 @@
 import { bool, type ConfigReader, type Env, int, loadConfig, str, url } from '@qr-payout/platform/config';
+import { pruneJobSettings } from '@qr-payout/platform/db';
 import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { DEFAULT_RATE_TABLE, parseRateTable, type RateTable } from './rates/rate-table';
 
@@ -33,6 +34,11 @@ export function loadFxConfig(env: Env) {
       spreadBps: int('FX_SPREAD_BPS', { default: 50, min: 0, max: 9_999 }),
       feeBps: int('FX_FEE_BPS', { default: 0, min: 0, max: 10_000 }),
       quoteTtlMs: int('FX_QUOTE_TTL_MS', { default: 60_000, min: 1 }),
+      // Retention (docs/operators.md "Retention"): RETENTION_ENABLED, RETENTION_INTERVAL_MS,
+      // RETENTION_BATCH_SIZE, RETENTION_PAUSE_MS.
+      ...pruneJobSettings(),
+      // A quote is kept this long after it expired (30 days), then deleted, open or confirmed.
+      quoteRetentionMs: int('QUOTE_RETENTION_MS', { default: 2_592_000_000, min: 1 }),
     },
     env,
   );

@@ -1,5 +1,7 @@
 // What runs in an fx process: FxService (currencies, quotes) over gRPC, with grpc.health.v1.Health.
-// Rates come from FX_RATES (a table in the config); quotes live in schema fx. No background workers.
+// Rates come from FX_RATES (a table in the config); quotes live in schema fx. One background worker:
+// the prune job of expired quotes (docs/operators.md "Retention").
+import { runPruneJobs } from '@qr-payout/platform/db';
 import { createGrpcServer, type RunningGrpcService, serveGrpc } from '@qr-payout/platform/grpc';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import type { FxConfig } from './config';
@@ -9,8 +11,12 @@ import { createQuoteStore } from './quotes/store';
 import { minorUnitsByCode } from './rates/rate-table';
 import { createRateService } from './rates/service';
 import { createTableRateProvider } from './rates/table-provider';
+import { PRUNE_EXPIRED_QUOTES } from './retention/store';
 
-/** Migrates schema fx when MIGRATE_ON_START=true, then serves on GRPC_PORT (0 picks a free port). */
+/**
+ * Migrates schema fx when MIGRATE_ON_START=true, serves on GRPC_PORT (0 picks a free port), then
+ * prunes expired quotes unless RETENTION_ENABLED=false.
+ */
 export async function startFx(config: FxConfig): Promise<RunningGrpcService> {
   const deps = createDeps(config);
   const rates = createRateService({ rates: config.rates });
@@ -40,5 +46,15 @@ export async function startFx(config: FxConfig): Promise<RunningGrpcService> {
       });
     },
   });
-  return serveGrpc({ server, deps, config });
+  return serveGrpc({
+    server,
+    deps,
+    config,
+    startWorkers: () =>
+      config.retentionEnabled
+        ? runPruneJobs(deps.pool, deps.logger, config, [
+            { name: 'quotes', statement: PRUNE_EXPIRED_QUOTES, params: [config.quoteRetentionMs] },
+          ])
+        : [],
+  });
 }

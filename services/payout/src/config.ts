@@ -1,4 +1,5 @@
 import { bool, type Env, int, list, loadConfig, str, url } from '@qr-payout/platform/config';
+import { pruneJobSettings } from '@qr-payout/platform/db';
 import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { railLimits } from './limits/rail-limits';
 import { settlementHorizons } from './stuck/horizons';
@@ -58,7 +59,12 @@ export function loadPayoutConfig(env: Env) {
       // First poll after a submission, doubled per attempt up to the max.
       pollBackoffBaseMs: int('POLL_BACKOFF_BASE_MS', { default: 1_000, min: 10 }),
       pollBackoffMaxMs: int('POLL_BACKOFF_MAX_MS', { default: 60_000, min: 10 }),
-      // The worker deletes keys past their 24 hours this often (an expired key is reusable at once).
+      // Retention (docs/operators.md "Retention"): RETENTION_ENABLED, RETENTION_INTERVAL_MS,
+      // RETENTION_BATCH_SIZE, RETENTION_PAUSE_MS, then what each pruned table keeps.
+      ...pruneJobSettings(),
+      // A published outbox event is kept this long (7 days), for replays by hand and support.
+      outboxRetentionMs: int('OUTBOX_RETENTION_MS', { default: 604_800_000, min: 1 }),
+      // Keys past their 24 hours are deleted this often (an expired key is reusable at once).
       idempotencyKeyReapMs: int('IDEMPOTENCY_KEY_REAP_MS', { default: 60_000, min: 10 }),
       // Per-rail minimum and maximum amounts (RAIL_LIMITS_PIX=0.01..1000000.00, ...): sandbox
       // defaults; an operator sets each rail's per partner contract.

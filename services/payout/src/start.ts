@@ -1,6 +1,7 @@
 // What runs in a payout process: PayoutService (instructions, execute and pay, transactions, partner
 // callbacks, limits, stuck transactions) over gRPC with grpc.health.v1.Health, and three workers:
 // the stuck gauge, the outbox relay (Kafka) and the polling worker (the partner's answers).
+import { runPruneJobs } from '@qr-payout/platform/db';
 import { createGrpcServer, type RunningGrpcService, serveGrpc } from '@qr-payout/platform/grpc';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayoutConfig } from './config';
@@ -14,9 +15,12 @@ import { createInstructionResolver } from './instructions/resolve';
 import { createInstructionService } from './instructions/service';
 import { createInstructionStore } from './instructions/store';
 import { railLimitsMessages } from './limits/rail-limits';
+import { registerOutboxGauges } from './metrics';
 import { runOutboxRelay } from './outbox/start';
+import { createOutboxStore } from './outbox/store';
 import { payerIdentityRulesMessage } from './payers/identity-rules';
 import { exponentialBackoff, runPollingWorker } from './polling/worker';
+import { payoutPrunedTables } from './retention/tables';
 import { registerStuckGauge } from './stuck/metric';
 import { createStuckService } from './stuck/service';
 import { createStuckStore } from './stuck/store';
@@ -114,6 +118,10 @@ export async function startPayout(
         logger,
         refreshMs: config.stuckGaugeRefreshMs,
       }),
+      // payout_outbox_pending_events and payout_outbox_lag_seconds (docs/runbooks.md "Outbox lag").
+      registerOutboxGauges({ store: createOutboxStore(pool), logger }),
+      // Published outbox events and expired idempotency keys (docs/operators.md "Retention").
+      ...(config.retentionEnabled ? runPruneJobs(pool, logger, config, payoutPrunedTables(config)) : []),
       ...(config.outboxRelayEnabled
         ? [
             runOutboxRelay({
@@ -141,7 +149,6 @@ export async function startPayout(
               batchSize: config.pollBatchSize,
               leaseMs: config.pollLeaseMs,
               backoffMs,
-              keyReapIntervalMs: config.idempotencyKeyReapMs,
               horizons: config.settlementHorizons,
               backoffMaxMs: config.pollBackoffMaxMs,
             }),

@@ -245,7 +245,7 @@ describe('payout execute', () => {
     expect(second.transaction?.id).not.toBe(first.transaction?.id);
   });
 
-  it('the polling worker deletes keys past their 24 hours, and only those', async () => {
+  it('the retention job deletes keys past their 24 hours, and only those', async () => {
     const tenantId = tenant();
     const live = await world.client.executeInstruction(
       executeRequest(tenantId, await newInstruction(world, tenantId, 1650n)),

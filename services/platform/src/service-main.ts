@@ -1,8 +1,16 @@
 import { createLogger, type LOG_LEVELS, type Logger } from './logger';
+import { shutdownMetrics, startMetrics } from './metrics/start';
 import { onShutdown, type ShutdownStep } from './shutdown';
 import { shutdownTelemetry } from './telemetry/start';
 
-type ServiceConfig = { logLevel: (typeof LOG_LEVELS)[number]; shutdownGraceMs: number };
+type ServiceConfig = {
+  logLevel: (typeof LOG_LEVELS)[number];
+  shutdownGraceMs: number;
+  /** metricsSettings() (METRICS_ENABLED, METRICS_PORT) and HOST: where /metrics is served; absent: no metrics. */
+  metricsEnabled?: boolean;
+  metricsPort?: number;
+  host?: string;
+};
 
 type ServiceMainOptions<
   C extends ServiceConfig,
@@ -53,12 +61,21 @@ export function runServiceMain<
     }
     const config = opts.loadConfig(process.env);
     const logger = createLogger({ service: opts.service, level: config.logLevel });
+    // Before start: the service makes its instruments as it starts (docs/runbooks.md "Metrics").
+    if (config.metricsEnabled) {
+      const { url } = await startMetrics({
+        port: config.metricsPort ?? 9464,
+        host: config.host ?? '0.0.0.0',
+      });
+      logger.debug({ url }, 'metrics served');
+    }
     const running = await opts.start(config, logger);
     onShutdown({
       logger,
       graceMs: config.shutdownGraceMs,
       steps: [
         ...(opts.shutdownSteps?.(running) ?? [{ name: opts.service, run: () => running.stop() }]),
+        { name: 'metrics', run: () => shutdownMetrics() },
         { name: 'telemetry', run: () => shutdownTelemetry() },
       ],
     });

@@ -1,5 +1,5 @@
 import { silentLogger } from './logger';
-import { onShutdown } from './shutdown';
+import { onShutdown, runWorkerLoop } from './shutdown';
 
 const logger = silentLogger();
 
@@ -104,5 +104,48 @@ describe('onShutdown', () => {
     release();
     await trigger();
     expect(process.listenerCount('SIGUSR2')).toBe(0);
+  });
+});
+
+describe('runWorkerLoop', () => {
+  it('goes again at once while a round says so, sleeps otherwise, and passes errors on', async () => {
+    const rounds: string[] = [];
+    const errors: unknown[] = [];
+    let n = 0;
+    const loop = runWorkerLoop({
+      round: async () => {
+        n += 1;
+        rounds.push(`round ${n}`);
+        if (n === 3) throw new Error('boom');
+        return n < 3;
+      },
+      intervalMs: 60_000,
+      onError: (err) => errors.push(err),
+    });
+    // Rounds 1 and 2 ask for more; round 3 throws, then the loop sleeps the (long) interval.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rounds).toEqual(['round 1', 'round 2', 'round 3']);
+    expect(errors).toEqual([new Error('boom')]);
+    // stop() cuts the sleep short and is idempotent.
+    const started = Date.now();
+    await Promise.all([loop.stop(), loop.stop()]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(rounds).toHaveLength(3);
+  });
+
+  it('stop waits for the round in flight', async () => {
+    let finished = false;
+    const loop = runWorkerLoop({
+      round: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        finished = true;
+        return false;
+      },
+      intervalMs: 60_000,
+      onError: () => undefined,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await loop.stop();
+    expect(finished).toBe(true);
   });
 });

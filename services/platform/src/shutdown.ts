@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './logger';
 
 export type ShutdownStep = { name: string; run: () => unknown };
@@ -84,4 +85,41 @@ function runWithin(step: ShutdownStep, ms: number): Promise<'done' | 'timeout' |
       )
       .finally(() => clearTimeout(timer));
   });
+}
+
+/** A background loop that a shutdown step stops: `stop()` is idempotent and waits for the round in flight. */
+export type WorkerLoop = { stop(): Promise<void> };
+
+/**
+ * Runs `round` until stopped, sleeping `intervalMs` after each round unless it answers true (more
+ * work is ready: go again at once). A round that throws is passed to `onError` and tried again after
+ * the interval. The round gets the stop signal, to cut long waits short.
+ */
+export function runWorkerLoop(opts: {
+  round: (signal: AbortSignal) => Promise<boolean>;
+  intervalMs: number;
+  onError: (err: unknown) => void;
+}): WorkerLoop {
+  const stopping = new AbortController();
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      let again = false;
+      try {
+        again = (await opts.round(stopping.signal)) === true;
+      } catch (err) {
+        opts.onError(err);
+      }
+      if (!again) await sleep(opts.intervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+    }
+  })();
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        stopping.abort();
+        await loop;
+      })();
+      return stopped;
+    },
+  };
 }

@@ -204,6 +204,13 @@ describe('gRPC server and client', () => {
     expect(readErrorDetail(err)).toBeUndefined();
   });
 
+  it('turns a database that is down into Unavailable (the gateway’s 503), not Internal', async () => {
+    const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+    const err = ConnectError.from(await decoder.decode({ qrString: 'db-down' }).catch((e: unknown) => e));
+    expect(err.code).toBe(Code.Unavailable);
+    expect(err.rawMessage).toBe('database unavailable');
+  });
+
   it('maps an exceeded deadline to DEADLINE_EXCEEDED, per call and by the client default', async () => {
     const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
     const started = Date.now();

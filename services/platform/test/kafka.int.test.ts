@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { SpanKind, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { type BusMessage, createKafkaBus } from '@qr-payout/platform/events';
 import { silentLogger } from '@qr-payout/platform/log';
 import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 import { testInfra } from '@qr-payout/test-kit/infra';
+
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
 const BROKERS = testInfra.kafkaBrokers;
 
@@ -101,14 +103,33 @@ describe('Kafka event bus (real Kafka)', () => {
     expect(message!.headers['traceparent']).toMatch(new RegExp(`^00-${root.traceId}-[0-9a-f]{16}-01$`));
 
     const spans = exporter.getFinishedSpans();
-    const producer = spans.find((s) => s.kind === SpanKind.PRODUCER && s.name === `${topic} publish`);
-    const consumers = spans.filter((s) => s.kind === SpanKind.CONSUMER && s.name === `${topic} process`);
+    const producer = spans.find((s) => s.kind === SpanKind.PRODUCER && s.name === `publish ${topic}`);
+    const consumers = spans.filter((s) => s.kind === SpanKind.CONSUMER && s.name === `process ${topic}`);
     expect(producer?.spanContext().traceId).toBe(root.traceId);
     expect(consumers.length).toBeGreaterThanOrEqual(2);
+    expect(parentOf(producer!)).toBe(root.spanId);
+    expect(producer!.attributes).toMatchObject({
+      'messaging.system': 'kafka',
+      'messaging.destination.name': topic,
+      'messaging.operation.type': 'publish',
+      'messaging.kafka.message.key': 'txn_01JD',
+    });
+    // The message carries the producer span's context, not the settle span's.
+    expect(message!.headers['traceparent']).toBe(`00-${root.traceId}-${producer!.spanContext().spanId}-01`);
     for (const consumer of consumers) {
       expect(consumer.spanContext().traceId).toBe(root.traceId);
-      expect(consumer.parentSpanContext?.spanId).toBe(producer!.spanContext().spanId);
+      expect(parentOf(consumer)).toBe(producer!.spanContext().spanId);
+      expect(consumer.attributes).toMatchObject({
+        'messaging.system': 'kafka',
+        'messaging.destination.name': topic,
+        'messaging.operation.type': 'process',
+        'messaging.consumer.group.name': `platform-test-${run}`,
+      });
     }
+    // The handler got the context of its message's process span.
+    expect(trace.getSpanContext(message!.traceContext!)?.spanId).toBe(
+      consumers.find((c) => c.status.code === 0)?.spanContext().spanId,
+    );
 
     // A new consumer in the same group starts after the committed offset: nothing is redelivered.
     const again: BusMessage[] = [];

@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
-import { SpanKind, trace } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { createMemoryBus } from '@qr-payout/platform/events';
+import { type BusMessage, createMemoryBus } from '@qr-payout/platform/events';
 import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
 import { createLogger } from '@qr-payout/platform/log';
-import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
+import { shutdownTelemetry, startTelemetry, traceHeadersOf } from '@qr-payout/platform/telemetry';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { registerFakeDecoder } from '@qr-payout/test-kit/fake-decoder';
 
@@ -93,4 +93,68 @@ it('carries the trace through an event bus message to the consumer span', async 
   expect(producer?.spanContext().traceId).toBe(root.traceId);
   expect(consumer?.spanContext().traceId).toBe(root.traceId);
   expect(parentOf(consumer!)).toBe(producer!.spanContext().spanId);
+});
+
+it('relays a stored trace context: publish is its child, process the child of publish, and the handler gets that context', async () => {
+  const bus = createMemoryBus();
+  const received: BusMessage[] = [];
+  await bus.subscribe({ topic: 'txn', groupId: 'g', handle: async (m) => void received.push(m) });
+  // An outbox row written under the settle span and relayed later, outside any span.
+  const settle = trace.getTracer('test').startSpan('settle');
+  const stored = traceHeadersOf(trace.setSpan(ROOT_CONTEXT, settle));
+  settle.end();
+  await context.with(ROOT_CONTEXT, () =>
+    bus.publish('txn', [
+      { key: 'txn_1', value: new Uint8Array([1]), headers: { 'event-id': 'evt-1', ...stored } },
+    ]),
+  );
+  await bus.idle();
+  await bus.close();
+
+  const spans = exporter.getFinishedSpans();
+  const producer = spans.find((s) => s.kind === SpanKind.PRODUCER)!;
+  const consumer = spans.find((s) => s.kind === SpanKind.CONSUMER)!;
+  expect(producer.name).toBe('publish txn');
+  expect(consumer.name).toBe('process txn');
+  expect(parentOf(producer)).toBe(settle.spanContext().spanId);
+  expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
+  expect(producer.attributes['messaging.message.id']).toBe('evt-1');
+  expect(received[0]!.headers['traceparent']).toBe(
+    `00-${settle.spanContext().traceId}-${producer.spanContext().spanId}-01`,
+  );
+  expect(trace.getSpanContext(received[0]!.traceContext!)?.spanId).toBe(consumer.spanContext().spanId);
+});
+
+it('gives each message of a batch its own process span, child of its own producer', async () => {
+  const bus = createMemoryBus();
+  const contexts: string[] = [];
+  const roots = ['a', 'b'].map((name) => trace.getTracer('test').startSpan(name));
+  const messages = roots.map((root, i) => ({
+    key: `txn_${i}`,
+    value: new Uint8Array([i]),
+    headers: traceHeadersOf(trace.setSpan(ROOT_CONTEXT, root)),
+  }));
+  for (const root of roots) root.end();
+  await bus.publish('batch', messages);
+  await bus.subscribe({
+    topic: 'batch',
+    groupId: 'g',
+    maxBatchSize: 10,
+    handleBatch: async (batch) => {
+      for (const m of batch) contexts.push(trace.getSpanContext(m.traceContext!)!.spanId);
+    },
+  });
+  await bus.idle();
+  await bus.close();
+  const spans = exporter.getFinishedSpans();
+  const consumers = spans.filter((s) => s.kind === SpanKind.CONSUMER && s.name === 'process batch');
+  expect(consumers).toHaveLength(2);
+  roots.forEach((root, i) => {
+    const producer = spans.find(
+      (s) => s.kind === SpanKind.PRODUCER && parentOf(s) === root.spanContext().spanId,
+    )!;
+    const consumer = consumers.find((s) => parentOf(s) === producer.spanContext().spanId)!;
+    expect(consumer.spanContext().traceId).toBe(root.spanContext().traceId);
+    expect(contexts[i]).toBe(consumer.spanContext().spanId);
+  });
 });

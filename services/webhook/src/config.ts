@@ -10,6 +10,7 @@ import {
   str,
   url,
 } from '@qr-payout/platform/config';
+import { pruneJobSettings } from '@qr-payout/platform/db';
 import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { LOG_LEVELS } from '@qr-payout/platform/log';
 import { previousSealingKeys, sealingKey } from './crypto/sealing-keys';
@@ -85,6 +86,12 @@ export function loadWebhookConfig(env: Env) {
       // docs/api/webhooks.md "Auto-disable": 5 days of only failures disables an endpoint (times
       // WEBHOOK_RETRY_SCALE).
       autoDisableHours: num('WEBHOOK_AUTO_DISABLE_HOURS', { default: 120, min: 0 }),
+      // Retention (docs/operators.md "Retention"): RETENTION_ENABLED, RETENTION_INTERVAL_MS,
+      // RETENTION_BATCH_SIZE, RETENTION_PAUSE_MS.
+      ...pruneJobSettings(),
+      // A finished delivery (delivered, failed, exhausted) and its attempts are kept this long
+      // after their last change (30 days: integrators look back at them), then deleted.
+      deliveryRetentionMs: int('WEBHOOK_DELIVERY_RETENTION_MS', { default: 2_592_000_000, min: 1 }),
     },
     env,
   );

@@ -19,6 +19,8 @@ export type WebhookDeps = {
   readonly pool: pg.Pool;
   /** The caller's bus, or Kafka when the dispatcher runs and none was given. */
   readonly bus: EventBus | undefined;
+  /** The dispatcher group's lag on a topic, when the bus is Kafka's (the consumer-lag gauge). */
+  readonly consumerLag: ((groupId: string, topic: string) => Promise<number>) | undefined;
   /** Applies the pending migrations of the configured schema. */
   migrate(): Promise<void>;
   /** Closes the bus (when created here), then ends the pool. Idempotent. */
@@ -35,14 +37,16 @@ export function createDeps(config: WebhookConfig, overrides: WebhookOverrides = 
     onError: (err) => logger.error({ err }, 'idle PostgreSQL client error'),
   });
   const ownBus = overrides.bus === undefined && config.dispatcherEnabled;
-  const bus = ownBus
+  const kafka = ownBus
     ? createKafkaBus({ brokers: [...config.kafkaBrokers], clientId: 'webhook', logger })
-    : overrides.bus;
+    : undefined;
+  const bus = kafka ?? overrides.bus;
   let closing: Promise<void> | undefined;
   return {
     logger,
     pool,
     bus,
+    consumerLag: kafka ? (groupId, topic) => kafka.consumerLag(groupId, topic) : undefined,
     migrate: async () => {
       await migrate(pool, { schema: config.dbSchema, dir: MIGRATIONS_DIR, logger });
     },

@@ -1,7 +1,10 @@
 // What runs in a webhook process: WebhookService (endpoints, signing secrets, deliveries) over gRPC
 // with grpc.health.v1.Health, and two roles behind their flags (README "Configuration"; one binary,
 // as Svix splits API and worker): the dispatcher turns transaction events into deliveries, the
-// delivery worker sends them.
+// delivery worker sends them; and the prune job of finished deliveries (RETENTION_ENABLED).
+
+import { runPruneJobs } from '@qr-payout/platform/db';
+import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import {
   createGrpcServer,
   type RunningGrpcService,
@@ -21,15 +24,20 @@ import { createDeps, type WebhookOverrides } from './deps';
 import { createEgressGuard } from './egress/guard';
 import { createEndpointService, DISABLED_AFTER_FAILING, ENDPOINT_DISABLED_ERROR } from './endpoints/service';
 import { createWebhookHandlers } from './handlers';
+import { registerWebhookGauges } from './metrics';
+import { PRUNE_FINISHED_DELIVERIES } from './retention/store';
 import { createSigningSecretService } from './secrets/service';
 
 const HOUR_MS = 3_600_000;
+// The consumer lag costs two Kafka admin requests: read at most this often, whatever the scrapes.
+const CONSUMER_LAG_REFRESH_MS = 5_000;
 // What an attempt keeps of the receiver's answer, for support (never request headers).
 const RESPONSE_EXCERPT_BYTES = 1024;
 
 /**
  * Migrates schema webhook when MIGRATE_ON_START=true, serves on GRPC_PORT (0 picks a free port),
- * then starts the delivery worker and the dispatcher (each unless its flag says false).
+ * then starts the prune job of finished deliveries, the delivery worker and the dispatcher (each
+ * unless its flag says false).
  * `overrides.bus` replaces the Kafka bus (the sandbox).
  */
 export async function startWebhook(
@@ -73,6 +81,31 @@ export async function startWebhook(
   // attempts in flight.
   const startRoles = (): ServiceWorker[] => {
     const roles: ServiceWorker[] = [];
+    // docs/runbooks.md "Oldest due delivery", "Webhook consumer lag". Stopped last.
+    const consumerLag = deps.consumerLag;
+    roles.push(
+      registerWebhookGauges({
+        oldestDueAt: () => deliveries.oldestDueAt(),
+        ...(config.dispatcherEnabled && consumerLag
+          ? {
+              consumerLag: {
+                topic: TRANSACTION_EVENTS_TOPIC,
+                read: () => consumerLag(config.dispatcherGroup, TRANSACTION_EVENTS_TOPIC),
+              },
+            }
+          : {}),
+        logger,
+        lagRefreshMs: CONSUMER_LAG_REFRESH_MS,
+      }),
+    );
+    // Finished deliveries and their attempts (docs/operators.md "Retention").
+    if (config.retentionEnabled) {
+      roles.push(
+        ...runPruneJobs(pool, logger, config, [
+          { name: 'deliveries', statement: PRUNE_FINISHED_DELIVERIES, params: [config.deliveryRetentionMs] },
+        ]),
+      );
+    }
     if (config.workerEnabled) {
       const worker = startDeliveryWorker({
         pool,

@@ -526,6 +526,15 @@ describe('dispatch to subscriptions', () => {
     expect(rows).toHaveLength(2);
     expect(requestsOf(route, event.eventId)).toHaveLength(1);
     expect(requestsOf(callback, event.eventId)).toHaveLength(1);
+    // Telemetry is off here: the rows store no trace context (docs/architecture.md "Traces").
+    const { rows: traced } = await pool.query(
+      `SELECT traceparent, tracestate FROM "${main.schema}".deliveries WHERE event_id = $1`,
+      [event.eventId],
+    );
+    expect(traced).toEqual([
+      { traceparent: null, tracestate: null },
+      { traceparent: null, tracestate: null },
+    ]);
   });
 });
 

@@ -1,11 +1,11 @@
 // Applies what a partner said about a transaction, whichever path brought it (the submission
 // answer, a callback, a poll): a terminal outcome settles the transaction with its outbox event
 // (docs/architecture.md "Transactions"), an in-flight one records the partner's id and when to look again.
+import { trace } from '@opentelemetry/api';
 import type { Logger } from '@qr-payout/platform/log';
 import type { PartnerOutcome } from '../rails/rail-adapter';
-import type { StoredTransaction } from '../transactions/store';
 import type { SettlementSignals } from './settlement-signals';
-import type { ExecutionStore, LiveTransaction } from './store';
+import { type ExecutionStore, eventTraceContext, type LiveTransaction } from './store';
 
 export interface Settlement {
   /**
@@ -18,8 +18,22 @@ export interface Settlement {
     transactionId: string,
     outcome: PartnerOutcome,
     pollInMs: number,
-    known?: StoredTransaction,
+    known?: LiveTransaction,
   ): Promise<LiveTransaction | undefined>;
+}
+
+/**
+ * A settlement written in another trace than the pay's (a partner callback, a poll): its outbox
+ * event continues the pay's trace (`ExecutionStore.settle`), and the span that wrote it (the
+ * callback's RPC, `payout.poll_transaction`) keeps its own trace with one link to the pay's context
+ * (docs/architecture.md "Traces"). Nothing to do when telemetry is off: no context was stored.
+ */
+function linkToPay(settled: LiveTransaction): void {
+  if (settled.payTraceContext === null) return;
+  const span = trace.getActiveSpan();
+  const pay = trace.getSpanContext(eventTraceContext(settled));
+  if (!span || !pay || span.spanContext().traceId === pay.traceId) return;
+  span.addLink({ context: pay });
 }
 
 export function createSettlement(deps: {
@@ -51,6 +65,7 @@ export function createSettlement(deps: {
         known,
       );
       if (settled) {
+        linkToPay(settled);
         deps.logger.info({ transaction_id: transactionId, status: outcome.kind }, 'transaction settled');
         deps.signals.notify(transactionId, settled);
       }

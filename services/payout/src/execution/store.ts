@@ -1,6 +1,8 @@
 // All SQL of the money path (docs/architecture.md "Transactions"): durable idempotency, the pending
 // → processing → completed|failed state machine with its outbox event, and the polling worker's
 // claims.
+import { type Context, context, ROOT_CONTEXT } from '@opentelemetry/api';
+import { extractTraceContext, traceHeadersOf } from '@qr-payout/platform/telemetry';
 import type pg from 'pg';
 import type { NewInstruction } from '../instructions/store';
 import { OUTBOX_CHANNEL_PREFIX, OUTBOX_EVENT_COLUMNS, transactionEventValues } from '../outbox/store';
@@ -81,13 +83,48 @@ type IdempotencyKeyRow = {
   instruction_id: string;
 };
 
-/** A transaction with what the money path needs beyond the public fields. */
-export type LiveTransaction = StoredTransaction & { partnerPayoutId: string | null };
+/**
+ * The W3C trace context of the pay (or execute) that created a transaction, as stored text
+ * (migration 0007, docs/architecture.md "Traces").
+ */
+export type PayTraceContext = { traceparent: string; tracestate: string | null };
 
-type LiveTransactionRow = TransactionRow & { partner_payout_id: string | null };
+/** A transaction with what the money path needs beyond the public fields. */
+export type LiveTransaction = StoredTransaction & {
+  partnerPayoutId: string | null;
+  /** Null when telemetry was off at the pay (or the row predates migration 0007). */
+  payTraceContext: PayTraceContext | null;
+};
+
+type LiveTransactionRow = TransactionRow & {
+  partner_payout_id: string | null;
+  traceparent: string | null;
+  tracestate: string | null;
+};
 
 function toLiveTransaction(row: LiveTransactionRow): LiveTransaction {
-  return { ...toStoredTransaction(row), partnerPayoutId: row.partner_payout_id };
+  return {
+    ...toStoredTransaction(row),
+    partnerPayoutId: row.partner_payout_id,
+    payTraceContext:
+      row.traceparent === null ? null : { traceparent: row.traceparent, tracestate: row.tracestate },
+  };
+}
+
+/**
+ * The context a settlement's outbox event carries (docs/architecture.md "Traces"): the pay's, so
+ * that the webhook attempts join the pay's trace whichever path settled it; the active one for a row
+ * without a stored context.
+ */
+export function eventTraceContext(txn: Pick<LiveTransaction, 'payTraceContext'>): Context {
+  const stored = txn.payTraceContext;
+  if (stored === null) return context.active();
+  return extractTraceContext(
+    stored.tracestate === null
+      ? { traceparent: stored.traceparent }
+      : { traceparent: stored.traceparent, tracestate: stored.tracestate },
+    ROOT_CONTEXT,
+  );
 }
 
 /** Everything a submission to the partner is built from. */
@@ -184,7 +221,7 @@ export type ChargeHolder = { id: string; tenantId: string; instructionId: string
 
 type ChargeHolderRow = { id: string; tenant_id: string; instruction_id: string };
 
-const LIVE_COLUMNS = `${TRANSACTION_COLUMNS}, partner_payout_id`;
+const LIVE_COLUMNS = `${TRANSACTION_COLUMNS}, partner_payout_id, traceparent, tracestate`;
 const UNIQUE_VIOLATION = '23505';
 /** Migration 0002's partial unique index: one live (not failed) transaction per charge. */
 const LIVE_CHARGE_INDEX = 'transactions_live_charge_key';
@@ -227,15 +264,18 @@ function insertTransactionFrom(source: 'taken_key' | 'new_instruction'): string 
   return `INSERT INTO transactions (id, tenant_id, instruction_id, scheme_id, rail, status,
              amount_currency, amount_minor, pay_currency, pay_amount_minor,
              payer_name, payer_account, payer_tax_id, callback_url, lease_until, next_poll_at,
-             charge_key, payer_country, payer_id_type)
+             charge_key, payer_country, payer_id_type, traceparent, tracestate)
            SELECT $1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13,
              now() + $14 * interval '1 millisecond', now() + $14 * interval '1 millisecond', $18,
-             $19, $20
+             $19, $20, $21, $22
              FROM ${source}
            RETURNING ${LIVE_COLUMNS}`;
 }
 
-/** $1–$20 of TAKE_KEY and insertTransactionFrom, in their order. */
+/**
+ * $1–$22 of TAKE_KEY and insertTransactionFrom, in their order. $21, $22: the W3C context active
+ * at the insert, the pay's (docs/architecture.md "Traces"); NULL when telemetry is off.
+ */
 function transactionParams(
   ins: Pick<
     NewInstruction,
@@ -252,6 +292,7 @@ function transactionParams(
   key: IdempotencyKeyToTake,
   leaseMs: number,
 ): unknown[] {
+  const trace = traceHeadersOf();
   return [
     txn.id,
     ins.tenantId,
@@ -273,6 +314,8 @@ function transactionParams(
     txn.chargeKey,
     txn.payer.country,
     txn.payer.idType,
+    trace['traceparent'] ?? null,
+    trace['tracestate'] ?? null,
   ];
 }
 
@@ -361,7 +404,7 @@ export interface ExecutionStore {
   settle(
     transactionId: string,
     outcome: TerminalOutcome,
-    known?: StoredTransaction,
+    known?: LiveTransaction,
   ): Promise<LiveTransaction | undefined>;
   /**
    * Past its settlement horizon and not settled by the partner's answer: records `stuck_since` (kept
@@ -374,11 +417,6 @@ export interface ExecutionStore {
    * (docs/architecture.md "Rails and partners").
    */
   claimDueTransactions(limit: number, leaseMs: number): Promise<ClaimedTransaction[]>;
-  /**
-   * Deletes up to `limit` keys past their 24 hours (docs/api/idempotency.md "The Idempotency-Key");
-   * resolves with how many.
-   */
-  deleteExpiredIdempotencyKeys(limit: number): Promise<number>;
 }
 
 export function createExecutionStore(pool: pg.Pool): ExecutionStore {
@@ -448,7 +486,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
           `WITH ${TAKE_KEY}, new_instruction AS (
              INSERT INTO instructions (id, tenant_id, scheme_id, country, rail, decoded,
                amount_currency, amount_minor, pay_currency, pay_amount_minor, quote_id, quote, charge_key)
-             SELECT $3, $2, $4, $21, $5, $22, $6, $7, $8, $9, $23, $24, $18 FROM taken_key
+             SELECT $3, $2, $4, $23, $5, $24, $6, $7, $8, $9, $25, $26, $18 FROM taken_key
              RETURNING id
            )
            ${insertTransactionFrom('new_instruction')}`,
@@ -566,7 +604,10 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
         errorPartnerStatus: completed ? null : outcome.partnerStatus,
         updatedAt: new Date(),
       };
-      const event = transactionEventValues(toTransactionMessage(after));
+      // The event's headers carry the pay's context (docs/architecture.md "Traces").
+      const event = context.with(eventTraceContext(before), () =>
+        transactionEventValues(toTransactionMessage(after)),
+      );
       const { rows } = await pool.query<LiveTransactionRow & { notified: unknown }>(
         `WITH settled AS (
            UPDATE transactions
@@ -631,18 +672,6 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
         [transactionId, pollInMs],
       );
       return rowCount === 1;
-    },
-
-    async deleteExpiredIdempotencyKeys(limit) {
-      // Batched and SKIP LOCKED, so replicas reaping at once neither wait on nor repeat each other.
-      const { rowCount } = await pool.query(
-        `DELETE FROM idempotency_keys WHERE ctid IN (
-           SELECT ctid FROM idempotency_keys WHERE expires_at <= now()
-            LIMIT $1 FOR UPDATE SKIP LOCKED
-         )`,
-        [limit],
-      );
-      return rowCount ?? 0;
     },
   };
 }

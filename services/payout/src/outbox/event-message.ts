@@ -1,7 +1,7 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { type Context, context } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { Context } from '@opentelemetry/api';
+import { traceHeadersOf } from '@qr-payout/platform/telemetry';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 
@@ -18,15 +18,6 @@ export type OutboxMessage = {
   key: string;
   payload: Uint8Array;
   headers: Record<string, string>;
-};
-
-// Always W3C, whatever OTEL_PROPAGATORS says: the headers are stored and replayed later, and the
-// webhook dispatcher extracts W3C trace context (docs/architecture.md "The outbox and Kafka").
-const w3c = new W3CTraceContextPropagator();
-const recordSetter = {
-  set: (carrier: Record<string, string>, key: string, value: string) => {
-    carrier[key] = value;
-  },
 };
 
 function eventTypeOf(txn: Transaction): TransactionEventType {
@@ -55,8 +46,13 @@ export function buildTransactionEvent(
     tenantId: txn.tenantId,
     transaction: txn,
   });
-  const headers: Record<string, string> = { 'event-id': opts.eventId, 'event-type': eventType };
-  w3c.inject(opts.ctx ?? context.active(), headers, recordSetter);
+  // The trace context the relay's `publish` span continues (docs/architecture.md "Traces"); none
+  // when telemetry is off.
+  const headers: Record<string, string> = {
+    'event-id': opts.eventId,
+    'event-type': eventType,
+    ...traceHeadersOf(opts.ctx),
+  };
   return {
     eventId: opts.eventId,
     eventType,

@@ -1,5 +1,6 @@
 import type { BusMessage, EventBus } from '@qr-payout/platform/events';
 import { silentLogger } from '@qr-payout/platform/log';
+import { collectGlobalMetrics } from '@qr-payout/test-kit/metrics';
 import { createOutboxRelay } from './relay';
 import type { ClaimedEvent, OutboxStore } from './store';
 
@@ -33,6 +34,10 @@ function memoryOutbox(count: number) {
         else row.failures.push(verdict.error); // backing off: stays held during the test
       }
       return due.length;
+    },
+    async pendingStats() {
+      const pending = rows.filter((row) => !row.published);
+      return { count: pending.length, oldestCreatedAt: pending[0]?.event.createdAt ?? null };
     },
   };
   return { rows, store };
@@ -119,6 +124,7 @@ describe('createOutboxRelay', () => {
     rows[0]!.held = true; // not due yet
     let claims = 0;
     const counting: OutboxStore = {
+      ...store,
       relayRound: (opts, publish) => {
         claims++;
         return store.relayRound(opts, publish);
@@ -160,6 +166,37 @@ describe('createOutboxRelay', () => {
     acknowledge();
     await stopping;
     expect(rows[0]!.published).toBe(true);
+  });
+});
+
+// This file imported the relay before any MeterProvider existed, as a service's entry point does
+// before service-main registers one: instruments made at module load would record nothing.
+describe("the relay's metrics", () => {
+  it('records publishes and failures on the MeterProvider registered before the relay was created', async () => {
+    const collected = collectGlobalMetrics();
+    try {
+      const { store } = memoryOutbox(2);
+      let fail = true;
+      const { bus } = recordingBus(async () => {
+        if (fail) throw new Error('broker unreachable');
+      });
+      const relay = createOutboxRelay({ ...options, store, bus, batchSize: 1 });
+      await relay.relayBatch(); // evt-1 fails
+      fail = false;
+      await relay.relayBatch(); // evt-2 published
+      const recorded = await collected.collect();
+      const sum = (name: string) =>
+        recorded
+          .find((m) => m.descriptor.name === name)
+          ?.dataPoints.reduce((total, point) => total + Number(point.value), 0);
+      expect(sum('payout_outbox_published')).toBe(1);
+      expect(sum('payout_outbox_publish_failures')).toBe(1);
+      const lag = recorded.find((m) => m.descriptor.name === 'payout_outbox_publish_delay_seconds')
+        ?.dataPoints[0]?.value;
+      expect(lag).toMatchObject({ count: 1 });
+    } finally {
+      await collected.stop();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { metrics } from '@opentelemetry/api';
 import type { BusMessage, EventBus } from '@qr-payout/platform/events';
 import type { Logger } from '@qr-payout/platform/log';
+import { durationHistogram } from '@qr-payout/platform/metrics';
 import type { ClaimedEvent, OutboxStore, PublishVerdict } from './store';
 
 export type OutboxRelayOptions = {
@@ -38,17 +39,27 @@ export type OutboxRelay = {
   relayBatch(): Promise<number>;
 };
 
-const meter = metrics.getMeter('@qr-payout/payout/outbox');
-const lagHistogram = meter.createHistogram('payout.outbox.lag', {
-  description: 'Time from writing an outbox event to the bus acknowledging it',
-  unit: 'ms',
-});
-const publishedCounter = meter.createCounter('payout.outbox.published', {
-  description: 'Outbox events acknowledged by the bus',
-});
-const failedCounter = meter.createCounter('payout.outbox.publish_failures', {
-  description: 'Outbox events whose publish failed and will be retried',
-});
+/**
+ * The relay's instruments, made when the relay is: the OpenTelemetry API has no proxy meter, so
+ * instruments made at module load, before service-main registers the MeterProvider, would stay
+ * no-ops (docs/architecture.md "Metrics"). The backlog gauges are `metrics.ts`'s.
+ */
+function relayInstruments() {
+  const meter = metrics.getMeter('@qr-payout/payout/outbox');
+  return {
+    delay: durationHistogram(
+      '@qr-payout/payout/outbox',
+      'payout_outbox_publish_delay_seconds',
+      'Time from writing an outbox event to the bus acknowledging it',
+    ),
+    published: meter.createCounter('payout_outbox_published', {
+      description: 'Outbox events acknowledged by the bus',
+    }),
+    failed: meter.createCounter('payout_outbox_publish_failures', {
+      description: 'Outbox events whose publish failed and will be retried',
+    }),
+  };
+}
 
 // Keeps the claimed order; a batch mixes topics only if the outbox ever holds several.
 function byTopic(events: readonly ClaimedEvent[]): Map<string, BusMessage[]> {
@@ -85,6 +96,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { store, bus, logger } = opts;
   const backoff = { baseMs: opts.retryBaseMs ?? 500, maxMs: opts.retryMaxMs ?? 60_000 };
   const lingerMs = opts.lingerMs ?? 0;
+  const instruments = relayInstruments();
   let running: Promise<void> | undefined;
   let stopping = false;
   let wakeRequested = false;
@@ -117,7 +129,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         opts.publishTimeoutMs,
       );
     } catch (err) {
-      failedCounter.add(events.length);
+      instruments.failed.add(events.length);
       const oldest = events[0]!;
       logger.warn(
         {
@@ -134,10 +146,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     let maxLag = 0;
     for (const event of events) {
       const lag = now - event.createdAt.getTime();
-      lagHistogram.record(lag);
+      instruments.delay.record(lag / 1000);
       maxLag = Math.max(maxLag, lag);
     }
-    publishedCounter.add(events.length);
+    instruments.published.add(events.length);
     logger.debug({ count: events.length, max_lag_ms: maxLag }, 'outbox events published');
     return { published: true };
   }

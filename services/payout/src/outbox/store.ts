@@ -83,7 +83,7 @@ export type ClaimedEvent = {
   createdAt: Date;
 };
 
-type ClaimedRow = {
+type ClaimedRecord = {
   id: string;
   event_id: string;
   topic: string;
@@ -123,9 +123,18 @@ export interface OutboxStore {
     opts: RelayRoundOptions,
     publish: (events: ClaimedEvent[]) => Promise<PublishVerdict>,
   ): Promise<number>;
+  /**
+   * The backlog: how many events are not yet published, and when the oldest of them was written
+   * (null when none). One query over the partial index of unpublished events, so its cost follows
+   * the backlog, not the table.
+   */
+  pendingStats(): Promise<OutboxPendingStats>;
 }
 
-function claimedEvent(row: ClaimedRow): ClaimedEvent {
+/** The outbox's unpublished backlog (metrics: outbox lag). */
+export type OutboxPendingStats = { count: number; oldestCreatedAt: Date | null };
+
+function claimedEvent(row: ClaimedRecord): ClaimedEvent {
   return {
     id: BigInt(row.id),
     eventId: row.event_id,
@@ -140,13 +149,23 @@ function claimedEvent(row: ClaimedRow): ClaimedEvent {
 
 export function createOutboxStore(pool: pg.Pool): OutboxStore {
   return {
+    async pendingStats() {
+      // The predicate is the one of outbox_events_unpublished_idx: only the backlog is read.
+      const { rows } = await pool.query<{ count: number; oldest_created_at: Date | null }>(
+        `SELECT count(*)::int AS count, min(created_at) AS oldest_created_at
+           FROM outbox_events
+          WHERE published_at IS NULL`,
+      );
+      const row = rows[0]!;
+      return { count: row.count, oldestCreatedAt: row.oldest_created_at };
+    },
     relayRound(opts, publish) {
       // One transaction per round: the claimed rows stay locked while they are published, and a
       // hung publish cannot hold them past holdMs (the session ends, the round rolls back).
       return withTransaction(
         pool,
         async (client) => {
-          const { rows } = await client.query<ClaimedRow>(
+          const { rows } = await client.query<ClaimedRecord>(
             `SELECT id, event_id, topic, message_key, payload, headers, attempts, created_at
                FROM outbox_events
               WHERE published_at IS NULL AND next_attempt_at <= now()

@@ -1,11 +1,11 @@
 // The polling worker (docs/sandbox-test-qrs.md "Test amounts"): the path that settles what no
 // callback reports (sandbox 52/53), resumes submissions that stopped (a crash after the pending
-// commit, an unknown partner answer, fx down), and backstops lost callbacks; it also deletes
-// idempotency keys past their 24 hours. Every replica runs one: rows are claimed with FOR UPDATE
-// SKIP LOCKED plus a lease, and no database transaction is held across an HTTP call.
-import { setTimeout as sleep } from 'node:timers/promises';
+// commit, an unknown partner answer, fx down), and backstops lost callbacks. Every replica runs
+// one: rows are claimed with FOR UPDATE SKIP LOCKED plus a lease, and no database transaction is
+// held across an HTTP call. (Expired idempotency keys are a retention job's, retention/tables.ts.)
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger } from '@qr-payout/platform/log';
+import { runWorkerLoop } from '@qr-payout/platform/shutdown';
 import type { Settlement } from '../execution/settlement';
 import type { ClaimedTransaction, ExecutionStore } from '../execution/store';
 import type { Submitter } from '../execution/submission';
@@ -31,18 +31,11 @@ export type PollingWorkerOptions = {
   batchSize: number;
   leaseMs: number;
   backoffMs(attempt: number): number;
-  /**
-   * How often expired idempotency keys are deleted (docs/api/idempotency.md "The Idempotency-Key":
-   * keys live 24 hours).
-   */
-  keyReapIntervalMs: number;
   /** Per rail: past it, a live transaction gets a final answer or is reported stuck. */
   horizons: SettlementHorizons;
   /** POLL_BACKOFF_MAX_MS: how often a stuck transaction is still asked about. */
   backoffMaxMs: number;
 };
-
-const KEY_REAP_BATCH = 1_000;
 
 /** The span of one claimed transaction's round: a trace of its own, as no request asked for it. */
 export const POLL_SPAN = 'payout.poll_transaction';
@@ -60,7 +53,6 @@ export function exponentialBackoff(baseMs: number, maxMs: number): (attempt: num
 
 export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWorker {
   const log = opts.logger;
-  const stopping = new AbortController();
 
   /**
    * What the partner says of a claimed transaction: by its payout id once processing, otherwise by
@@ -191,45 +183,14 @@ export function runPollingWorker(opts: PollingWorkerOptions): RunningPollingWork
     );
   }
 
-  let lastReap = 0;
-  async function reapExpiredKeys(): Promise<void> {
-    if (Date.now() - lastReap < opts.keyReapIntervalMs) return;
-    lastReap = Date.now();
-    try {
-      let deleted = KEY_REAP_BATCH;
-      while (deleted === KEY_REAP_BATCH && !stopping.signal.aborted) {
-        deleted = await opts.store.deleteExpiredIdempotencyKeys(KEY_REAP_BATCH);
-      }
-    } catch (err) {
-      log.error({ err }, 'deleting expired idempotency keys failed');
-    }
-  }
-
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      await reapExpiredKeys();
-      let claimed: ClaimedTransaction[] = [];
-      try {
-        claimed = await opts.store.claimDueTransactions(opts.batchSize, opts.leaseMs);
-        await Promise.all(claimed.map(handle));
-      } catch (err) {
-        log.error({ err }, 'claiming due transactions failed');
-      }
-      // A full batch means more may be due: go again at once.
-      if (claimed.length < opts.batchSize) {
-        await sleep(opts.intervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
-      }
-    }
-  })();
-
-  let stopped: Promise<void> | undefined;
-  return {
-    stop() {
-      stopped ??= (async () => {
-        stopping.abort();
-        await loop;
-      })();
-      return stopped;
+  // A full batch means more may be due: go again at once.
+  return runWorkerLoop({
+    round: async () => {
+      const claimed = await opts.store.claimDueTransactions(opts.batchSize, opts.leaseMs);
+      await Promise.all(claimed.map(handle));
+      return claimed.length >= opts.batchSize;
     },
-  };
+    intervalMs: opts.intervalMs,
+    onError: (err) => log.error({ err }, 'claiming due transactions failed'),
+  });
 }

@@ -1,5 +1,5 @@
 import type { HttpRequestOptions, httpRequest } from '@qr-payout/platform/http';
-import { createPartnerClient } from './partner-client';
+import { createPartnerClient, partnerOutcome } from './partner-client';
 import { parsePayoutResource } from './partner-protocol';
 
 type HttpResponse = Awaited<ReturnType<typeof httpRequest>>;
@@ -113,6 +113,18 @@ describe('partner client', () => {
     expect(seen[0]?.opts).toMatchObject({ method: 'GET', headers: { authorization: 'Bearer k_secret' } });
     expect(await partner.findPayoutByIdempotencyKey('pix', 'txn_missing')).toEqual({ kind: 'not_found' });
     expect(seen[1]?.url).toBe('http://pix.partner.test/base/v1/payouts?idempotency_key=txn_missing');
+  });
+});
+
+describe('partnerOutcome', () => {
+  it('names the class of each answer, never the status itself (a bounded label)', () => {
+    expect(partnerOutcome({ ok: true, status: 201, body: undefined })).toBe('success');
+    expect(partnerOutcome({ ok: true, status: 404, body: undefined })).toBe('not_found');
+    expect(partnerOutcome({ ok: true, status: 429, body: undefined })).toBe('rate_limited');
+    expect(partnerOutcome({ ok: true, status: 422, body: undefined })).toBe('client_error');
+    expect(partnerOutcome({ ok: true, status: 503, body: undefined })).toBe('server_error');
+    expect(partnerOutcome({ ok: false, detail: 'timeout' })).toBe('timeout');
+    expect(partnerOutcome({ ok: false, detail: 'network error (Error)' })).toBe('network_error');
   });
 });
 

@@ -1,7 +1,9 @@
 // The one HTTP client of the partner protocol. Every submission carries our transaction id as
 // Idempotency-Key, so a submission retried after a timeout can never create a second payout at
 // the partner; after an unknown answer the caller looks the payout up by that key before deciding.
+import type { Attributes } from '@opentelemetry/api';
 import { type HttpRequestOptions, httpRequest } from '@qr-payout/platform/http';
+import { durationHistogram, secondsSince } from '@qr-payout/platform/metrics';
 import {
   type PayoutResource,
   parsePayoutResource,
@@ -50,11 +52,55 @@ function problemOf(body: unknown): string {
   return 'no problem details';
 }
 
+/** What a partner request is for: the `operation` label of its duration. */
+type PartnerOperation = 'submit' | 'get' | 'find_by_key';
+
+/**
+ * The `outcome` label of a partner request (docs/runbooks.md "Partner errors or latency"): the
+ * answer's class, or why there was none. Bounded: never the status itself.
+ */
+export function partnerOutcome(answer: HttpAnswer): string {
+  if (!answer.ok) return answer.detail === 'timeout' ? 'timeout' : 'network_error';
+  if (answer.status < 300) return 'success';
+  if (answer.status === 404) return 'not_found';
+  if (answer.status === 429) return 'rate_limited';
+  return answer.status < 500 ? 'client_error' : 'server_error';
+}
+
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
   const send = options.send ?? httpRequest;
   const authorization = `Bearer ${options.apiKey}`;
+  const durations = durationHistogram(
+    '@qr-payout/payout',
+    'payout_partner_request_duration_seconds',
+    'Duration of the requests to the rails partner, by rail, operation and outcome',
+  );
+  const attributesByKey = new Map<string, Attributes>();
+
+  function record(rail: RailName, operation: PartnerOperation, answer: HttpAnswer, started: number): void {
+    const outcome = partnerOutcome(answer);
+    const key = `${rail} ${operation} ${outcome}`;
+    let attributes = attributesByKey.get(key);
+    if (!attributes) {
+      attributes = { rail, operation, outcome };
+      attributesByKey.set(key, attributes);
+    }
+    durations.record(secondsSince(started), attributes);
+  }
 
   async function call(
+    rail: RailName,
+    operation: PartnerOperation,
+    path: string,
+    request: Pick<HttpRequestOptions, 'method' | 'headers' | 'body'>,
+  ): Promise<HttpAnswer> {
+    const started = performance.now();
+    const answer = await exchange(rail, path, request);
+    record(rail, operation, answer, started);
+    return answer;
+  }
+
+  async function exchange(
     rail: RailName,
     path: string,
     request: Pick<HttpRequestOptions, 'method' | 'headers' | 'body'>,
@@ -90,7 +136,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
 
   return {
     async submitPayout(rail, idempotencyKey, body) {
-      const answer = await call(rail, 'v1/payouts', {
+      const answer = await call(rail, 'submit', 'v1/payouts', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
         body: JSON.stringify(body),
@@ -112,12 +158,14 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     },
 
     async getPayout(rail, partnerPayoutId) {
-      return lookup(await call(rail, `v1/payouts/${encodeURIComponent(partnerPayoutId)}`, { method: 'GET' }));
+      return lookup(
+        await call(rail, 'get', `v1/payouts/${encodeURIComponent(partnerPayoutId)}`, { method: 'GET' }),
+      );
     },
 
     async findPayoutByIdempotencyKey(rail, idempotencyKey) {
       const query = new URLSearchParams({ idempotency_key: idempotencyKey });
-      return lookup(await call(rail, `v1/payouts?${query}`, { method: 'GET' }));
+      return lookup(await call(rail, 'find_by_key', `v1/payouts?${query}`, { method: 'GET' }));
     },
   };
 }

@@ -1,6 +1,6 @@
 // The payout.transactions.stuck gauge (README "Transaction state machine"): stuck transactions per
-// rail, through the OpenTelemetry metrics API, so whichever exporter the process configures (none
-// yet: a later issue adds Prometheus) reads it. Collection may come often and from several readers;
+// rail, through the OpenTelemetry metrics API; Prometheus reads it as payout_transactions_stuck
+// (docs/runbooks.md "Stuck transactions"). Collection may come often and from several readers;
 // the count is one cheap indexed query, run at most once per `refreshMs` and cached between.
 import { metrics, type ObservableGauge } from '@opentelemetry/api';
 import type { Logger } from '@qr-payout/platform/log';

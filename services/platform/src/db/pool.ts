@@ -35,6 +35,13 @@ export function createPgPool(opts: PgPoolOptions): pg.Pool {
     },
   });
   pool.on('error', (err) => opts.onError?.(err));
+  // pg-pool listens for errors only on idle clients: a checked-out client whose server goes away
+  // between two queries (e.g. a transaction held across a Kafka publish) would emit 'error' to no
+  // listener and end the process. Its query in flight rejects on its own, its next query fails,
+  // and pg-pool drops it at release, so the event itself needs no handling.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 

@@ -1,5 +1,16 @@
+import type { Context } from '@opentelemetry/api';
+
 /** A message on the bus: the key orders it within its partition; the value is a protobuf payload. */
-export type BusMessage = { key: string; value: Uint8Array; headers: Record<string, string> };
+export type BusMessage = {
+  key: string;
+  value: Uint8Array;
+  headers: Record<string, string>;
+  /**
+   * Set on a received message: the context of its `process` span, for work that outlives the
+   * handler and continues the message's trace (docs/architecture.md "Traces"). Not sent.
+   */
+  traceContext?: Context;
+};
 
 export type SubscribeOptions = {
   topic: string;

@@ -1,5 +1,5 @@
-import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
+  type Admin,
   type Consumer,
   type IHeaders,
   Kafka,
@@ -17,7 +17,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './bus';
-import { inBatchConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
+import { inConsumerSpans, startPublishSpans } from './trace';
 
 type KafkaBusOptions = {
   brokers: string[];
@@ -54,6 +54,12 @@ export type KafkaBus = EventBus & {
   ensureTopics(topics: string[], partitions?: number): Promise<void>;
   /** Deletes topics (test cleanup). */
   deleteTopics(topics: string[]): Promise<void>;
+  /**
+   * How far `groupId` is behind on `topic`: the end offset minus the group's committed offset,
+   * summed over the partitions (a partition the group never committed counts from its start).
+   * One admin connection, kept until close (the webhook's consumer-lag gauge).
+   */
+  consumerLag(groupId: string, topic: string): Promise<number>;
 };
 
 /** The EventBus over Kafka: idempotent producer (acks -1), commit after handle, traced. */
@@ -67,6 +73,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     logCreator: logCreatorFor(logger),
   });
   let producer: Promise<Producer> | undefined;
+  let lagAdmin: Promise<Admin> | undefined;
   const consumers = new Set<Consumer>();
 
   function connectedProducer(): Promise<Producer> {
@@ -91,25 +98,22 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
   return {
     async publish(topic, messages) {
       if (messages.length === 0) return;
-      const span = startPublishSpan(topic, messages.length, 'kafka');
-      const ctx = trace.setSpan(context.active(), span);
+      const spans = startPublishSpans(topic, messages, 'kafka');
       try {
         const connected = await connectedProducer();
         await connected.send({
           topic,
           acks: -1,
-          messages: messages.map((message) => ({
+          messages: messages.map((message, i) => ({
             key: message.key,
             value: Buffer.from(message.value.buffer, message.value.byteOffset, message.value.byteLength),
-            headers: withTraceHeaders(message.headers, ctx),
+            headers: spans.headers[i],
           })),
         });
+        spans.end();
       } catch (err) {
-        span.recordException(err as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
+        spans.end(err);
         throw err;
-      } finally {
-        span.end();
       }
     },
 
@@ -142,13 +146,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
             }));
             const last = slice[slice.length - 1]!.offset;
             try {
-              await inBatchConsumerSpan(
-                from,
-                groupId,
-                received.map((m) => m.headers),
-                'kafka',
-                () => handleBatch(received),
-              );
+              await inConsumerSpans(from, groupId, received, 'kafka', handleBatch);
             } catch (err) {
               // Not committed: kafkajs retries, then restarts the consumer at the same offset.
               logger.error(
@@ -204,7 +202,37 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       }
     },
 
+    async consumerLag(groupId, topic) {
+      lagAdmin ??= (async () => {
+        const admin = kafka.admin();
+        await admin.connect();
+        return admin;
+      })().catch((err: unknown) => {
+        lagAdmin = undefined;
+        throw err;
+      });
+      const admin = await lagAdmin;
+      const [ends, [committed]] = await Promise.all([
+        admin.fetchTopicOffsets(topic),
+        admin.fetchOffsets({ groupId, topics: [topic] }),
+      ]);
+      const committedByPartition = new Map(
+        (committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]),
+      );
+      let lag = 0;
+      for (const end of ends) {
+        const at = committedByPartition.get(end.partition) ?? -1;
+        // -1: nothing committed yet; the group starts from the partition's earliest offset.
+        const from = at >= 0 ? at : Number(end.low);
+        lag += Math.max(0, Number(end.high) - from);
+      }
+      return lag;
+    },
+
     async close() {
+      const admin = lagAdmin;
+      lagAdmin = undefined;
+      if (admin) await (await admin.catch(() => undefined))?.disconnect();
       await Promise.all([...consumers].map((consumer) => consumer.disconnect()));
       consumers.clear();
       const connected = producer;

@@ -1,7 +1,6 @@
-import { context, trace } from '@opentelemetry/api';
 import type { Logger } from '../logger';
 import { type BusMessage, batchHandlerOf, type EventBus, type Subscription } from './bus';
-import { inBatchConsumerSpan, startPublishSpan, withTraceHeaders } from './trace';
+import { inConsumerSpans, startPublishSpans } from './trace';
 
 type MemoryBusOptions = {
   logger?: Logger;
@@ -45,13 +44,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
         const member = group.members[group.turn++ % group.members.length]!;
         const batch = topic.log.slice(group.offset, group.offset + member.maxBatchSize);
         try {
-          await inBatchConsumerSpan(
-            name,
-            group.id,
-            batch.map((m) => m.headers),
-            'memory',
-            () => member.handleBatch(batch),
-          );
+          await inConsumerSpans(name, group.id, batch, 'memory', member.handleBatch);
           group.offset += batch.length;
         } catch (err) {
           opts.logger?.error(
@@ -70,17 +63,12 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   return {
     async publish(name, messages) {
       if (closed) throw new Error('event bus is closed');
-      const span = startPublishSpan(name, messages.length, 'memory');
-      const ctx = trace.setSpan(context.active(), span);
+      const spans = startPublishSpans(name, messages, 'memory');
       const topic = topicOf(name);
-      for (const message of messages) {
-        topic.log.push({
-          key: message.key,
-          value: message.value,
-          headers: withTraceHeaders(message.headers, ctx),
-        });
-      }
-      span.end();
+      messages.forEach((message, i) => {
+        topic.log.push({ key: message.key, value: message.value, headers: spans.headers[i]! });
+      });
+      spans.end();
       for (const group of topic.groups.values()) pump(name, topic, group);
     },
 

@@ -8,6 +8,8 @@ import {
 } from '@bufbuild/protobuf';
 import { type CallOptions, type Client, Code, ConnectError } from '@connectrpc/connect';
 import * as grpc from '@grpc/grpc-js';
+import type { Attributes, Histogram } from '@opentelemetry/api';
+import { durationHistogram, secondsSince } from '../metrics/instruments';
 import {
   type ClientRoute,
   clientRoute,
@@ -15,6 +17,7 @@ import {
   requestMetadata,
   startClientSpan,
 } from './client-interceptors';
+import { rpcMetricAttributes } from './server-interceptors';
 import { fromServiceError, metadataToHeaders } from './status';
 
 /** A unary call as a client method makes it: request message in, response message out. */
@@ -83,11 +86,28 @@ type MethodCall = ClientRoute & {
   readonly defaultTimeoutMs: number;
   readonly serialize: (message: Message) => Buffer;
   readonly deserialize: (bytes: Buffer) => Message;
+  /** rpc_client_call_duration_seconds (docs/runbooks.md "gRPC errors"). */
+  readonly durations: Histogram;
+  readonly metricAttributes: Attributes[];
+  readonly service: DescService;
 };
+
+/** Records a finished call's duration by service, method and status code. */
+function recordCall(call: MethodCall, started: number, code: number): void {
+  call.durations.record(
+    secondsSince(started),
+    rpcMetricAttributes(call.metricAttributes, call.service, call.method, code),
+  );
+}
 
 /** A typed gRPC client with tracing, x-request-id propagation and a default deadline. */
 export function createGrpcClient<T extends DescService>(service: T, opts: GrpcClientOptions): Client<T> {
   const client: Record<string, unknown> = {};
+  const durations = durationHistogram(
+    '@qr-payout/platform/grpc',
+    'rpc_client_call_duration_seconds',
+    'Duration of the gRPC calls this process made, by service, method and status code',
+  );
   for (const method of service.methods) {
     const call: MethodCall = {
       ...clientRoute(service, method),
@@ -97,6 +117,9 @@ export function createGrpcClient<T extends DescService>(service: T, opts: GrpcCl
       defaultTimeoutMs: opts.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS,
       serialize: (message) => asBuffer(toBinary(method.input, message)),
       deserialize: (bytes) => fromBinary(method.output, bytes),
+      durations,
+      metricAttributes: [],
+      service,
     };
     if (method.methodKind === 'unary') {
       const base: ClientUnaryCall = (request, options) => unary(call, request, options);
@@ -143,6 +166,7 @@ function abortError(signal: AbortSignal): ConnectError {
 function unary(call: MethodCall, request: Message, options: CallOptions): Promise<Message> {
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(abortError(signal));
+  const started = performance.now();
   const span = startClientSpan(call);
   const metadata = requestMetadata(span, options.headers);
   return new Promise((resolve, reject) => {
@@ -158,9 +182,11 @@ function unary(call: MethodCall, request: Message, options: CallOptions): Promis
         if (err) {
           const error = signal?.aborted ? abortError(signal) : fromServiceError(err);
           endClientSpan(span, error.code);
+          recordCall(call, started, error.code);
           reject(error);
         } else {
           endClientSpan(span, 0);
+          recordCall(call, started, 0);
           resolve(response as Message);
         }
       },
@@ -180,6 +206,7 @@ async function* serverStream(
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
   const message = create(call.method.input, request as never);
+  const started = performance.now();
   const span = startClientSpan(call);
   const stream = channelFor(call.baseUrl).makeServerStreamRequest(
     call.path,
@@ -211,6 +238,7 @@ async function* serverStream(
     // The consumer may stop early (break): end the stream instead of leaving it open.
     stream.cancel();
     endClientSpan(span, code);
+    recordCall(call, started, code);
   }
 }
 

@@ -5,6 +5,7 @@ import {
   type Attributes,
   type Context,
   context,
+  type Histogram,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -13,8 +14,10 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { requestContext } from '../context';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { newId } from '../ids';
 import type { Logger } from '../logger';
+import { secondsSince } from '../metrics/instruments';
 import { cancelReason, GrpcHandlerContext, type ServerCall } from './handler-context';
 import { toGrpcStatus } from './status';
 import { firstValue, metadataGetter, REQUEST_ID_HEADER } from './trace-headers';
@@ -58,6 +61,10 @@ type ServerRoute = {
   readonly attributes: Attributes;
   /** Health probes log at debug: they would drown the calls that matter. */
   readonly quiet: boolean;
+  /** rpc_server_call_duration_seconds; undefined for health probes (not traffic). */
+  readonly durations: Histogram | undefined;
+  /** The histogram's attributes per status code, made once each. */
+  readonly metricAttributes: Attributes[];
 };
 
 export function serverRoute(
@@ -65,7 +72,9 @@ export function serverRoute(
   method: DescMethod,
   logger: Logger,
   inFlight: InFlight,
+  durations?: Histogram,
 ): ServerRoute {
+  const quiet = service.typeName === HEALTH_SERVICE;
   return {
     service,
     method,
@@ -73,8 +82,25 @@ export function serverRoute(
     logger,
     inFlight,
     attributes: { 'rpc.system': 'grpc', 'rpc.service': service.typeName, 'rpc.method': method.name },
-    quiet: service.typeName === HEALTH_SERVICE,
+    quiet,
+    durations: quiet ? undefined : durations,
+    metricAttributes: [],
   };
+}
+
+/** The attributes of one call's duration: service, method and status code (17 codes at most). */
+export function rpcMetricAttributes(
+  cache: Attributes[],
+  service: DescService,
+  method: DescMethod,
+  code: number,
+): Attributes {
+  let attributes = cache[code];
+  if (!attributes) {
+    attributes = { 'rpc.service': service.typeName, 'rpc.method': method.name, 'rpc.grpc.status_code': code };
+    cache[code] = attributes;
+  }
+  return attributes;
 }
 
 /** The observation of one call: started when it arrives, finished once its status is sent. */
@@ -119,6 +145,10 @@ class ObservedCall {
       route.logger[level](line, 'grpc call');
     }
     span.end();
+    route.durations?.record(
+      secondsSince(this.started),
+      rpcMetricAttributes(route.metricAttributes, route.service, route.method, code),
+    );
     const inFlight = route.inFlight;
     inFlight.count--;
     if (inFlight.count === 0) for (const idle of inFlight.onIdle) idle();
@@ -134,6 +164,12 @@ function callError(err: unknown, call: ServerCall, route: ServerRoute): ConnectE
   if (err instanceof ConnectError) return err;
   // A handler that honoured the call's signal rethrows its abort: report why it was aborted.
   if (call.cancelled) return cancelReason(call);
+  // A database that is down is an outage, UNAVAILABLE (the gateway's 503, docs/api/errors.md "The
+  // error body"), not a bug.
+  if (isDatabaseUnavailable(err)) {
+    route.logger.warn({ err, rpc: route.rpc }, 'database unavailable');
+    return new ConnectError('database unavailable', Code.Unavailable);
+  }
   route.logger.error({ err, rpc: route.rpc }, 'unhandled error in handler');
   return new ConnectError('internal error', Code.Internal);
 }

@@ -3,6 +3,7 @@ import { Code, ConnectError, type ServiceImpl } from '@connectrpc/connect';
 import * as grpc from '@grpc/grpc-js';
 import { Health } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import type { Logger } from '../logger';
+import { durationHistogram } from '../metrics/instruments';
 import { createHealth, type HealthRegistry } from './health';
 import {
   type GrpcServerInterceptor,
@@ -44,6 +45,8 @@ export interface GrpcServer {
   inFlight(): number;
 }
 
+const METER = '@qr-payout/platform/grpc';
+
 /** A gRPC (HTTP/2 cleartext) server on @grpc/grpc-js with grpc.health.v1.Health. */
 export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
   const logger = opts.logger;
@@ -56,13 +59,19 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
   const inFlight: InFlight = { count: 0, onIdle: new Set() };
   const servedServices = new Set<string>();
   const interceptors = opts.interceptors ?? [];
+  // docs/runbooks.md "gRPC errors": rate, errors and latency per RPC.
+  const durations = durationHistogram(
+    METER,
+    'rpc_server_call_duration_seconds',
+    'Duration of the gRPC calls this server answered, by service, method and status code',
+  );
 
   const router: GrpcRouter = {
     service(service, implementation) {
       if (servedServices.has(service.typeName)) throw new Error(`${service.typeName} is registered twice`);
       const methods = implementation as Record<string, unknown>;
       for (const method of service.methods) {
-        const route = serverRoute(service, method, logger, inFlight);
+        const route = serverRoute(service, method, logger, inFlight, durations);
         const path = `/${route.rpc}`;
         const given = methods[method.localName];
         // Bound like connect binds it: an implementation may be an object using `this`.

@@ -1,9 +1,11 @@
 import { int, oneOf, str } from '../config';
 import { LOG_LEVELS } from '../logger';
+import { metricsSettings } from '../metrics/start';
 
 /**
  * The settings every gRPC service reads alike, for its loadConfig spec: where it listens
- * (GRPC_PORT, HOST), LOG_LEVEL, and how it stops (SHUTDOWN_GRACE_MS, GRPC_DRAIN_MS).
+ * (GRPC_PORT, HOST), LOG_LEVEL, how it stops (SHUTDOWN_GRACE_MS, GRPC_DRAIN_MS) and its metrics
+ * endpoint (METRICS_ENABLED, METRICS_PORT).
  */
 export function grpcServiceSettings(defaultPort: number) {
   return {
@@ -13,5 +15,6 @@ export function grpcServiceSettings(defaultPort: number) {
     // Under the pod's termination grace period (30 s by default in Kubernetes).
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0 }),
     grpcDrainMs: int('GRPC_DRAIN_MS', { default: 10_000, min: 0 }),
+    ...metricsSettings(),
   };
 }

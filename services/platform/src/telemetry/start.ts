@@ -39,8 +39,10 @@ export function startTelemetry(opts: TelemetryOptions): boolean {
   sdk = new NodeSDK({
     serviceName: env['OTEL_SERVICE_NAME'] || opts.serviceName,
     ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors as never } : {}),
-    // The services emit traces only: no metric or log export unless OTEL_*_EXPORTER asks for it.
-    ...(env['OTEL_METRICS_EXPORTER'] ? {} : { metricReaders: [] }),
+    // Traces only. Metrics have their own MeterProvider, Prometheus on METRICS_PORT, whether or not
+    // tracing runs (src/metrics/start.ts): the SDK must not register a second one, whatever
+    // OTEL_METRICS_EXPORTER says. Logs are exported only when OTEL_LOGS_EXPORTER asks for it.
+    metricReaders: [],
     ...(env['OTEL_LOGS_EXPORTER'] ? {} : { logRecordProcessors: [] }),
     instrumentations: [
       new HttpInstrumentation({

@@ -10,6 +10,7 @@ import type { Logger } from '@qr-payout/platform/log';
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import type { Pool } from 'pg';
 import { subscribesTo } from '../endpoints/endpoint-draft';
+import { deliveryTraceContextOf } from './attempt-span';
 import type { TenantEndpointCache } from './endpoint-cache';
 import { type EventBody, transactionEventBody } from './envelope';
 import * as store from './store';
@@ -23,13 +24,22 @@ import * as store from './store';
 
 export type Dispatcher = { stop(): Promise<void> };
 
-type ReadEvent = { event: TransactionEvent; envelope: EventBody };
+type ReadEvent = {
+  event: TransactionEvent;
+  envelope: EventBody;
+  /** The trace its deliveries' attempts join (docs/architecture.md "Traces"). */
+  traceContext?: store.DeliveryTraceContext | null;
+};
 
 /** The event and its envelope, or undefined when the message cannot be read as one. */
 function readEvent(message: BusMessage, logger: Logger): ReadEvent | undefined {
   try {
     const event = fromBinary(TransactionEventSchema, message.value);
-    return { event, envelope: transactionEventBody(event) };
+    return {
+      event,
+      envelope: transactionEventBody(event),
+      traceContext: deliveryTraceContextOf(message.traceContext),
+    };
   } catch (err) {
     // A message no version of this code can read would block its partition forever: skip it, loudly.
     logger.error({ err, key: message.key, headers: message.headers }, 'skipping an unreadable event');
@@ -51,7 +61,7 @@ export async function dispatchTransactionEvents(
   if (events.length === 0) return 0;
   const endpointsByTenant = await endpoints.get(events.map((e) => e.event.tenantId));
   const rows: store.NewDelivery[] = [];
-  for (const { event, envelope } of events) {
+  for (const { event, envelope, traceContext } of events) {
     const tenantEndpoints = endpointsByTenant.get(event.tenantId);
     if (!tenantEndpoints) continue;
     const targets: store.DeliveryTarget[] = tenantEndpoints.filter((endpoint) =>
@@ -71,6 +81,7 @@ export async function dispatchTransactionEvents(
         transactionId: envelope.transactionId,
         payload: envelope.body,
         trigger: 'scheduled',
+        traceContext,
       });
     }
   }

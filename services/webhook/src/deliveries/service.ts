@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { context } from '@opentelemetry/api';
 import { isId, newId } from '@qr-payout/platform/ids';
 import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform/paging';
 import type { Pool } from 'pg';
 import { endpointNotFound } from '../endpoints/errors';
 import { createEndpointStore } from '../endpoints/store';
 import { requireTenantId, validationError } from '../validation';
+import { deliveryTraceContextOf } from './attempt-span';
 import { pingEventBody } from './envelope';
 import { deliveryInFlight, deliveryNotFound } from './errors';
 import type { DeliveryStatus } from './state';
@@ -121,6 +123,8 @@ export function createDeliveryService(deps: {
           retryStrategy: endpoint.retryStrategy,
           payload: envelope.body,
           trigger: 'ping',
+          // The ping's attempt joins the trace of the Ping call.
+          traceContext: deliveryTraceContextOf(context.active()),
         },
       ]);
       onDue();

@@ -94,6 +94,15 @@ export interface TenantEndpoint extends DeliveryTarget {
   eventTypes: string[];
 }
 
+/**
+ * The W3C trace context a delivery's attempts continue (docs/architecture.md "Traces"): the
+ * dispatcher's `process` span for the event, or the ping's RPC.
+ */
+export interface DeliveryTraceContext {
+  traceparent: string;
+  tracestate: string | null;
+}
+
 export interface NewDelivery extends DeliveryTarget {
   id: string;
   tenantId: string;
@@ -102,6 +111,8 @@ export interface NewDelivery extends DeliveryTarget {
   transactionId: string | null;
   payload: Buffer;
   trigger: DeliveryTrigger;
+  /** Absent or null when telemetry is off: the row stores NULL. */
+  traceContext?: DeliveryTraceContext | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,6 +139,8 @@ export interface ClaimedDelivery {
    * rotation), else null.
    */
   previousSecretSealed: Buffer | null;
+  /** The trace the attempt's span joins; null when none was stored. */
+  traceContext: DeliveryTraceContext | null;
 }
 
 interface ClaimedRecord {
@@ -145,6 +158,8 @@ interface ClaimedRecord {
   headers_sealed: Buffer | null;
   secret_sealed: Buffer | null;
   previous_secret_sealed: Buffer | null;
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 /** What one HTTP attempt gave, and what the schedule decided next. */
@@ -229,6 +244,11 @@ export interface DeliveryStore {
    * commits at once: no transaction is held across the HTTP call.
    */
   claimDueDeliveries(opts: { limit: number; leaseMs: number; token: string }): Promise<ClaimedDelivery[]>;
+  /**
+   * When the most overdue pending delivery became due (null when none is due): the
+   * webhook_oldest_due_delivery_seconds gauge. One lookup in deliveries_due_idx.
+   */
+  oldestDueAt(): Promise<Date | null>;
   /**
    * Records an attempt and moves its delivery on, in one statement, only while the caller's lease
    * token still owns the row. On a failure it also runs the auto-disable rule
@@ -321,13 +341,13 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
       if (rows.length === 0) return [];
       const { rows: inserted } = await db.query<{ id: string }>(
         `INSERT INTO deliveries (id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url,
-           retry_strategy, payload, next_trigger, next_attempt_at)
+           retry_strategy, payload, next_trigger, next_attempt_at, traceparent, tracestate)
          SELECT id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, retry_strategy,
-           payload, next_trigger, now()
+           payload, next_trigger, now(), traceparent, tracestate
          FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[],
-           $8::text[], $9::bytea[], $10::text[])
+           $8::text[], $9::bytea[], $10::text[], $11::text[], $12::text[])
            AS t(id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, retry_strategy,
-             payload, next_trigger)
+             payload, next_trigger, traceparent, tracestate)
          ON CONFLICT DO NOTHING
          RETURNING id`,
         [
@@ -341,6 +361,8 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
           rows.map((r) => r.retryStrategy),
           rows.map((r) => r.payload),
           rows.map((r) => r.trigger),
+          rows.map((r) => r.traceContext?.traceparent ?? null),
+          rows.map((r) => r.traceContext?.tracestate ?? null),
         ],
       );
       return inserted.map((r) => r.id);
@@ -361,7 +383,7 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
              lease_token = $3, updated_at = now()
            FROM due WHERE d.id = due.id
            RETURNING d.id, d.tenant_id, d.event_id, d.event_type, d.endpoint_id, d.url, d.retry_strategy,
-             d.attempts, d.next_trigger, d.payload
+             d.attempts, d.next_trigger, d.payload, d.traceparent, d.tracestate
          )
          SELECT c.*, e.enabled AS endpoint_enabled, e.headers_sealed, s.secret_sealed,
            CASE WHEN s.previous_expires_at > now() THEN s.previous_secret_sealed END AS previous_secret_sealed
@@ -385,7 +407,17 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
         headersSealed: r.headers_sealed,
         secretSealed: r.secret_sealed,
         previousSecretSealed: r.previous_secret_sealed,
+        traceContext:
+          r.traceparent === null ? null : { traceparent: r.traceparent, tracestate: r.tracestate },
       }));
+    },
+
+    async oldestDueAt() {
+      const { rows } = await db.query<{ due_at: Date | null }>(
+        `SELECT min(next_attempt_at) AS due_at FROM deliveries
+          WHERE status = 'pending' AND next_attempt_at <= now()`,
+      );
+      return rows[0]?.due_at ?? null;
     },
 
     async finishAttempt(result, rule) {

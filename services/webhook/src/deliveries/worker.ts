@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@qr-payout/platform/log';
+import { runOutsideTrace } from '@qr-payout/platform/telemetry';
 import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
 import type { EgressGuard } from '../egress/guard';
 import { openEndpointHeaders } from '../endpoints/service';
+import { createDeliveryMetrics } from '../metrics';
 import { openSigningSecrets } from '../secrets/service';
+import { inAttemptSpan } from './attempt-span';
 import { createDeliveredBatcher } from './delivered-batch';
 import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
 import { type SendOutcome, sendWebhook } from './sender';
@@ -150,6 +153,8 @@ export function startDeliveryWorker(deps: {
   const shutdown = new AbortController();
   const deliveries = store.createDeliveryStore(pool);
   const delivered = createDeliveredBatcher(deliveries);
+  // webhook_attempts_total and webhook_deliveries_total (docs/runbooks.md "Oldest due delivery").
+  const counted = createDeliveryMetrics();
 
   async function attemptDelivery(
     claimed: store.ClaimedDelivery,
@@ -158,14 +163,16 @@ export function startDeliveryWorker(deps: {
   ): Promise<void> {
     const startedAt = new Date();
     if (claimed.endpointEnabled === false) {
-      await deliveries.failClaimedDelivery({
+      const failed = await deliveries.failClaimedDelivery({
         deliveryId: claimed.id,
         leaseToken,
         error: settings.autoDisable.deliveryError,
       });
+      if (failed) counted.finished('failed');
       return;
     }
-    const attempt = await send(claimed, startedAt).finally(sent);
+    const attempt = await inAttemptSpan(claimed, () => send(claimed, startedAt)).finally(sent);
+    counted.attempted(attempt);
     const { next, nextAttemptAt } = nextStep(attempt, claimed, settings.retryScale, random);
     const { permanent: _permanent, retryAfterMs: _retryAfterMs, ...recorded } = attempt;
     const result = {
@@ -177,7 +184,8 @@ export function startDeliveryWorker(deps: {
       nextAttemptAt,
     };
     if (next === 'delivered') {
-      if (!(await delivered.record(result))) leaseLost(claimed);
+      if (await delivered.record(result)) counted.finished('delivered');
+      else leaseLost(claimed);
       return;
     }
     const finished = await deliveries.finishAttempt(result, settings.autoDisable);
@@ -185,11 +193,13 @@ export function startDeliveryWorker(deps: {
       leaseLost(claimed);
       return;
     }
+    counted.finished(finished.delivery.status);
     if (finished.endpointDisabled && claimed.endpointId) {
-      await deliveries.failPendingDeliveriesOfEndpoint(
+      const failedWithIt = await deliveries.failPendingDeliveriesOfEndpoint(
         claimed.endpointId,
         settings.autoDisable.deliveryError,
       );
+      counted.finished('failed', failedWithIt);
       logger.warn(
         { endpoint_id: claimed.endpointId, tenant_id: claimed.tenantId },
         'webhook endpoint disabled: its attempts only failed for the auto-disable period',
@@ -290,7 +300,9 @@ export function startDeliveryWorker(deps: {
       again = true;
       return;
     }
-    claiming = claimRound()
+    // Outside any trace: the dispatcher wakes the worker from its consumer span, but claims and
+    // their writes serve many deliveries; each attempt joins its delivery's own trace.
+    claiming = runOutsideTrace(claimRound)
       .catch((err: unknown) => logger.error({ err }, 'claiming due deliveries failed'))
       .finally(() => {
         claiming = undefined;
