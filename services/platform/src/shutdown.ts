@@ -88,7 +88,7 @@ function runWithin(step: ShutdownStep, ms: number): Promise<'done' | 'timeout' |
 }
 
 /** A background loop that a shutdown step stops: `stop()` is idempotent and waits for the round in flight. */
-export type WorkerLoop = { stop(): Promise<void> };
+type WorkerLoop = { stop(): Promise<void> };
 
 /**
  * Runs `round` until stopped, sleeping `intervalMs` after each round unless it answers true (more

@@ -93,7 +93,7 @@ export function createPruneJob(opts: PruneJobOptions): PruneJob {
  * Runs a prune job as a service worker: a round at once, then one every `intervalMs`; stop() ends
  * it after the batch in flight. A failed round is logged and retried next round.
  */
-export function runPruneJob(opts: PruneJobOptions): { stop(): Promise<void> } {
+export function runPruneJob(opts: PruneJobOptions): ReturnType<typeof runWorkerLoop> {
   const job = createPruneJob(opts);
   return runWorkerLoop({
     round: (signal) => job.pruneRound(signal).then(() => false),
