@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
@@ -6,6 +8,12 @@ import { freshSchema, type TestSchema } from '@qr-payout/test-kit/schema';
 import { databaseEnv, runMigrateCommand, serviceEnv } from '@qr-payout/test-kit/service';
 import pg from 'pg';
 import { loadFxConfig, type RunningFx, startFx } from '../src/index';
+
+// Every migration file of the service, as schema_migrations records it once applied.
+const MIGRATIONS = readdirSync(path.join(__dirname, '..', 'migrations'))
+  .filter((file) => /^\d{4}_.+\.sql$/.test(file))
+  .sort()
+  .map((name) => ({ version: name.slice(0, 4), name }));
 
 describe('fx service', () => {
   const admin = new pg.Pool({ connectionString: testInfra.databaseUrl, max: 2 });
@@ -105,8 +113,8 @@ describe('fx service', () => {
       { code: 'CLP', minorUnits: 0 },
       { code: 'USD', minorUnits: 2 },
     ]);
-    const { rows } = await admin.query(`SELECT version FROM "${schema}".schema_migrations`);
-    expect(rows).toEqual([{ version: '0001' }]);
+    const { rows } = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+    expect(rows).toEqual(MIGRATIONS.map(({ version }) => ({ version })));
   });
 
   it('refuses a bad FX_RATES before starting, naming the variable', () => {
@@ -140,7 +148,10 @@ describe('fx service', () => {
   it('`node src/main.ts migrate` applies the migrations and exits', async () => {
     const schema = testSchema();
     await runMigrateCommand('services/fx/src/main.ts', schema);
-    const { rows } = await admin.query(`SELECT version, name FROM "${schema}".schema_migrations`);
-    expect(rows).toEqual([{ version: '0001', name: '0001_quotes.sql' }]);
+    const { rows } = await admin.query(
+      `SELECT version, name FROM "${schema}".schema_migrations ORDER BY version`,
+    );
+    expect(MIGRATIONS.map(({ name }) => name)).toEqual(['0001_quotes.sql', '0002_quotes_expiry_index.sql']);
+    expect(rows).toEqual(MIGRATIONS);
   }, 30_000);
 });
