@@ -1,9 +1,12 @@
 // Issue 12 "How we will know": every metric of docs/runbooks.md is scraped from its process's
 // /metrics (METRICS_PORT) and moves when its cause happens. The outbox backlog and the oldest due
 // delivery are caused for real by starting the system with the relay and the delivery worker off
-// and turning them on later (a second payout with the relay, a second webhook with the worker);
-// the consumer lag is shown present and back to 0 once the dispatcher has read the events.
+// and turning them on later (a second payout with the relay, a third webhook with the worker); the
+// consumer lag grows while no dispatcher runs (the webhook process without one still reports it)
+// and is back to 0 once a second webhook with the dispatcher has read the events. Errors are caused
+// for real too: an unknown transaction, a refused body, a stopped decoder, partner faults.
 import { randomBytes } from 'node:crypto';
+import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { type System, startSystem, type TestTenant } from './harness';
 import { call } from './support/http';
 import { payPix } from './support/pay';
@@ -18,24 +21,34 @@ const PAY_RPC = {
   rpc_method: 'Pay',
   rpc_grpc_status_code: '0',
 };
+const EVENTS_TOPIC = { topic: 'payout.transaction-events.v1' };
+// A well-formed transaction id no transaction has: the gateway asks payout, which answers NOT_FOUND.
+const UNKNOWN_TRANSACTION = `txn_${'0'.repeat(26)}`;
 
 let system: System;
 let tenant: TestTenant;
 let receiver: WebhookReceiver;
+// The payout replicas started by the test (their partner requests count too).
+const relayUrls: string[] = [];
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   system = await startSystem({
     gatewayEnv: { EXECUTE_WAIT_MS: '1000' },
-    // …54 stays processing for the whole test: past its 2 s horizon, it is stuck.
-    partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '600000' },
+    // …54 stays processing for the whole test: past its 2 s horizon, it is stuck. The fault plan
+    // makes partner submissions fail or time out on demand.
+    partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '600000', PARTNER_SIM_FAULTS: 'true' },
     serviceEnv: {
       payout: {
         OUTBOX_RELAY_ENABLED: 'false',
         SETTLEMENT_HORIZON_PIX_MS: '2000',
         STUCK_GAUGE_REFRESH_MS: '100',
+        // A held submission answer times out well before the fault's 8 s.
+        PARTNER_TIMEOUT_MS: '3000',
       },
-      webhook: { WEBHOOK_WORKER_ENABLED: 'false' },
+      // Neither the dispatcher nor the worker: the harness's group is this system's own, so no
+      // process reads it until the test starts one.
+      webhook: { WEBHOOK_WORKER_ENABLED: 'false', WEBHOOK_DISPATCHER_ENABLED: 'false' },
     },
   });
   tenant = await system.createTenant(`e2e-metrics-${randomBytes(4).toString('hex')}`, 1_000);
@@ -46,6 +59,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  if (system) await fetch(`${system.partnerSimUrl}/_sim/faults`, { method: 'DELETE' }).catch(() => undefined);
   await system?.stop();
   await receiver?.close();
 }, 60_000);
@@ -148,6 +162,14 @@ describe('metrics', () => {
     );
     expect(total(backlog, 'payout_outbox_pending_events')).toBeGreaterThanOrEqual(1);
 
+    // No dispatcher runs, yet the webhook process reports its group's lag. Nothing of this system
+    // is on Kafka yet (the relay is off): whatever the lag is now, this test's events add to it.
+    const lagBefore = await eventually(
+      () => scrape(urls.webhook),
+      (s) => has(s, 'webhook_kafka_consumer_lag_messages'),
+      30_000,
+    ).then((s) => total(s, 'webhook_kafka_consumer_lag_messages', EVENTS_TOPIC));
+
     // A slow payment stays processing past its 2 s horizon: stuck on pix.
     const slow = await payPix(system.gatewayUrl, tenant.apiKey, 20.54);
     expect(slow.status).toBe(200);
@@ -159,24 +181,38 @@ describe('metrics', () => {
 
     // A payout replica with the relay on publishes the backlog: both gauges back to 0.
     receiver.answer('/metrics-hook', (nth) => ({ status: nth <= 2 ? 500 : 200 }));
-    await system.startService('payout', { OUTBOX_RELAY_ENABLED: 'true' });
+    const relay = await system.startService('payout', { OUTBOX_RELAY_ENABLED: 'true' });
     await eventually(
       () => scrape(urls.payout),
       (s) => total(s, 'payout_outbox_pending_events') === 0 && total(s, 'payout_outbox_lag_seconds') === 0,
       15_000,
     );
+    relayUrls.push(relay.metricsUrl);
+    const published = await read(relay.metricsUrl, 'payout_outbox_published_total');
+    expect(published).toBeGreaterThanOrEqual(1);
 
-    // The dispatcher reads the event (its group's lag is present and back to 0) and makes the
-    // delivery; no worker runs yet, so the delivery waits past its due time.
+    // No dispatcher reads them: the group's lag grows by at least the events published (other
+    // systems' events on the shared topic only add to it).
+    await eventually(
+      () => read(urls.webhook, 'webhook_kafka_consumer_lag_messages', EVENTS_TOPIC),
+      (lag) => lag >= lagBefore + published,
+      30_000,
+    );
+    // …and no delivery was made meanwhile.
+    expect(await read(urls.webhook, 'webhook_oldest_due_delivery_seconds')).toBe(0);
+
+    // A webhook with the dispatcher reads them (the group's lag, as every webhook process reports
+    // it, back to 0) and makes the delivery; no worker runs yet, so it waits past its due time.
+    const dispatcher = await system.startService('webhook', { WEBHOOK_DISPATCHER_ENABLED: 'true' });
     const webhook = await eventually(
       () => scrape(urls.webhook),
       (s) =>
-        has(s, 'webhook_kafka_consumer_lag_messages') &&
-        total(s, 'webhook_kafka_consumer_lag_messages', { topic: 'payout.transaction-events.v1' }) === 0 &&
+        total(s, 'webhook_kafka_consumer_lag_messages', EVENTS_TOPIC) === 0 &&
         total(s, 'webhook_oldest_due_delivery_seconds') > 1,
-      30_000,
+      90_000,
     );
     expect(total(webhook, 'webhook_oldest_due_delivery_seconds')).toBeGreaterThan(1);
+    expect(has(await scrape(dispatcher.metricsUrl), 'webhook_kafka_consumer_lag_messages')).toBe(true);
 
     // A worker replica sends it: the receiver answers 500 twice, then 200.
     const worker = await system.startService('webhook', {
@@ -195,5 +231,120 @@ describe('metrics', () => {
       (late) => late === 0,
       10_000,
     );
+  });
+
+  it('partner outcomes other than success are counted', async () => {
+    const payouts = [system.metricsUrls.payout, ...relayUrls];
+    const outcome = async (name: string) => {
+      let sum = 0;
+      for (const url of payouts) {
+        sum += await read(url, 'payout_partner_request_duration_seconds_count', {
+          rail: 'pix',
+          operation: 'submit',
+          outcome: name,
+        });
+      }
+      return sum;
+    };
+    const before = { serverError: await outcome('server_error'), timeout: await outcome('timeout') };
+    // The next two submissions: a 500, then an answer held past payout's PARTNER_TIMEOUT_MS.
+    const plan = await fetch(`${system.partnerSimUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        submit: [{ kind: 'error_before_accept' }, { kind: 'timeout_after_accept', ms: 8_000 }],
+      }),
+    });
+    expect(plan.status).toBe(200);
+    const statuses: number[] = [];
+    for (const amount of [11.0, 12.0]) {
+      const paid = await payPix(system.gatewayUrl, tenant.apiKey, amount);
+      statuses.push(paid.status);
+    }
+    await eventually(
+      async () => ({ serverError: await outcome('server_error'), timeout: await outcome('timeout') }),
+      (now) => now.serverError >= before.serverError + 1 && now.timeout >= before.timeout + 1,
+      30_000,
+    );
+    // The gateway still answers both pays (processing: payout settles them later).
+    expect(statuses).toEqual([200, 200]);
+  });
+
+  it('errors are counted per route and per RPC, with their status', async () => {
+    const urls = system.metricsUrls;
+    const getTransaction = { rpc_service: 'payout.payout.v1.PayoutService', rpc_method: 'GetTransaction' };
+    const notFound = { ...getTransaction, rpc_grpc_status_code: '5' };
+    const transactionRoute = { http_route: '/v1/transactions/{id}', http_request_method: 'GET' };
+    const payRefused = { ...PAY_ROUTE, http_response_status_code: '400' };
+    const before = {
+      http404: await read(urls.gateway, 'http_server_request_duration_seconds_count', {
+        ...transactionRoute,
+        http_response_status_code: '404',
+      }),
+      http400: await read(urls.gateway, 'http_server_request_duration_seconds_count', payRefused),
+      client5: await read(urls.gateway, 'rpc_client_call_duration_seconds_count', notFound),
+      server5: await read(urls.payout, 'rpc_server_call_duration_seconds_count', notFound),
+    };
+
+    // An unknown transaction: 404 on the route, NOT_FOUND (5) at both ends of GetTransaction.
+    const unknown = await call(system.gatewayUrl, `/v1/transactions/${UNKNOWN_TRANSACTION}`, {
+      apiKey: tenant.apiKey,
+    });
+    expect(unknown.status).toBe(404);
+    // A body the schema refuses: 400 on the pay route.
+    const refused = await call(system.gatewayUrl, '/v1/pay', {
+      apiKey: tenant.apiKey,
+      body: '{}',
+      contentType: 'application/json',
+    });
+    expect(refused.status).toBe(400);
+    const gateway = await scrape(urls.gateway);
+    expect(
+      total(gateway, 'http_server_request_duration_seconds_count', {
+        ...transactionRoute,
+        http_response_status_code: '404',
+      }),
+    ).toBe(before.http404 + 1);
+    expect(total(gateway, 'http_server_request_duration_seconds_count', payRefused)).toBe(before.http400 + 1);
+    expect(total(gateway, 'rpc_client_call_duration_seconds_count', notFound)).toBe(before.client5 + 1);
+    expect(await read(urls.payout, 'rpc_server_call_duration_seconds_count', notFound)).toBe(
+      before.server5 + 1,
+    );
+
+    // The decoder stopped: resolving a QR is a 503, and the gateway's Decode calls end UNAVAILABLE (14).
+    const decoderRpc = { rpc_service: 'payout.decoder.v1.DecoderService', rpc_grpc_status_code: '14' };
+    const resolveRoute = { http_route: '/v1/resolve', http_request_method: 'POST' };
+    const unavailableBefore = await read(urls.gateway, 'rpc_client_call_duration_seconds_count', decoderRpc);
+    const http503Before = await read(urls.gateway, 'http_server_request_duration_seconds_count', {
+      ...resolveRoute,
+      http_response_status_code: '503',
+    });
+    const decoder = system.processes.find((proc) => proc.name.startsWith('decoder-') && !proc.hasExited());
+    expect(decoder).toBeDefined();
+    await decoder!.stop();
+    const resolve = () =>
+      call(system.gatewayUrl, '/v1/resolve', {
+        apiKey: tenant.apiKey,
+        body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: 10.0 }),
+        contentType: 'application/json',
+      });
+    expect((await resolve()).status).toBe(503);
+    const down = await scrape(urls.gateway);
+    expect(
+      total(down, 'http_server_request_duration_seconds_count', {
+        ...resolveRoute,
+        http_response_status_code: '503',
+      }),
+    ).toBe(http503Before + 1);
+    expect(total(down, 'rpc_client_call_duration_seconds_count', decoderRpc)).toBeGreaterThan(
+      unavailableBefore,
+    );
+
+    // Restarted on its port (and metrics port), it serves again.
+    await system.startService('decoder', {
+      GRPC_PORT: new URL(system.serviceUrls.decoder).port,
+      METRICS_PORT: new URL(urls.decoder).port,
+    });
+    await eventually(resolve, (res) => res.status === 200, 60_000, 1_000);
   });
 });

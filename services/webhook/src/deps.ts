@@ -17,9 +17,12 @@ export type WebhookOverrides = {
 export type WebhookDeps = {
   readonly logger: Logger;
   readonly pool: pg.Pool;
-  /** The caller's bus, or Kafka when the dispatcher runs and none was given. */
+  /** The caller's bus, or Kafka when none was given. */
   readonly bus: EventBus | undefined;
-  /** The dispatcher group's lag on a topic, when the bus is Kafka's (the consumer-lag gauge). */
+  /**
+   * The dispatcher group's lag on a topic, when the bus is Kafka's (the consumer-lag gauge, read
+   * by every process, dispatcher or not: docs/runbooks.md "Webhook consumer lag").
+   */
   readonly consumerLag: ((groupId: string, topic: string) => Promise<number>) | undefined;
   /** Applies the pending migrations of the configured schema. */
   migrate(): Promise<void>;
@@ -36,7 +39,9 @@ export function createDeps(config: WebhookConfig, overrides: WebhookOverrides = 
     applicationName: 'webhook',
     onError: (err) => logger.error({ err }, 'idle PostgreSQL client error'),
   });
-  const ownBus = overrides.bus === undefined && config.dispatcherEnabled;
+  // Kafka connects lazily: a process without the dispatcher only opens the lag gauge's admin
+  // connection.
+  const ownBus = overrides.bus === undefined;
   const kafka = ownBus
     ? createKafkaBus({ brokers: [...config.kafkaBrokers], clientId: 'webhook', logger })
     : undefined;

@@ -4,10 +4,13 @@
 //   exhausted: docs/api/webhooks.md "Delivery states");
 // - webhook_oldest_due_delivery_seconds: how late the most overdue pending delivery is (0 when
 //   none is due): the worker is not keeping up;
-// - webhook_kafka_consumer_lag_messages {topic}: transaction events the dispatcher's group has not
-//   committed yet, summed over partitions.
-// The two gauges read the database and Kafka, so every replica reports the same value: dashboards
-// and alerts take max().
+// - webhook_kafka_consumer_lag_messages {topic}: transaction events the dispatcher's group
+//   (WEBHOOK_DISPATCHER_GROUP) has not committed yet, summed over partitions; a partition the group
+//   never committed counts from its earliest offset, where the dispatcher starts (a new group
+//   reads from the beginning: README "Configuration").
+// The two gauges read the database and Kafka, so every replica reports the same value, whatever its
+// roles (a process without the dispatcher reports the lag too, so it still shows when every
+// dispatcher is down): dashboards and alerts take max().
 import { type Attributes, type Counter, metrics } from '@opentelemetry/api';
 import type { Logger } from '@qr-payout/platform/log';
 import type { DeliveryStatus } from './deliveries/state';
@@ -83,7 +86,7 @@ export type WebhookGauges = { stop(): Promise<void> };
  */
 export function registerWebhookGauges(deps: {
   oldestDueAt(): Promise<Date | null>;
-  /** Absent when this process runs no dispatcher (no consumer group to measure). */
+  /** Absent when the bus is not Kafka (the sandbox's in-memory bus: no consumer group to measure). */
   consumerLag?: { topic: string; read(): Promise<number> };
   logger: Logger;
   lagRefreshMs: number;

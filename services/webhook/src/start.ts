@@ -81,12 +81,14 @@ export async function startWebhook(
   // attempts in flight.
   const startRoles = (): ServiceWorker[] => {
     const roles: ServiceWorker[] = [];
-    // docs/runbooks.md "Oldest due delivery", "Webhook consumer lag". Stopped last.
+    // docs/runbooks.md "Oldest due delivery", "Webhook consumer lag". Stopped last. Every process
+    // reports the dispatcher group's lag, whatever its roles: when no dispatcher runs, the lag
+    // grows and the alert must still fire.
     const consumerLag = deps.consumerLag;
     roles.push(
       registerWebhookGauges({
         oldestDueAt: () => deliveries.oldestDueAt(),
-        ...(config.dispatcherEnabled && consumerLag
+        ...(consumerLag
           ? {
               consumerLag: {
                 topic: TRANSACTION_EVENTS_TOPIC,
