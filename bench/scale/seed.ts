@@ -12,15 +12,20 @@ const CHUNK = 100_000;
 // Ids match the services' CHECKs (`^ins_[0-9A-HJKMNP-TV-Z]{26}$`): 'ZZ' and 24 upper-case hex
 // digits, which no real (time-ordered) id starts with.
 const ID = (prefix: string) => `'${prefix}_ZZ' || upper(lpad(to_hex(g), 24, '0'))`;
-// One event per transaction, the same id in the outbox and in webhook's delivery.
-const EVENT_ID = `md5('scale-event-' || g)::uuid`;
 // Spread over 1,000 tenants; the bench's own tenant starts empty.
 const TENANT = `'ten_scale_' || (g % 1000)`;
-// Made over the last 30 days; events published and deliveries finished within the last 6 days,
-// inside the default retention of both (OUTBOX_RETENTION_MS 7 days, WEBHOOK_DELIVERY_RETENTION_MS
-// 30 days), so no prune job touches them while the bench measures.
-const CREATED = `now() - (g % 2592000) * interval '1 second'`;
-const FINISHED = `now() - (g % 518400) * interval '1 second'`;
+// A system that paid N transactions over the last 6 days (10 M: about 19 a second), so every row is
+// one the retention jobs would still keep: outbox events (OUTBOX_RETENTION_MS, 7 days) and
+// deliveries (WEBHOOK_DELIVERY_RETENTION_MS, 30 days) all, idempotency keys only those of the last
+// 24 hours (their TTL: older ones were reaped). Finished 2 s after being made. now() is the chunk's
+// transaction time, the same in all of its statements.
+const AGE_SECONDS = 'g % 518400';
+const FINISHED = `now() - (${AGE_SECONDS}) * interval '1 second'`;
+const CREATED = `${FINISHED} - interval '2 seconds'`;
+// One event per transaction, the same id in the outbox and in webhook's delivery: a UUID v7 of its
+// time, as payout makes them (platform's newUuidV7), with md5 bits for the random part.
+const EVENT_ID = `(lpad(to_hex((extract(epoch FROM ${FINISHED}) * 1000)::bigint), 12, '0') || '7'
+  || substr(md5('scale-event-' || g), 1, 3) || '8' || substr(md5('scale-event-' || g), 4, 15))::uuid`;
 
 /** The statements of one chunk, $1..$2 the range of g. */
 const CHUNK_STATEMENTS = [
@@ -37,10 +42,11 @@ const CHUNK_STATEMENTS = [
           'Ana Souza', '0001-12345-6', '12345678909', 'https://hooks.example.test/payouts',
           'po_' || g, 'E2E' || g, ${CREATED}, ${CREATED}, ${CREATED}
      FROM generate_series($1::bigint, $2::bigint) AS g`,
-  // Live keys (expiring in a day): the most the table holds, whatever the reaper does.
+  // The keys of the last 24 hours: live until their TTL ends.
   `INSERT INTO payout.idempotency_keys (tenant_id, key, request_fingerprint, transaction_id, created_at, expires_at)
-   SELECT ${TENANT}, 'scale-' || g, md5('fp' || g), ${ID('txn')}, now(), now() + interval '1 day'
-     FROM generate_series($1::bigint, $2::bigint) AS g`,
+   SELECT ${TENANT}, 'scale-' || g, md5('fp' || g), ${ID('txn')}, ${CREATED}, ${CREATED} + interval '1 day'
+     FROM generate_series($1::bigint, $2::bigint) AS g
+    WHERE ${AGE_SECONDS} < 86400 - 2`,
   `INSERT INTO payout.outbox_events (event_id, event_type, topic, message_key, payload, headers,
      created_at, published_at, attempts, next_attempt_at)
    SELECT ${EVENT_ID}, 'transaction.completed', 'payout.transaction-events.v1', ${ID('txn')},

@@ -1,4 +1,4 @@
-import { isId, newId } from './ids';
+import { isId, newId, newUuidV7 } from './ids';
 
 describe('ids', () => {
   it('is prefix, underscore and a 26-char Crockford base32 ULID', () => {
@@ -27,5 +27,19 @@ describe('ids', () => {
       0,
     );
     expect(decoded).toBe(at);
+  });
+});
+
+describe('newUuidV7', () => {
+  it('is a version 7, RFC 9562 variant UUID whose first 48 bits are the time in milliseconds', () => {
+    const id = newUuidV7(Date.UTC(2026, 10, 24, 12));
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(Date.UTC(2026, 10, 24, 12));
+  });
+
+  it('sorts by time across milliseconds and never repeats', () => {
+    const ids = Array.from({ length: 1_000 }, (_, i) => newUuidV7(1_700_000_000_000 + i));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(Array.from({ length: 10_000 }, () => newUuidV7())).size).toBe(10_000);
   });
 });

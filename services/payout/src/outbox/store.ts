@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@qr-payout/platform/db';
 import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
+import { newUuidV7 } from '@qr-payout/platform/ids';
 import type { Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type pg from 'pg';
 import { buildTransactionEvent } from './event-message';
@@ -55,7 +55,7 @@ export function transactionEventValues(
   opts: { occurredAt?: Date } = {},
 ): { eventId: string; values: unknown[] } {
   const message = buildTransactionEvent(txn, {
-    eventId: randomUUID(),
+    eventId: newUuidV7(),
     occurredAt: opts.occurredAt ?? new Date(),
   });
   return {

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { context } from '@opentelemetry/api';
-import { isId, newId } from '@qr-payout/platform/ids';
+import { isId, newId, newUuidV7 } from '@qr-payout/platform/ids';
 import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform/paging';
 import type { Pool } from 'pg';
 import { endpointNotFound } from '../endpoints/errors';
@@ -109,7 +108,7 @@ export function createDeliveryService(deps: {
       if (endpointId === '') throw validationError('endpoint_id', 'endpoint_id is required');
       const endpoint = isId(endpointId, 'whe') ? await endpoints.findEndpoint(endpointId) : undefined;
       if (!endpoint) throw endpointNotFound(endpointId);
-      const envelope = pingEventBody({ eventId: randomUUID(), endpointId, occurredAt: new Date() });
+      const envelope = pingEventBody({ eventId: newUuidV7(), endpointId, occurredAt: new Date() });
       const id = newId('whd');
       await deliveries.insertDeliveries([
         {
