@@ -1,4 +1,5 @@
 import { bool, type ConfigOf, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform/config';
+import { grpcClientSettings } from '@qr-payout/platform/grpc';
 import { metricsSettings } from '@qr-payout/platform/metrics';
 
 // Every variable of the gateway (README "Configuration"). Fails fast naming each bad variable.
@@ -22,6 +23,9 @@ const shape = {
   payoutUrl: url('PAYOUT_URL', { default: 'http://127.0.0.1:50053' }),
   webhookUrl: url('WEBHOOK_URL', { default: 'http://127.0.0.1:50054' }),
   grpcTimeoutMs: int('GRPC_TIMEOUT_MS', { default: 5_000, min: 1, max: 600_000 }),
+  // GRPC_LOAD_BALANCING, GRPC_DNS_MIN_RESOLUTION_INTERVAL_MS: how calls spread over each service's
+  // replicas (docs/architecture.md "Internal load balancing").
+  ...grpcClientSettings(),
   adminToken: str('PAYOUT_ADMIN_TOKEN', { secret: true }),
   publicDocsUrl: url('PUBLIC_DOCS_URL', { default: 'http://localhost:8080/docs' }),
   schemesCacheTtlMs: int('SCHEMES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),

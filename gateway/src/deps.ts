@@ -79,7 +79,11 @@ export function createGatewayDeps(config: GatewayConfig, logger: Logger): Gatewa
         logger,
       })
     : memory;
-  const grpc = { timeoutMs: config.grpcTimeoutMs };
+  const grpc = {
+    timeoutMs: config.grpcTimeoutMs,
+    loadBalancing: config.grpcLoadBalancing,
+    dnsMinResolutionIntervalMs: config.grpcDnsMinResolutionIntervalMs,
+  };
   const idempotencyOptions = {
     keyPrefix: config.idempotencyKeyPrefix,
     lockTtlMs: config.idempotencyLockTtlMs,

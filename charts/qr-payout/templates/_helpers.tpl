@@ -47,6 +47,32 @@ the webhook roles as Deployments of their own.
 decoder,fx,payout,webhook{{ if .Values.webhook.split.enabled }},webhook-dispatcher,webhook-worker{{ end }}
 {{- end -}}
 
+{{/*
+Where a client in the release dials a gRPC service (.component: decoder, fx, payout, webhook). With
+grpc.loadBalancing round_robin, the service's headless Service: one A record per ready pod, which
+the client's round_robin policy spreads calls over (docs/architecture.md "Internal load
+balancing"); with pick_first, its ClusterIP Service.
+*/}}
+{{- define "qr-payout.grpcUrl" -}}
+{{- $service := include "qr-payout.grpcServiceName" . -}}
+{{- printf "http://%s:%v" $service (index .root.Values .component).grpcPort -}}
+{{- end -}}
+
+{{/* The Service name gRPC clients use: <release>-<component>-headless under round_robin. */}}
+{{- define "qr-payout.grpcServiceName" -}}
+{{- if eq .root.Values.grpc.loadBalancing "round_robin" -}}
+{{- include "qr-payout.fullname" (dict "root" .root "component" (printf "%s-headless" .component)) -}}
+{{- else -}}
+{{- include "qr-payout.fullname" . -}}
+{{- end -}}
+{{- end -}}
+
+{{/* How a gRPC client spreads calls, for gateway and payout. */}}
+{{- define "qr-payout.grpcClientEnv" -}}
+- name: GRPC_LOAD_BALANCING
+  value: {{ .Values.grpc.loadBalancing | quote }}
+{{- end -}}
+
 {{/* Every long-running workload: the gateway and the gRPC workloads. */}}
 {{- define "qr-payout.workloads" -}}
 gateway,{{ include "qr-payout.grpcWorkloads" . }}

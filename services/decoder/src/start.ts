@@ -24,6 +24,8 @@ export async function startDecoder(
   const server = createGrpcServer({
     serviceName: 'decoder',
     logger: deps.logger,
+    maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
+    maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
     register(router) {
       router.service(DecoderService, {
         decode: async ({ qrString }) => ({ decoded: toDecodedQrMessage(await decoder.decode(qrString)) }),

@@ -30,6 +30,8 @@ export async function startFx(config: FxConfig): Promise<RunningGrpcService> {
   const server = createGrpcServer({
     serviceName: 'fx',
     logger: deps.logger,
+    maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
+    maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
     register(router) {
       router.service(FxService, {
         listCurrencies: () => ({ currencies: rates.listCurrencies() }),

@@ -1,6 +1,6 @@
 import { bool, type Env, int, list, loadConfig, str, url } from '@qr-payout/platform/config';
 import { pruneJobSettings } from '@qr-payout/platform/db';
-import { grpcServiceSettings } from '@qr-payout/platform/grpc';
+import { grpcClientSettings, grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { railLimits } from './limits/rail-limits';
 import { settlementHorizons } from './stuck/horizons';
 
@@ -35,6 +35,9 @@ export function loadPayoutConfig(env: Env) {
       // fx quotes a pay's wallet currency and confirms the instruction's quote at execute
       // (consumer = the transaction id).
       fxUrl: url('FX_URL', { default: 'http://127.0.0.1:50052' }),
+      // GRPC_LOAD_BALANCING, GRPC_DNS_MIN_RESOLUTION_INTERVAL_MS: how calls to fx spread over its
+      // replicas (docs/architecture.md "Internal load balancing").
+      ...grpcClientSettings(),
       // docs/api/idempotency.md "Execute and pay": execute waits this long for a terminal state
       // when the request says nothing.
       executeWaitMs: int('EXECUTE_WAIT_MS', { default: 8_000, min: 0, max: 60_000 }),

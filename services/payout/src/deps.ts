@@ -64,7 +64,12 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
       apiKey: config.partnerApiKey,
       timeoutMs: config.partnerTimeoutMs,
     }),
-    fx: createGrpcClient(FxService, { baseUrl: config.fxUrl, timeoutMs: 2_000 }),
+    fx: createGrpcClient(FxService, {
+      baseUrl: config.fxUrl,
+      timeoutMs: 2_000,
+      loadBalancing: config.grpcLoadBalancing,
+      dnsMinResolutionIntervalMs: config.grpcDnsMinResolutionIntervalMs,
+    }),
     migrate: async () => {
       await migrate(pool, { schema: config.dbSchema, dir: MIGRATIONS_DIR, logger });
     },

@@ -79,6 +79,8 @@ export async function startPayout(
   const server = createGrpcServer({
     serviceName: 'payout',
     logger,
+    maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
+    maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
     register(router) {
       router.service(PayoutService, {
         createInstruction: async (req) => ({ instruction: await instructions.createInstruction(req) }),

@@ -60,6 +60,8 @@ export async function startWebhook(
   const server = createGrpcServer({
     serviceName: 'webhook',
     logger,
+    maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
+    maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
     register(router) {
       router.service(
         WebhookService,

@@ -29,18 +29,33 @@ type ClientUnaryCall = (request: Message, options: CallOptions) => Promise<Messa
  */
 type GrpcClientInterceptor = (next: ClientUnaryCall, method: DescMethod) => ClientUnaryCall;
 
+/** How a channel spreads calls over the addresses its host resolves to. */
+type GrpcLoadBalancing = 'round_robin' | 'pick_first';
+
 type GrpcClientOptions = {
-  /** Like http://127.0.0.1:50051 (HTTP/2 cleartext; https:// uses TLS). */
+  /**
+   * Like http://127.0.0.1:50051 (HTTP/2 cleartext; https:// uses TLS). A gRPC `dns:` target
+   * (dns:decoder:50051, dns://<dns server>/decoder:50051) goes to grpc-js as it is, cleartext; grpc-js
+   * asks the named DNS server only under GRPC_NODE_USE_ALTERNATIVE_RESOLVER=true.
+   */
   baseUrl: string;
   /** Deadline of a call that sets none itself (sent as grpc-timeout). */
   timeoutMs?: number;
   /** Wrap every unary method call. */
   interceptors?: GrpcClientInterceptor[];
+  /**
+   * round_robin (default): a connection to every address the host resolves to, calls in turn
+   * over the ready ones; pick_first: one connection, to the first address that answers
+   * (docs/architecture.md "Internal load balancing").
+   */
+  loadBalancing?: GrpcLoadBalancing;
+  /** The least time between two DNS resolutions of the host (grpc-js's default: 30 s). */
+  dnsMinResolutionIntervalMs?: number;
 };
 
 const DEFAULT_CLIENT_TIMEOUT_MS = 5_000;
 
-const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+const BASE_CHANNEL_OPTIONS: grpc.ChannelOptions = {
   // While calls are open, a ping every 30 s; a connection that leaves one unanswered for 10 s
   // is dropped (a peer gone without a FIN would otherwise hang calls until their deadline).
   'grpc.keepalive_time_ms': 30_000,
@@ -51,36 +66,76 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.use_local_subchannel_pool': 1,
   // channelz keeps per-call statistics nobody reads here; it costs on every call.
   'grpc.enable_channelz': 0,
+  // The balancing policy is ours (below), never a DNS TXT record's: no TXT lookups.
+  'grpc.service_config_disable_resolution': 1,
 };
 
-// One channel (one HTTP/2 connection) per target, shared by every client of that target. Calls
-// look the channel up each time, so a client made before closeGrpcClients() still works after.
+/**
+ * The grpc-js options of a channel. round_robin keeps a subchannel per resolved address and
+ * re-resolves the name whenever one of them drops (a server's max connection age, a replica going
+ * away), at most once per `dnsMinResolutionIntervalMs` (docs/architecture.md "Internal load
+ * balancing").
+ */
+function channelOptions(loadBalancing: GrpcLoadBalancing, dnsMinResolutionIntervalMs?: number) {
+  const options: grpc.ChannelOptions = { ...BASE_CHANNEL_OPTIONS };
+  if (loadBalancing === 'round_robin') {
+    options['grpc.service_config'] = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+  }
+  if (dnsMinResolutionIntervalMs !== undefined) {
+    options['grpc.dns_min_time_between_resolutions_ms'] = dnsMinResolutionIntervalMs;
+  }
+  return options;
+}
+
+/** Where and how a client's calls go; clients with equal ones share a channel. */
+type ChannelSpec = {
+  readonly baseUrl: string;
+  readonly loadBalancing: GrpcLoadBalancing;
+  readonly dnsMinResolutionIntervalMs: number | undefined;
+  /** The key of the shared channel. */
+  readonly key: string;
+};
+
+// One channel per target and policy, shared by every client of it (with round_robin, one HTTP/2
+// connection per address of the target; with pick_first, one). Calls look the channel up each
+// time, so a client made before closeGrpcClients() still works after.
 const channels = new Map<string, grpc.Client>();
 
-function channelFor(baseUrl: string): grpc.Client {
-  let channel = channels.get(baseUrl);
+function channelFor(spec: ChannelSpec): grpc.Client {
+  let channel = channels.get(spec.key);
   // After a failed connection attempt a channel waits out a backoff (up to minutes) and fails
   // every call meanwhile. A call then gets a new channel that connects at once instead, so a
   // target that has just come (back) up serves the very next call, as when each call reached
-  // for its own connection.
+  // for its own connection. With round_robin the channel is in TRANSIENT_FAILURE only when no
+  // address is ready or connecting (grpc-js's round_robin reports READY while any one is), so a
+  // dead replica among live ones does not replace the channel; all of them down does.
   if (channel?.getChannel().getConnectivityState(false) === grpc.connectivityState.TRANSIENT_FAILURE) {
     channel.close();
     channel = undefined;
   }
   if (!channel) {
-    const url = new URL(baseUrl);
-    const tls = url.protocol === 'https:';
-    const target = `${url.hostname}:${url.port || (tls ? 443 : 80)}`;
-    const credentials = tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
-    channel = new grpc.Client(target, credentials, CHANNEL_OPTIONS);
-    channels.set(baseUrl, channel);
+    const { target, credentials } = grpcTarget(spec.baseUrl);
+    const options = channelOptions(spec.loadBalancing, spec.dnsMinResolutionIntervalMs);
+    channel = new grpc.Client(target, credentials, options);
+    channels.set(spec.key, channel);
   }
   return channel;
 }
 
+/** The grpc-js target and credentials of a baseUrl (see GrpcClientOptions.baseUrl). */
+function grpcTarget(baseUrl: string): { target: string; credentials: grpc.ChannelCredentials } {
+  const url = new URL(baseUrl);
+  if (url.protocol === 'dns:') return { target: baseUrl, credentials: grpc.credentials.createInsecure() };
+  const tls = url.protocol === 'https:';
+  // dns: explicitly: grpc-js resolves every address of the name (getaddrinfo), and re-resolves.
+  const target = `dns:${url.hostname}:${url.port || (tls ? 443 : 80)}`;
+  const credentials = tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
+  return { target, credentials };
+}
+
 /** What every call of one method shares. */
 type MethodCall = ClientRoute & {
-  readonly baseUrl: string;
+  readonly channel: ChannelSpec;
   readonly path: string;
   readonly method: DescMethod;
   readonly defaultTimeoutMs: number;
@@ -108,10 +163,17 @@ export function createGrpcClient<T extends DescService>(service: T, opts: GrpcCl
     'rpc_client_call_duration_seconds',
     'Duration of the gRPC calls this process made, by service, method and status code',
   );
+  const loadBalancing = opts.loadBalancing ?? 'round_robin';
+  const channel: ChannelSpec = {
+    baseUrl: opts.baseUrl,
+    loadBalancing,
+    dnsMinResolutionIntervalMs: opts.dnsMinResolutionIntervalMs,
+    key: `${loadBalancing} ${opts.dnsMinResolutionIntervalMs ?? ''} ${opts.baseUrl}`,
+  };
   for (const method of service.methods) {
     const call: MethodCall = {
       ...clientRoute(service, method),
-      baseUrl: opts.baseUrl,
+      channel,
       path: `/${service.typeName}/${method.name}`,
       method,
       defaultTimeoutMs: opts.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS,
@@ -163,39 +225,61 @@ function abortError(signal: AbortSignal): ConnectError {
   return ConnectError.from(signal.reason, Code.Canceled);
 }
 
+// A stream the server refused (HTTP/2 REFUSED_STREAM: it reached no handler, e.g. sent just as a
+// connection reached its max age) is safe to send again. grpc-js retries one once, on another
+// connection; when that one is refused as well (two connections closing together), the call is
+// sent again here, up to twice more, within its deadline (docs/architecture.md "Internal load
+// balancing").
+const REFUSED_STREAM_RETRIES = 2;
+
 function unary(call: MethodCall, request: Message, options: CallOptions): Promise<Message> {
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   const started = performance.now();
   const span = startClientSpan(call);
   const metadata = requestMetadata(span, options.headers);
+  // One deadline for every attempt.
+  const grpcOptions = callOptions(call, options);
   return new Promise((resolve, reject) => {
-    const pending = channelFor(call.baseUrl).makeUnaryRequest(
-      call.path,
-      call.serialize,
-      call.deserialize,
-      request,
-      metadata,
-      callOptions(call, options),
-      (err, response) => {
-        if (cancel) signal?.removeEventListener('abort', cancel);
-        if (err) {
-          const error = signal?.aborted ? abortError(signal) : fromServiceError(err);
-          endClientSpan(span, error.code);
-          recordCall(call, started, error.code);
-          reject(error);
-        } else {
-          endClientSpan(span, 0);
-          recordCall(call, started, 0);
-          resolve(response as Message);
-        }
-      },
-    );
+    let pending: grpc.ClientUnaryCall | undefined;
     // Only a call that can be aborted pays for the listener.
-    const cancel = signal ? () => pending.cancel() : undefined;
+    const cancel = signal ? () => pending?.cancel() : undefined;
     if (cancel) signal?.addEventListener('abort', cancel);
-    observeHeaders(pending, options);
+    const attempt = (retriesLeft: number) => {
+      pending = channelFor(call.channel).makeUnaryRequest(
+        call.path,
+        call.serialize,
+        call.deserialize,
+        request,
+        retriesLeft === REFUSED_STREAM_RETRIES ? metadata : metadata.clone(),
+        grpcOptions,
+        (err, response) => {
+          if (err && retriesLeft > 0 && isRefusedStream(err) && !signal?.aborted) {
+            attempt(retriesLeft - 1);
+            return;
+          }
+          if (cancel) signal?.removeEventListener('abort', cancel);
+          if (err) {
+            const error = signal?.aborted ? abortError(signal) : fromServiceError(err);
+            endClientSpan(span, error.code);
+            recordCall(call, started, error.code);
+            reject(error);
+          } else {
+            endClientSpan(span, 0);
+            recordCall(call, started, 0);
+            resolve(response as Message);
+          }
+        },
+      );
+      observeHeaders(pending, options);
+    };
+    attempt(REFUSED_STREAM_RETRIES);
   });
+}
+
+/** grpc-js reports an RST_STREAM(REFUSED_STREAM) as UNAVAILABLE with this text, and only it. */
+function isRefusedStream(status: grpc.StatusObject): boolean {
+  return status.code === grpc.status.UNAVAILABLE && status.details === 'Stream refused by server';
 }
 
 async function* serverStream(
@@ -208,7 +292,7 @@ async function* serverStream(
   const message = create(call.method.input, request as never);
   const started = performance.now();
   const span = startClientSpan(call);
-  const stream = channelFor(call.baseUrl).makeServerStreamRequest(
+  const stream = channelFor(call.channel).makeServerStreamRequest(
     call.path,
     call.serialize,
     call.deserialize,
@@ -248,8 +332,12 @@ function observeHeaders(
 ) {
   const { onHeader, onTrailer } = options;
   if (onHeader) call.on('metadata', (metadata: grpc.Metadata) => onHeader(metadataToHeaders(metadata)));
-  if (onTrailer)
-    call.on('status', (status: grpc.StatusObject) => onTrailer(metadataToHeaders(status.metadata)));
+  if (onTrailer) {
+    call.on('status', (status: grpc.StatusObject) => {
+      // A refused attempt sent no trailers; the attempt sent again will.
+      if (!isRefusedStream(status)) onTrailer(metadataToHeaders(status.metadata));
+    });
+  }
 }
 
 function ignore(): void {}

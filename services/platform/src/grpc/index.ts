@@ -2,4 +2,4 @@
 export { closeGrpcClients, createGrpcClient } from './client';
 export { type RunningGrpcService, type ServiceWorker, serveGrpc } from './serve';
 export { createGrpcServer } from './server';
-export { grpcServiceSettings } from './service-settings';
+export { grpcClientSettings, grpcServiceSettings } from './service-settings';

@@ -33,6 +33,14 @@ type GrpcServerOptions = {
   interceptors?: GrpcServerInterceptor[];
   /** Largest accepted request message; gRPC's 4 MiB otherwise. */
   readMaxBytes?: number;
+  /**
+   * After about this long (grpc-js adds ±10% jitter) a connection gets a GOAWAY, so its client
+   * reconnects and re-resolves the service's name, and a replica added since gets its share
+   * (docs/architecture.md "Internal load balancing"). Unset or 0: connections live on.
+   */
+  maxConnectionAgeMs?: number;
+  /** How long calls still running on a connection past its age may finish; unset: no limit. */
+  maxConnectionAgeGraceMs?: number;
 };
 
 export interface GrpcServer {
@@ -52,9 +60,7 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
   const logger = opts.logger;
   // channelz stays on (the default): grpc-js tracks the sessions forceShutdown() destroys only
   // when it is enabled (1.14), and close() relies on that after the grace.
-  const server = new grpc.Server(
-    opts.readMaxBytes !== undefined ? { 'grpc.max_receive_message_length': opts.readMaxBytes } : {},
-  );
+  const server = new grpc.Server(serverOptions(opts));
   const { registry: health, impl: healthImpl } = createHealth();
   const inFlight: InFlight = { count: 0, onIdle: new Set() };
   const servedServices = new Set<string>();
@@ -160,6 +166,19 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
       inFlight.onIdle.add(onIdle);
     });
   }
+}
+
+/** The grpc-js server options of createGrpcServer's options. */
+function serverOptions(opts: GrpcServerOptions): grpc.ServerOptions {
+  const options: grpc.ServerOptions = {};
+  if (opts.readMaxBytes !== undefined) options['grpc.max_receive_message_length'] = opts.readMaxBytes;
+  if (opts.maxConnectionAgeMs) {
+    options['grpc.max_connection_age_ms'] = opts.maxConnectionAgeMs;
+    if (opts.maxConnectionAgeGraceMs !== undefined) {
+      options['grpc.max_connection_age_grace_ms'] = opts.maxConnectionAgeGraceMs;
+    }
+  }
+  return options;
 }
 
 /** connect answers UNIMPLEMENTED for a method the implementation leaves out; so does this. */
