@@ -1,6 +1,7 @@
 // Readiness probe used by scripts/infra: one real request against a service, retried until a deadline.
-// Usage: node scripts/lib/probe.js pg|redis|kafka <url-or-brokers> [timeoutSeconds]
-// Exits 0 once the service answers (pg: select 1, redis: PING, kafka: admin listTopics), 1 on timeout.
+// Usage: node scripts/lib/probe.js pg|redis|kafka|kafka-cluster <url-or-brokers> [timeoutSeconds]
+// Exits 0 once the service answers (pg: select 1, redis: PING, kafka: admin listTopics, kafka-cluster:
+// every listed broker registered and a controller), 1 on timeout.
 // Plain CommonJS so it runs on any node without tsx; the clients come from the repo's node_modules.
 
 const [kind, target, timeoutArg] = process.argv.slice(2);
@@ -54,12 +55,39 @@ async function probeKafka(brokers) {
   }
 }
 
-const probes = { pg: probePg, redis: probeRedis, kafka: probeKafka };
+// A cluster (scripts/infra with KAFKA_NODES=3): ready once the metadata lists as many brokers as
+// the list names, and a controller. A node registers only through the active KRaft controller, so all
+// of them listed means the quorum has elected a leader.
+async function probeKafkaCluster(brokers) {
+  const { Kafka, logLevel } = require('kafkajs');
+  const expected = brokers.split(',');
+  const kafka = new Kafka({
+    clientId: 'infra-probe',
+    brokers: expected,
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 2000,
+    retry: { retries: 0 },
+  });
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    const cluster = await admin.describeCluster();
+    if (cluster.brokers.length < expected.length) {
+      throw new Error(`${cluster.brokers.length} of ${expected.length} brokers registered`);
+    }
+    if (cluster.controller === null || cluster.controller < 0) throw new Error('no controller yet');
+    await admin.listTopics();
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}
+
+const probes = { pg: probePg, redis: probeRedis, kafka: probeKafka, 'kafka-cluster': probeKafkaCluster };
 
 async function main() {
   const probe = probes[kind];
   if (!probe || !target) {
-    console.error('usage: probe.js pg|redis|kafka <url-or-brokers> [timeoutSeconds]');
+    console.error('usage: probe.js pg|redis|kafka|kafka-cluster <url-or-brokers> [timeoutSeconds]');
     process.exit(2);
   }
   let lastError;

@@ -3,11 +3,15 @@
 // while each fault is injected in turn with a recovery wait between. Then it checks what must hold
 // whatever failed and returns the figures and every violation found.
 import { randomBytes } from 'node:crypto';
+import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { type ManagedProcess, type ServiceName, type System, startSystem } from '../harness';
 import { simStats } from '../support/pay';
+import { startTransactionEventReader, type TransactionEventReader } from '../support/transaction-events';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { eventTrails } from './event-trail';
 import { type PayAttempt, type PayLoad, startPayLoad } from './pay-load';
 import { type PrivateInfra, startPrivateInfra } from './private-infra';
 
@@ -79,6 +83,11 @@ export interface CampaignResult {
   faults: FaultRecord[];
   figures: Record<string, number | string>;
   violations: string[];
+  /**
+   * For each transaction with an event missing at a target: where the event stopped (outbox, Kafka,
+   * dispatcher, deliveries, attempts, receiver, logs; faults/event-trail.ts).
+   */
+  trails: string[];
   /** The figures and the per-fault table, ready to print. */
   report: string;
 }
@@ -229,9 +238,12 @@ export async function runCampaign(
   let receiver: WebhookReceiver | undefined;
   let db: pg.Pool | undefined;
   let load: PayLoad | undefined;
+  let eventReader: TransactionEventReader | undefined;
   try {
     receiver = await startWebhookReceiver();
     const gatewayEnv = { EXECUTE_WAIT_MS: '2000' };
+    // Named here so the trail of a missing event can read how far the dispatchers committed.
+    const dispatcherGroup = `faults-webhook-${randomBytes(4).toString('hex')}`;
     system = await startSystem({
       infra,
       gatewayEnv,
@@ -243,8 +255,11 @@ export async function runCampaign(
           PARTNER_TIMEOUT_MS: '2000',
           SETTLEMENT_HORIZON_PIX_MS: String(settings.horizonMs),
         },
+        webhook: { WEBHOOK_DISPATCHER_GROUP: dispatcherGroup },
       },
     });
+    // An independent consumer group: which events reached Kafka, at which offset (the trails).
+    eventReader = await startTransactionEventReader(infra.kafkaBrokers.split(','));
     log(`system up in ${((Date.now() - began) / 1000).toFixed(1)} s (logs ${system.logDir})`);
     db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });
 
@@ -295,7 +310,7 @@ export async function runCampaign(
         break;
       }
       const injectedAt = Date.now();
-      log(`fault: ${fault.name}`);
+      log(`fault: ${fault.name} at ${new Date(injectedAt).toISOString()}`);
       await fault.run(ctx);
       const clearedAt = Date.now();
       const first = await load.firstSuccessSince(clearedAt, settings.recoveryTimeoutMs);
@@ -392,6 +407,22 @@ export async function runCampaign(
     }
     for (const m of missing.slice(0, 20)) violations.push(`webhook never delivered: ${m}`);
     if (missing.length > 20) violations.push(`… and ${missing.length - 20} more webhooks never delivered`);
+    const trails =
+      missing.length === 0
+        ? []
+        : await eventTrails(
+            {
+              db,
+              kafkaEvents: eventReader.events,
+              dispatcherOffsets: await committedOffsets(infra.kafkaBrokers, dispatcherGroup),
+              readKafkaAt: (partition, offset) =>
+                readEventIdsAt(infra.kafkaBrokers, partition, offset, MISSING_NEIGHBOURHOOD),
+              received: receiver.received,
+              logDir: system.logDir,
+            },
+            [...new Set(missing.map((m) => m.split(' ')[1]!))].slice(0, 10),
+          );
+    for (const trail of trails) log(trail);
     const badSignatures = receiver.received.filter((r) => !r.helperVerified || !r.plainVerified).length;
     if (badSignatures > 0) violations.push(`${badSignatures} webhook requests failed signature verification`);
     // A request for an event_id the target had already answered 2xx is a duplicate the receiver
@@ -439,15 +470,95 @@ export async function runCampaign(
       faults,
       figures,
       violations,
-      report: formatReport(settings, durationMs, figures, faults, violations),
+      trails,
+      report: formatReport(settings, durationMs, figures, faults, violations, trails),
     };
     return result;
   } finally {
     await load?.stop();
+    await eventReader?.stop().catch(() => undefined);
     await db?.end();
     await system?.stop();
     await receiver?.close();
     await infra.stop();
+  }
+}
+
+/** How many messages the trail reads back from a missing event's offset on (offsets reused?). */
+const MISSING_NEIGHBOURHOOD = 8;
+
+/**
+ * The event ids the partition holds now from `offset` on (at most `count`), read by a group of its
+ * own: compared with what the run's reader saw there, it shows whether the log was truncated and its
+ * offsets given to other events (a broker that lost acknowledged writes).
+ */
+async function readEventIdsAt(
+  brokers: string,
+  partition: number,
+  offset: string,
+  count: number,
+): Promise<Map<string, string>> {
+  const kafka = new Kafka({
+    clientId: 'faults-trail',
+    brokers: brokers.split(','),
+    logLevel: logLevel.NOTHING,
+  });
+  const groupId = `faults-trail-${randomBytes(4).toString('hex')}`;
+  const admin = kafka.admin();
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
+  const found = new Map<string, string>();
+  try {
+    await admin.connect();
+    const partitions = await admin.fetchTopicOffsets(TRANSACTION_EVENTS_TOPIC);
+    await admin.setOffsets({
+      groupId,
+      topic: TRANSACTION_EVENTS_TOPIC,
+      partitions: partitions.map((p) => ({
+        partition: p.partition,
+        offset: p.partition === partition ? offset : p.high,
+      })),
+    });
+    const end = BigInt(partitions.find((p) => p.partition === partition)?.high ?? '0');
+    const want = Math.min(count, Number(end - BigInt(offset)));
+    await consumer.connect();
+    await consumer.subscribe({ topic: TRANSACTION_EVENTS_TOPIC, fromBeginning: false });
+    const done = new Promise<void>((resolve) => {
+      if (want <= 0) resolve();
+      void consumer.run({
+        eachMessage: async ({ partition: from, message }) => {
+          if (from !== partition || found.size >= want) return;
+          found.set(message.offset, message.headers?.['event-id']?.toString() ?? '?');
+          if (found.size >= want) resolve();
+        },
+      });
+    });
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  } catch {
+    // The trail says "unknown" for what it could not read.
+  } finally {
+    await consumer.disconnect().catch(() => undefined);
+    await admin.deleteGroups([groupId]).catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+  }
+  return found;
+}
+
+/** The dispatcher group's committed offset per partition of the events topic; undefined if unreadable. */
+async function committedOffsets(brokers: string, groupId: string): Promise<Map<number, bigint> | undefined> {
+  const kafka = new Kafka({
+    clientId: 'faults-trail',
+    brokers: brokers.split(','),
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    const [topic] = await admin.fetchOffsets({ groupId, topics: [TRANSACTION_EVENTS_TOPIC] });
+    return new Map((topic?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
+  } catch {
+    return undefined;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
   }
 }
 
@@ -463,6 +574,7 @@ export function formatReport(
   figures: Record<string, number | string>,
   faults: FaultRecord[],
   violations: string[],
+  trails: string[] = [],
 ): string {
   const classes = ['2xx', '4xx', '503', 'no_listener', 'reset'];
   const faultRows = faults.map((f) => [
@@ -488,5 +600,6 @@ export function formatReport(
       faultRows,
     ),
     ...(violations.length ? ['', 'violations:', ...violations.slice(0, 50).map((v) => `- ${v}`)] : []),
+    ...(trails.length ? ['', 'where the missing events stopped:', ...trails] : []),
   ].join('\n');
 }

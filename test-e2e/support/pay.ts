@@ -11,11 +11,19 @@ import { PAYER } from '@qr-payout/test-kit/fixtures';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { type ApiResponse, call } from './http';
 
-/** POST /v1/pay of PIX_WITHOUT_AMOUNT for `amount` by PAYER, under a fresh Idempotency-Key. */
-export function payPix(gatewayUrl: string, apiKey: string, amount: number): Promise<ApiResponse> {
+/**
+ * POST /v1/pay of PIX_WITHOUT_AMOUNT for `amount` by PAYER, under a fresh Idempotency-Key; `extra`
+ * adds body fields (e.g. `wallet_currency`, `callback_url`).
+ */
+export function payPix(
+  gatewayUrl: string,
+  apiKey: string,
+  amount: number,
+  extra: Record<string, unknown> = {},
+): Promise<ApiResponse> {
   return call(gatewayUrl, '/v1/pay', {
     apiKey,
-    body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount, ...PAYER }),
+    body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount, ...PAYER, ...extra }),
     contentType: 'application/json',
     headers: { 'idempotency-key': randomUUID() },
   });

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
 import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
+import { topicSettingsFor } from '@qr-payout/test-kit/kafka-topics';
 import { type IHeaders, Kafka, logLevel } from 'kafkajs';
 
 export interface ReceivedTransactionEvent {
@@ -64,8 +65,28 @@ export async function startTransactionEventReader(
   const groupId = `e2e-event-reader-${randomBytes(6).toString('hex')}`;
   const admin = kafka.admin();
   await admin.connect();
-  // Payout's producer may not have created the topic yet on a fresh broker.
-  await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+  // Payout's producer may not have created the topic yet on a fresh broker. On a cluster of three
+  // (scripts/infra KAFKA_NODES=3), production's replication: 3, min ISR 2 (topicSettingsFor).
+  const { replicationFactor, configEntries = {} } = topicSettingsFor(
+    (await admin.describeCluster()).brokers.length,
+  );
+  await admin
+    .createTopics({
+      topics: [
+        {
+          topic,
+          numPartitions: 3,
+          ...(replicationFactor === undefined ? {} : { replicationFactor }),
+          configEntries: Object.entries(configEntries).map(([name, value]) => ({ name, value })),
+        },
+      ],
+      waitForLeaders: true,
+    })
+    .catch(async (err: { type?: string }) => {
+      // On a cluster the broker asked for the new topic's leaders may not know it yet; it soon will.
+      if (err.type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    });
   const ends = await admin.fetchTopicOffsets(topic);
   await admin.setOffsets({
     groupId,

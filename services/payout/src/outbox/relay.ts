@@ -122,9 +122,14 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
 
   async function publish(events: ClaimedEvent[]): Promise<PublishVerdict> {
     try {
+      // The bus is told the deadline too: the Kafka bus then never sends on a producer whose
+      // acknowledgement did not come in time (docs/architecture.md "The outbox and Kafka").
+      const deadline = Date.now() + opts.publishTimeoutMs;
       await withDeadline(
         (async () => {
-          for (const [topic, messages] of byTopic(events)) await bus.publish(topic, messages);
+          for (const [topic, messages] of byTopic(events)) {
+            await bus.publish(topic, messages, { timeoutMs: Math.max(1, deadline - Date.now()) });
+          }
         })(),
         opts.publishTimeoutMs,
       );

@@ -60,9 +60,18 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** Options of one publish. */
+export type PublishOptions = {
+  /**
+   * The longest the caller waits for the acknowledgement: past it the publish rejects (and the
+   * Kafka bus never sends on that producer again, docs/architecture.md "The outbox and Kafka").
+   */
+  timeoutMs?: number;
+};
+
 export interface EventBus {
-  /** Resolves once every message is acknowledged by the bus. */
-  publish(topic: string, messages: BusMessage[]): Promise<void>;
+  /** Resolves once every message is acknowledged by the bus; rejects past `timeoutMs`. */
+  publish(topic: string, messages: BusMessage[], opts?: PublishOptions): Promise<void>;
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
   /** Stops every subscription and the producer. */
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 // @qr-payout/platform/events: the event bus (Kafka, or in process for the sandbox) and its topics.
 export type { BusMessage, EventBus, Subscription } from './bus';
-export { createKafkaBus } from './kafka';
+export { createKafkaBus, type TopicSettings } from './kafka';
 export { createMemoryBus } from './memory';
 export { TRANSACTION_EVENTS_TOPIC } from './topics';

@@ -8,6 +8,7 @@ import {
   logLevel,
   Partitioners,
   type Producer,
+  type ProducerRecord,
 } from 'kafkajs';
 import type { Logger } from '../logger';
 import {
@@ -49,9 +50,39 @@ function headersToRecord(headers: IHeaders | undefined): Record<string, string> 
   return out;
 }
 
+/**
+ * Until every partition of `topics` has a leader; retriable errors (a topic not known yet) retry.
+ * On a cluster the other brokers may learn of a new topic a moment later: clients retry that.
+ */
+async function waitForTopicLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics });
+      const partitions = metadata.topics.flatMap((topic) => topic.partitions);
+      if (metadata.topics.length === topics.length && partitions.every((p) => p.leader >= 0)) return;
+    } catch (err) {
+      if (!(err as { retriable?: boolean }).retriable || Date.now() > deadline) throw err;
+    }
+    if (Date.now() > deadline) throw new Error(`no leader for every partition of ${topics.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** How a topic is created beyond its partitions (ensureTopics); unset: the broker's defaults. */
+export type TopicSettings = {
+  replicationFactor?: number;
+  /** Topic configs, e.g. `{ 'min.insync.replicas': '2' }`. */
+  configEntries?: Record<string, string>;
+};
+
 export type KafkaBus = EventBus & {
-  /** Creates the topics that do not exist yet (tests, local setups; the chart creates them in k8s). */
-  ensureTopics(topics: string[], partitions?: number): Promise<void>;
+  /**
+   * Creates the topics that do not exist yet (tests, local setups; the chart creates them in k8s),
+   * with `partitions` (default 3) and `settings` (default: the broker's replication and configs;
+   * `topicSettingsFor` gives production's). An existing topic is left as it is.
+   */
+  ensureTopics(topics: string[], partitions?: number, settings?: TopicSettings): Promise<void>;
   /** Deletes topics (test cleanup). */
   deleteTopics(topics: string[]): Promise<void>;
   /**
@@ -61,6 +92,18 @@ export type KafkaBus = EventBus & {
    */
   consumerLag(groupId: string, topic: string): Promise<number>;
 };
+
+/** A producer and the chain of its sends (one at a time); replaced after any failed send. */
+type ProducerGeneration = { producer: Promise<Producer>; queue: Promise<unknown> };
+
+/** Rejects when `promise` has not settled within `ms`; the timer never outlives the race. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
 
 /** The EventBus over Kafka: idempotent producer (acks -1), commit after handle, traced. */
 export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
@@ -72,36 +115,63 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     logLevel: logLevel.WARN,
     logCreator: logCreatorFor(logger),
   });
-  let producer: Promise<Producer> | undefined;
+  let generation: ProducerGeneration | undefined;
   let lagAdmin: Promise<Admin> | undefined;
   const consumers = new Set<Consumer>();
 
-  function connectedProducer(): Promise<Producer> {
-    producer ??= (async () => {
-      // Idempotent: a retried send is written once. It needs acks=-1 and at most 5 in flight;
-      // one keeps per-key order across retries.
-      // The Java-compatible murmur2 partitioner, named explicitly (kafkajs warns otherwise).
-      const created = kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
-      });
-      await created.connect();
-      return created;
-    })().catch((err: unknown) => {
-      producer = undefined;
-      throw err;
+  function currentGeneration(): ProducerGeneration {
+    if (generation) return generation;
+    // Idempotent: a retried send is written once. It needs acks=-1 and at most 5 in flight;
+    // one keeps per-key order across retries.
+    // The Java-compatible murmur2 partitioner, named explicitly (kafkajs warns otherwise).
+    const created = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
     });
-    return producer;
+    const fresh: ProducerGeneration = {
+      producer: created.connect().then(() => created),
+      queue: Promise.resolve(),
+    };
+    fresh.producer.catch(() => retire(fresh));
+    generation = fresh;
+    return fresh;
+  }
+
+  // docs/architecture.md "The outbox and Kafka": a producer whose send failed (an error, or no
+  // acknowledgement within the caller's deadline) is never used again. kafkajs winds its sequence
+  // numbers back after a failed produce request; if the broker had written that batch after all,
+  // the next, different batch would carry the same sequence, and the broker would acknowledge it
+  // as a duplicate without writing it: an acknowledged event lost. A new producer has a new
+  // producer id, so its sequences cannot collide with the old one's. The old one's send may still
+  // land: a duplicate the consumers drop by event id.
+  function retire(retired: ProducerGeneration): void {
+    if (generation !== retired) return;
+    generation = undefined;
+    void retired.queue
+      .then(() => retired.producer)
+      .then((producer) => producer.disconnect())
+      .catch(() => undefined);
+  }
+
+  /** One send after the generation's previous one settled, on that generation's producer only. */
+  function enqueueSend(gen: ProducerGeneration, record: ProducerRecord): Promise<void> {
+    const send = gen.queue.then(async () => {
+      // A send queued behind one that failed must not go out on the same producer (above).
+      if (generation !== gen) throw new Error('Kafka producer retired after a failed send; not sent');
+      await (await gen.producer).send(record);
+    });
+    gen.queue = send.catch(() => undefined);
+    return send;
   }
 
   return {
-    async publish(topic, messages) {
+    async publish(topic, messages, publishOptions = {}) {
       if (messages.length === 0) return;
       const spans = startPublishSpans(topic, messages, 'kafka');
+      const gen = currentGeneration();
       try {
-        const connected = await connectedProducer();
-        await connected.send({
+        const sent = enqueueSend(gen, {
           topic,
           acks: -1,
           messages: messages.map((message, i) => ({
@@ -110,8 +180,10 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
             headers: spans.headers[i],
           })),
         });
+        await (publishOptions.timeoutMs === undefined ? sent : withDeadline(sent, publishOptions.timeoutMs));
         spans.end();
       } catch (err) {
+        retire(gen);
         spans.end(err);
         throw err;
       }
@@ -179,14 +251,25 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       };
     },
 
-    async ensureTopics(topics, partitions = 3) {
+    async ensureTopics(topics, partitions = 3, settings: TopicSettings = {}) {
+      const { replicationFactor, configEntries } = settings;
       const admin = kafka.admin();
       await admin.connect();
       try {
         await admin.createTopics({
-          waitForLeaders: true,
-          topics: topics.map((topic) => ({ topic, numPartitions: partitions })),
+          // kafkajs' own wait asks one broker, which on a cluster may not know the new topic yet
+          // ("does not host this topic-partition"): waitForTopicLeaders polls until all do.
+          waitForLeaders: false,
+          topics: topics.map((topic) => ({
+            topic,
+            numPartitions: partitions,
+            ...(replicationFactor === undefined ? {} : { replicationFactor }),
+            ...(configEntries === undefined
+              ? {}
+              : { configEntries: Object.entries(configEntries).map(([name, value]) => ({ name, value })) }),
+          })),
         });
+        await waitForTopicLeaders(admin, topics);
       } finally {
         await admin.disconnect();
       }
@@ -235,9 +318,9 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       if (admin) await (await admin.catch(() => undefined))?.disconnect();
       await Promise.all([...consumers].map((consumer) => consumer.disconnect()));
       consumers.clear();
-      const connected = producer;
-      producer = undefined;
-      if (connected) await (await connected.catch(() => undefined))?.disconnect();
+      const last = generation;
+      generation = undefined;
+      if (last) await (await last.producer.catch(() => undefined))?.disconnect();
     },
   };
 }
