@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { closeGrpcClients } from '@qr-payout/platform/grpc';
+import { type DnsResponder, startDnsResponder } from '@qr-payout/test-kit/dns-responder';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import {
   type AdminClient,
@@ -12,11 +13,13 @@ import {
   type TestTenant,
 } from './admin';
 import { createRunDatabase } from './database';
-import { freePort } from './ports';
+import { freePort, freePorts } from './ports';
 import { type ManagedProcess, spawnTsProcess } from './processes';
 import { grpcServing, httpOk, waitUntilReady } from './readiness';
 
 export type ServiceName = 'decoder' | 'fx' | 'payout' | 'webhook';
+/** A deployable the harness can run several replicas of (docs/testing.md "Replicas"). */
+export type ComponentName = ServiceName | 'gateway';
 
 const SERVICE_SCRIPTS: Record<ServiceName, string> = {
   decoder: 'services/decoder/src/main.ts',
@@ -24,6 +27,9 @@ const SERVICE_SCRIPTS: Record<ServiceName, string> = {
   payout: 'services/payout/src/main.ts',
   webhook: 'services/webhook/src/main.ts',
 };
+const SERVICE_NAMES = Object.keys(SERVICE_SCRIPTS) as ServiceName[];
+/** Start order (all are started before any is waited for): the services, then the gateways. */
+const COMPONENTS: readonly ComponentName[] = [...SERVICE_NAMES, 'gateway'];
 const GATEWAY_SCRIPT = 'gateway/src/main.ts';
 const PARTNER_SIM_SCRIPT = 'partner-sim/src/main.ts';
 
@@ -32,7 +38,7 @@ export interface SystemOptions {
   logLevel?: string;
   /** Export traces of every process over OTLP/HTTP to this URL (e.g. http://127.0.0.1:4318/v1/traces). */
   otlpTracesUrl?: string;
-  /** Extra env for the main gateway (e.g. SCHEMES_CACHE_TTL_MS). */
+  /** Extra env for every gateway replica (e.g. SCHEMES_CACHE_TTL_MS); not for startGateway's. */
   gatewayEnv?: NodeJS.ProcessEnv;
   /** Per readiness wait; children compile TypeScript at start, so give them time on 2 cores. */
   readyTimeoutMs?: number;
@@ -48,6 +54,20 @@ export interface SystemOptions {
    * (the fault campaign's private set, which it restarts).
    */
   infra?: { databaseUrl: string; redisUrl: string; kafkaBrokers: string };
+  /**
+   * Processes per component, 1 each by default (docs/testing.md "Replicas"). A service with several
+   * binds one port on its own loopback address each (127.0.0.2, 127.0.0.3, …), and its callers
+   * reach them through one DNS name the harness serves; several gateways likewise each have an
+   * address of their own. With 1, the component runs on 127.0.0.1 and is called by address, as
+   * ever.
+   */
+  replicas?: Partial<Record<ComponentName, number>>;
+  /**
+   * Extra env for one replica (index from 0), over everything but its address and ports (HOST,
+   * GRPC_PORT, PORT, ADMIN_PORT, METRICS_PORT); asked again by restartReplica. E.g. a DATABASE_URL
+   * through a fault proxy for payout replica 1 only.
+   */
+  replicaEnv?: (name: ComponentName, index: number) => NodeJS.ProcessEnv | undefined;
 }
 
 export interface GatewayHandle {
@@ -65,6 +85,22 @@ export interface ServiceHandle {
   process: ManagedProcess;
 }
 
+/** One replica of a component: where it listens and its current process. */
+export interface Replica {
+  name: ComponentName;
+  index: number;
+  /** Its loopback address: 127.0.0.1 for a component of one replica, else 127.0.0.2, 127.0.0.3, … */
+  host: string;
+  /** Its own address: the gRPC base URL of a service, the public URL of a gateway. */
+  url: string;
+  /** A gateway's admin API. */
+  adminUrl?: string;
+  /** Its Prometheus endpoint (METRICS_PORT, on its own address). */
+  metricsUrl: string;
+  /** The process now serving it (the latest restartReplica's). */
+  process: ManagedProcess;
+}
+
 export interface ProcessExit {
   name: string;
   /** Exit code, or the signal name when the process was killed. */
@@ -72,16 +108,28 @@ export interface ProcessExit {
 }
 
 export interface System {
+  /** The first gateway (= gatewayUrls[0]); partner callbacks go to it. */
   gatewayUrl: string;
+  /** Every gateway replica's public URL (docs/testing.md "Replicas"). */
+  gatewayUrls: string[];
   /**
    * The partner simulator (docs/architecture.md "Rails and partners"): dynamic Pix charges
    * (`POST /pix/v2/cob`) and their locations.
    */
   partnerSimUrl: string;
+  /** The first gateway's admin API. */
   adminUrl: string;
   adminToken: string;
   databaseUrl: string;
+  /** Each service's first replica, by its own address (the test runner can call it directly). */
   serviceUrls: Record<ServiceName, string>;
+  /**
+   * What the callers (gateway, payout → fx) are given: `serviceUrls` for a service of one replica,
+   * `dns://<responder>/<name>:<port>` for several (read under GRPC_NODE_USE_ALTERNATIVE_RESOLVER=true).
+   */
+  serviceTargets: Record<ServiceName, string>;
+  /** The DNS responder of each service run with several replicas; its addresses may be changed. */
+  dns: Partial<Record<ServiceName, DnsResponder>>;
   /** Each first process's /metrics (docs/runbooks.md "Metrics"). */
   metricsUrls: Record<ServiceName | 'gateway', string>;
   processes: ManagedProcess[];
@@ -109,6 +157,14 @@ export interface System {
     extraEnv?: NodeJS.ProcessEnv,
     ports?: { port: number; adminPort: number },
   ): Promise<GatewayHandle>;
+  /** The replicas of a component, index order, each with its current process. */
+  replicas(name: ComponentName): Replica[];
+  /**
+   * Starts replica `index` of `name` again on its address and ports (stopping its process first
+   * when it still runs: SIGTERM, SIGKILL after 15 s) and waits until it is ready; `extraEnv` over
+   * its env for this start only (its address and ports excepted).
+   */
+  restartReplica(name: ComponentName, index: number, extraEnv?: NodeJS.ProcessEnv): Promise<Replica>;
   /** Stops every process (SIGTERM, SIGKILL after 15 s) and drops the database; safe to call twice. */
   stop(): Promise<ProcessExit[]>;
 }
@@ -138,6 +194,36 @@ function telemetryEnv(serviceName: string, otlpTracesUrl: string | undefined): N
   };
 }
 
+/** The highest replica count of a component: its addresses are 127.0.0.2 … 127.0.0.(count+1). */
+const MAX_REPLICAS = 200;
+
+/** Replica i of a component of `count`: 127.0.0.1 alone, else 127.0.0.(2+i) (docs/testing.md "Replicas"). */
+function replicaHost(count: number, index: number): string {
+  return count === 1 ? '127.0.0.1' : `127.0.0.${2 + index}`;
+}
+
+/** The name a replicated service's callers resolve (a headless Service's, in the chart). */
+function dnsName(name: ServiceName): string {
+  return `${name}.replicas.e2e`;
+}
+
+/** The ports every replica of a component listens on (each on its own address). */
+interface ReplicaPorts {
+  /** GRPC_PORT of a service, PORT of a gateway. */
+  port: number;
+  /** A gateway's ADMIN_PORT. */
+  adminPort: number;
+  metricsPort: number;
+}
+
+interface ReplicaSlot {
+  name: ComponentName;
+  index: number;
+  host: string;
+  ports: ReplicaPorts;
+  process?: ManagedProcess;
+}
+
 /**
  * The whole system, every deployable as its own process, against the PostgreSQL, Redis and Kafka
  * of DATABASE_URL, REDIS_URL and KAFKA_BROKERS, on a fresh database that stop() drops.
@@ -147,12 +233,14 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const redisUrl = opts.infra?.redisUrl ?? testInfra.redisUrl;
   const kafkaBrokers = opts.infra?.kafkaBrokers ?? testInfra.kafkaBrokers.join(',');
   const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
+  const counts = replicaCounts(opts.replicas);
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-e2e-'));
   const adminToken = randomBytes(24).toString('base64url');
   // Partners sign their callbacks with it; the gateway verifies them (partner-sim README).
   const partnerCallbackSecret = randomBytes(24).toString('base64url');
   const database = await createRunDatabase(serverDatabaseUrl);
   const processes: ManagedProcess[] = [];
+  const dns: Partial<Record<ServiceName, DnsResponder>> = {};
   let spawned = 0;
 
   const sharedEnv: NodeJS.ProcessEnv = {
@@ -173,41 +261,46 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   };
   // Per-service additions, filled once the partner simulator's address is known.
   const serviceEnv: Partial<Record<ServiceName, NodeJS.ProcessEnv>> = {};
+  // What the gateways are given for each service (plain addresses, or a DNS name for replicas).
+  const serviceTargets = {} as Record<ServiceName, string>;
 
   const launchService = async (name: ServiceName, extraEnv: NodeJS.ProcessEnv = {}) => {
     const port = extraEnv.GRPC_PORT ? Number(extraEnv.GRPC_PORT) : await freePort();
     const metricsPort = extraEnv.METRICS_PORT ? Number(extraEnv.METRICS_PORT) : await freePort();
-    const proc = spawnTsProcess({
-      name: `${name}-${++spawned}`,
-      script: SERVICE_SCRIPTS[name],
-      env: {
-        ...sharedEnv,
-        ...telemetryEnv(name, opts.otlpTracesUrl),
-        ...serviceEnv[name],
-        ...opts.serviceEnv?.[name],
-        GRPC_PORT: String(port),
-        METRICS_PORT: String(metricsPort),
-        ...extraEnv,
-      },
-      logDir,
-    });
+    const env: NodeJS.ProcessEnv = {
+      ...sharedEnv,
+      ...telemetryEnv(name, opts.otlpTracesUrl),
+      ...serviceEnv[name],
+      ...opts.serviceEnv?.[name],
+      GRPC_PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      ...extraEnv,
+    };
+    const proc = spawnTsProcess({ name: `${name}-${++spawned}`, script: SERVICE_SCRIPTS[name], env, logDir });
     processes.push(proc);
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${env.HOST}:${port}`;
     return {
       url,
-      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      metricsUrl: `http://${env.HOST}:${metricsPort}/metrics`,
       process: proc,
       ready: () => waitUntilReady(proc, 'gRPC SERVING', grpcServing(url), readyTimeoutMs),
     };
   };
 
+  // The callers' env for the services: a dns:// target is read by grpc-js's c-ares resolver only
+  // (services/platform/src/grpc/client.ts).
+  const callerEnv = (targets: string[]): NodeJS.ProcessEnv =>
+    targets.some((target) => target.startsWith('dns:')) ? { GRPC_NODE_USE_ALTERNATIVE_RESOLVER: 'true' } : {};
+
   const launchGateway = async (
-    serviceUrls: Record<ServiceName, string>,
     extraEnv: NodeJS.ProcessEnv = {},
-    ports?: { port: number; adminPort: number },
+    ports?: { port: number; adminPort: number; metricsPort?: number },
   ) => {
     const { port, adminPort } = ports ?? { port: await freePort(), adminPort: await freePort() };
-    const metricsPort = extraEnv.METRICS_PORT ? Number(extraEnv.METRICS_PORT) : await freePort();
+    const metricsPort = extraEnv.METRICS_PORT
+      ? Number(extraEnv.METRICS_PORT)
+      : (ports?.metricsPort ?? (await freePort()));
+    const host = extraEnv.HOST ?? sharedEnv.HOST;
     const proc = spawnTsProcess({
       name: `gateway-${++spawned}`,
       script: GATEWAY_SCRIPT,
@@ -216,11 +309,12 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         ...telemetryEnv('gateway', opts.otlpTracesUrl),
         PORT: String(port),
         ADMIN_PORT: String(adminPort),
-        DECODER_URL: serviceUrls.decoder,
-        FX_URL: serviceUrls.fx,
-        PAYOUT_URL: serviceUrls.payout,
-        WEBHOOK_URL: serviceUrls.webhook,
-        PUBLIC_DOCS_URL: `http://127.0.0.1:${port}/docs`,
+        DECODER_URL: serviceTargets.decoder,
+        FX_URL: serviceTargets.fx,
+        PAYOUT_URL: serviceTargets.payout,
+        WEBHOOK_URL: serviceTargets.webhook,
+        ...callerEnv(Object.values(serviceTargets)),
+        PUBLIC_DOCS_URL: `http://${host}:${port}/docs`,
         PARTNER_CALLBACK_SECRET: partnerCallbackSecret,
         METRICS_PORT: String(metricsPort),
         ...extraEnv,
@@ -228,11 +322,11 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       logDir,
     });
     processes.push(proc);
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${host}:${port}`;
     const handle: GatewayHandle = {
       url,
-      adminUrl: `http://127.0.0.1:${adminPort}`,
-      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      adminUrl: `http://${host}:${adminPort}`,
+      metricsUrl: `http://${host}:${metricsPort}/metrics`,
       process: proc,
     };
     return {
@@ -272,11 +366,55 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     };
   };
 
+  // Every replica's address and ports (filled below, before anything but the simulator starts).
+  const slots = {} as Record<ComponentName, ReplicaSlot[]>;
+
+  /** Starts replica `slot` (not waiting for it): its address and ports over everything else. */
+  const launchReplica = async (slot: ReplicaSlot, extraEnv: NodeJS.ProcessEnv = {}) => {
+    const own = { ...opts.replicaEnv?.(slot.name, slot.index), ...extraEnv, HOST: slot.host };
+    const { port, adminPort, metricsPort } = slot.ports;
+    if (slot.name === 'gateway') {
+      const launched = await launchGateway(
+        {
+          ...opts.gatewayEnv,
+          ...own,
+          PORT: String(port),
+          ADMIN_PORT: String(adminPort),
+          METRICS_PORT: String(metricsPort),
+        },
+        slot.ports,
+      );
+      slot.process = launched.handle.process;
+      return launched.ready;
+    }
+    const launched = await launchService(slot.name, {
+      ...own,
+      GRPC_PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+    });
+    slot.process = launched.process;
+    return launched.ready;
+  };
+
+  const replicaView = (slot: ReplicaSlot): Replica => {
+    const base = `http://${slot.host}`;
+    return {
+      name: slot.name,
+      index: slot.index,
+      host: slot.host,
+      url: `${base}:${slot.ports.port}`,
+      ...(slot.name === 'gateway' ? { adminUrl: `${base}:${slot.ports.adminPort}` } : {}),
+      metricsUrl: `${base}:${slot.ports.metricsPort}/metrics`,
+      process: slot.process!,
+    };
+  };
+
   const stop = async (keepLogs = Boolean(process.env.E2E_KEEP_LOGS)): Promise<ProcessExit[]> => {
     await closeGrpcClients();
     const exits = await Promise.all(
       processes.map(async (proc) => ({ name: proc.name, exit: await proc.stop() })),
     );
+    await Promise.all(Object.values(dns).map((responder) => responder.close()));
     await database.drop();
     if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
     return exits;
@@ -286,15 +424,46 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const partnerSim = await launchPartnerSim();
     // Its dynamic Pix locations are plain http on loopback: allow-listed for the decoder only.
     serviceEnv.decoder = { PIX_LOCATION_HTTP_HOSTS: partnerSim.host };
-    // Payout submits to the simulator and tells it to call back the main gateway, whose port is
-    // therefore chosen before payout starts.
-    const gatewayPorts = { port: await freePort(), adminPort: await freePort() };
+    // Every replica's address and ports are chosen before any starts: payout needs the first
+    // gateway's port, and the callers each service's target.
+    for (const name of COMPONENTS) {
+      const hosts = Array.from({ length: counts[name] }, (_, i) => replicaHost(counts[name], i));
+      const [port, adminPort, metricsPort] = await freePorts(name === 'gateway' ? 3 : 2, hosts);
+      const ports: ReplicaPorts = {
+        port: port!,
+        adminPort: name === 'gateway' ? adminPort! : 0,
+        metricsPort: name === 'gateway' ? metricsPort! : adminPort!,
+      };
+      slots[name] = hosts.map((host, index) => ({ name, index, host, ports }));
+    }
+    // A service of one replica is called by its address, as ever; one of several through a name
+    // whose A records are its replicas' addresses (docs/testing.md "Replicas").
+    for (const name of SERVICE_NAMES) {
+      const replicas = slots[name];
+      const { port } = replicas[0]!.ports;
+      if (replicas.length === 1) {
+        serviceTargets[name] = `http://127.0.0.1:${port}`;
+        continue;
+      }
+      const responder = await startDnsResponder({
+        name: dnsName(name),
+        addresses: replicas.map((r) => r.host),
+      });
+      dns[name] = responder;
+      serviceTargets[name] = `dns://${responder.address}/${dnsName(name)}:${port}`;
+    }
+    const gateways = slots.gateway.map(replicaUrl);
+    // Payout submits to the simulator and tells it to call back the first gateway.
     serviceEnv.payout = {
       PARTNER_BASE_URL: partnerSim.url,
-      PARTNER_CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPorts.port}`,
+      PARTNER_CALLBACK_BASE_URL: gateways[0]!,
+      // payout confirms quotes at execute, so it calls fx.
+      FX_URL: serviceTargets.fx,
+      ...callerEnv([serviceTargets.fx]),
     };
     // The webhook dispatcher reads the shared topic in a group of this run's own (it skips the
-    // events of other runs' tenants), and runs the retry schedule in seconds.
+    // events of other runs' tenants), and runs the retry schedule in seconds. Every replica runs
+    // every role (API, dispatcher, worker) in that one group.
     serviceEnv.webhook = {
       WEBHOOK_DISPATCHER_GROUP: `e2e-webhook-${randomBytes(4).toString('hex')}`,
       WEBHOOK_RETRY_SCALE: '0.0001',
@@ -305,38 +474,35 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       WEBHOOK_LEASE_MS: '3000',
       WEBHOOK_TIMEOUT_MS: '2000',
     };
-    // fx first: payout confirms quotes at execute, so it needs fx's address.
-    const fx = await launchService('fx');
-    serviceEnv.payout.FX_URL = fx.url;
-    const names = (Object.keys(SERVICE_SCRIPTS) as ServiceName[]).filter((name) => name !== 'fx');
-    const services = [fx, ...(await Promise.all(names.map((name) => launchService(name))))];
-    const serviceUrls = Object.fromEntries(
-      ['fx', ...names].map((name, i) => [name, services[i]!.url]),
-    ) as Record<ServiceName, string>;
-    const gateway = await launchGateway(serviceUrls, opts.gatewayEnv, gatewayPorts);
-    await Promise.all([partnerSim.ready(), ...services.map((s) => s.ready()), gateway.ready()]);
-    const admin = createAdminClient(gateway.handle.adminUrl, adminToken);
+    const readies: Array<() => Promise<void>> = [partnerSim.ready];
+    for (const name of COMPONENTS) {
+      for (const slot of slots[name]) readies.push(await launchReplica(slot));
+    }
+    await Promise.all(readies.map((ready) => ready()));
+    const first = (name: ComponentName) => replicaView(slots[name][0]!);
+    const firstGateway = first('gateway');
+    const adminUrl = firstGateway.adminUrl!;
+    const admin = createAdminClient(adminUrl, adminToken);
+    const byService = <T>(pick: (replica: Replica) => T) =>
+      Object.fromEntries(SERVICE_NAMES.map((name) => [name, pick(first(name))])) as Record<ServiceName, T>;
 
     return {
-      gatewayUrl: gateway.handle.url,
+      gatewayUrl: firstGateway.url,
+      gatewayUrls: gateways,
       partnerSimUrl: partnerSim.url,
-      adminUrl: gateway.handle.adminUrl,
+      adminUrl,
       adminToken,
       databaseUrl: database.url,
-      serviceUrls,
-      metricsUrls: {
-        ...(Object.fromEntries(['fx', ...names].map((name, i) => [name, services[i]!.metricsUrl])) as Record<
-          ServiceName,
-          string
-        >),
-        gateway: gateway.handle.metricsUrl,
-      },
+      serviceUrls: byService((replica) => replica.url),
+      serviceTargets: { ...serviceTargets },
+      dns,
+      metricsUrls: { ...byService((replica) => replica.metricsUrl), gateway: firstGateway.metricsUrl },
       processes,
       logDir,
       admin,
       createTenant: (name, rateLimitPerMinute) => createTenantViaApi(admin, name, rateLimitPerMinute),
       createTenantWithCli: (name, rateLimitPerMinute) =>
-        createTenantViaCli(gateway.handle.adminUrl, adminToken, name, rateLimitPerMinute),
+        createTenantViaCli(adminUrl, adminToken, name, rateLimitPerMinute),
       async startService(name, extraEnv) {
         const launched = await launchService(name, extraEnv);
         await launched.ready();
@@ -348,9 +514,18 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         return launched.process;
       },
       async startGateway(extraEnv, ports) {
-        const launched = await launchGateway(serviceUrls, extraEnv, ports);
+        const launched = await launchGateway(extraEnv, ports);
         await launched.ready();
         return launched.handle;
+      },
+      replicas: (name) => slots[name].map(replicaView),
+      async restartReplica(name, index, extraEnv) {
+        const slot = slots[name][index];
+        if (!slot) throw new Error(`${name} has no replica ${index} (${slots[name].length} run)`);
+        await slot.process?.stop();
+        const ready = await launchReplica(slot, extraEnv);
+        await ready();
+        return replicaView(slot);
       },
       stop: () => stop(),
     };
@@ -359,4 +534,21 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     if (err instanceof Error) err.message += `\n(child logs kept in ${logDir})`;
     throw err;
   }
+}
+
+function replicaUrl(slot: ReplicaSlot): string {
+  return `http://${slot.host}:${slot.ports.port}`;
+}
+
+/** Each component's replica count, 1 unless given; a whole number from 1 to MAX_REPLICAS. */
+function replicaCounts(given: SystemOptions['replicas'] = {}): Record<ComponentName, number> {
+  const counts = {} as Record<ComponentName, number>;
+  for (const name of COMPONENTS) {
+    const count = given[name] ?? 1;
+    if (!Number.isInteger(count) || count < 1 || count > MAX_REPLICAS) {
+      throw new Error(`replicas.${name} must be a whole number from 1 to ${MAX_REPLICAS} (got ${count})`);
+    }
+    counts[name] = count;
+  }
+  return counts;
 }
