@@ -255,7 +255,8 @@ export async function runCampaign(
           PARTNER_TIMEOUT_MS: '2000',
           SETTLEMENT_HORIZON_PIX_MS: String(settings.horizonMs),
         },
-        webhook: { WEBHOOK_DISPATCHER_GROUP: dispatcherGroup },
+        // debug: the dispatcher logs every batch's event ids, which the trail of a missing event quotes.
+        webhook: { WEBHOOK_DISPATCHER_GROUP: dispatcherGroup, LOG_LEVEL: 'debug' },
       },
     });
     // An independent consumer group: which events reached Kafka, at which offset (the trails).

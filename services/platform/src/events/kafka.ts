@@ -239,6 +239,19 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
             await consumer.commitOffsets([
               { topic: from, partition, offset: (BigInt(last) + 1n).toString() },
             ]);
+            // Which offsets a group handled and committed, by event id (LOG_LEVEL=debug): what an
+            // operator greps when an event is missing downstream (docs/runbooks.md "Webhook consumer lag").
+            logger.debug(
+              {
+                topic: from,
+                partition,
+                group: groupId,
+                first: slice[0]!.offset,
+                last,
+                event_ids: received.map((m) => m.headers['event-id'] ?? ''),
+              },
+              'event batch handled and committed',
+            );
             await heartbeat();
           }
         },

@@ -114,6 +114,10 @@ export async function startDispatcher(deps: {
       const read = messages.flatMap((message) => readEvent(message, logger) ?? []);
       // A database error throws: the offsets are not committed and the bus delivers them again.
       const created = await dispatchTransactionEvents(deliveries, deps.endpoints, read);
+      logger.debug(
+        { events: read.map((r) => r.envelope.eventId), deliveries_created: created },
+        'dispatched transaction events',
+      );
       dispatched += read.length;
       if (deps.faultKillAfterDispatch && dispatched >= deps.faultKillAfterDispatch) {
         // The crash window the tests need: rows committed, offset not.
