@@ -108,7 +108,11 @@ it("retries a same-key pay's 409 IdempotencyInProgress until the first answer is
   const first = client.pay(body, { idempotencyKey });
   await new Promise((resolve) => setTimeout(resolve, 500));
   const second = await client.pay(body, { idempotencyKey });
-  expect(retried.length).toBeGreaterThan(0);
-  expect(new Set(retried)).toEqual(new Set(['IdempotencyInProgress']));
+  expect(retried).toContain('IdempotencyInProgress');
+  // On a machine loaded enough for an internal deadline to pass, a retry may also follow a 503
+  // ServiceUnavailable, which the client retries with the same key too; nothing else is retried.
+  expect(retried.filter((tag) => tag !== 'IdempotencyInProgress' && tag !== 'ServiceUnavailable')).toEqual(
+    [],
+  );
   expect(second.transaction.id).toBe((await first).transaction.id);
 });

@@ -87,7 +87,8 @@ export type KafkaBus = EventBus & {
   deleteTopics(topics: string[]): Promise<void>;
   /**
    * How far `groupId` is behind on `topic`: the end offset minus the group's committed offset,
-   * summed over the partitions (a partition the group never committed counts from its start).
+   * summed over the partitions (a partition the group never committed counts from its start; a
+   * topic that does not exist yet, 0).
    * One admin connection, kept until close (the webhook's consumer-lag gauge).
    */
   consumerLag(groupId: string, topic: string): Promise<number>;
@@ -308,6 +309,9 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
         throw err;
       });
       const admin = await lagAdmin;
+      // A topic nothing has published to yet holds no event to be behind on. Asked first because
+      // kafkajs retries a missing topic's offsets for seconds, longer than a metrics scrape waits.
+      if (!(await admin.listTopics()).includes(topic)) return 0;
       const [ends, [committed]] = await Promise.all([
         admin.fetchTopicOffsets(topic),
         admin.fetchOffsets({ groupId, topics: [topic] }),
