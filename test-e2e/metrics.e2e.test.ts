@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { type System, startSystem, type TestTenant } from './harness';
 import { call } from './support/http';
+import { parseExposition, type Sample, total } from './support/metrics';
 import { payPix } from './support/pay';
 import { eventually } from './support/processes';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -64,34 +65,12 @@ afterAll(async () => {
   await receiver?.close();
 }, 60_000);
 
-type Sample = { name: string; labels: Record<string, string>; value: number };
-
-/** The samples of a Prometheus text exposition. */
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) throw new Error(`not an exposition line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!;
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
-  }
-  return samples;
-}
-
+/** GET a /metrics endpoint: 200 in Prometheus' text format, its samples. */
 async function scrape(url: string): Promise<Sample[]> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
   return parseExposition(await response.text());
-}
-
-/** The sum of the samples of `name` carrying at least `labels` (0 when none). */
-function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
 }
 
 function has(samples: Sample[], name: string): boolean {

@@ -37,16 +37,21 @@ async function probeRedis(url) {
   }
 }
 
-async function probeKafka(brokers) {
+// A kafkajs admin that fails fast: a probe retries on its own schedule.
+function probeAdmin(brokers) {
   const { Kafka, logLevel } = require('kafkajs');
   const kafka = new Kafka({
     clientId: 'infra-probe',
-    brokers: brokers.split(','),
+    brokers,
     logLevel: logLevel.NOTHING,
     connectionTimeout: 2000,
     retry: { retries: 0 },
   });
-  const admin = kafka.admin();
+  return kafka.admin();
+}
+
+async function probeKafka(brokers) {
+  const admin = probeAdmin(brokers.split(','));
   try {
     await admin.connect();
     await admin.listTopics();
@@ -59,16 +64,8 @@ async function probeKafka(brokers) {
 // the list names, and a controller. A node registers only through the active KRaft controller, so all
 // of them listed means the quorum has elected a leader.
 async function probeKafkaCluster(brokers) {
-  const { Kafka, logLevel } = require('kafkajs');
   const expected = brokers.split(',');
-  const kafka = new Kafka({
-    clientId: 'infra-probe',
-    brokers: expected,
-    logLevel: logLevel.NOTHING,
-    connectionTimeout: 2000,
-    retry: { retries: 0 },
-  });
-  const admin = kafka.admin();
+  const admin = probeAdmin(expected);
   try {
     await admin.connect();
     const cluster = await admin.describeCluster();
