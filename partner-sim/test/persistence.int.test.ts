@@ -10,6 +10,9 @@ import { type CallbackReceiver, call, newKey, pixPayout, startCallbackReceiver, 
 // PARTNER_SIM_STATE_FILE (README "Persistence"): a simulator started again on the same file knows
 // every payout it accepted, and settles the ones still in process when they were due.
 
+// Starting a simulator twice takes seconds on a loaded 2-core machine: more than jest's default.
+jest.setTimeout(30_000);
+
 describe('partner-sim payouts across restarts', () => {
   let dir: string;
   let receiver: CallbackReceiver;
@@ -25,8 +28,8 @@ describe('partner-sim payouts across restarts', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function start(file: string, port = '0'): Promise<RunningPartnerSim> {
-    const sim = await startTestPartnerSim({ PARTNER_SIM_STATE_FILE: file, PORT: port });
+  async function start(file: string, port = '0', env: NodeJS.ProcessEnv = {}): Promise<RunningPartnerSim> {
+    const sim = await startTestPartnerSim({ PARTNER_SIM_STATE_FILE: file, PORT: port, ...env });
     running.push(sim);
     return sim;
   }
@@ -59,17 +62,19 @@ describe('partner-sim payouts across restarts', () => {
 
   it('a slow payout not yet due keeps its remaining delay after a restart', async () => {
     const file = path.join(dir, 'pending.jsonl');
-    const first = await start(file);
+    // Long enough that a restart, however slow the machine, happens before it falls due.
+    const slowSettle = { PARTNER_SIM_SLOW_SETTLE_MS: '6000' };
+    const first = await start(file, '0', slowSettle);
     const key = newKey();
     const slow = await submit(first, key, pixPayout('2054', receiver.url));
     await first.close();
-    const second = await start(file);
+    const second = await start(file, '0', slowSettle);
     const right = await call<PayoutResource>(second, 'GET', `/v1/payouts/${slow.body.id}`);
     expect(right.body.status).toBe('ACSP');
     const settled = await eventually(async () => {
       const { body } = await call<PayoutResource>(second, 'GET', `/v1/payouts/${slow.body.id}`);
       return body.status === 'ACSC' ? body : undefined;
-    });
+    }, 15_000);
     expect(settled.settled_at).not.toBeNull();
   });
 
