@@ -1,4 +1,5 @@
 import { bool, type ConfigOf, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform/config';
+import { dbDeadlineSettings } from '@qr-payout/platform/db';
 import { grpcClientSettings } from '@qr-payout/platform/grpc';
 import { metricsSettings } from '@qr-payout/platform/metrics';
 
@@ -10,11 +11,17 @@ const shape = {
   databaseUrl: url('DATABASE_URL'),
   dbSchema: str('DB_SCHEMA', { default: 'gateway' }),
   dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1, max: 1000 }),
+  // DB_QUERY_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS (docs/architecture.md "Deadlines").
+  ...dbDeadlineSettings(),
   redisUrl: url('REDIS_URL', { optional: true }),
   rateLimitBackend: oneOf('RATE_LIMIT_BACKEND', ['redis', 'memory'], { default: 'redis' }),
   rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', { default: 'gateway:rl:' }),
   rateLimitDefault: int('RATE_LIMIT_DEFAULT', { default: 100, min: 1, max: 1_000_000 }),
   redisCommandTimeoutMs: int('RATE_LIMIT_REDIS_TIMEOUT_MS', { default: 200, min: 1, max: 60_000 }),
+  // A Redis connection that answers nothing this long after a command is dropped and made again;
+  // connecting (TCP) is given up after REDIS_CONNECT_TIMEOUT_MS (docs/architecture.md "Deadlines").
+  redisSocketTimeoutMs: int('REDIS_SOCKET_TIMEOUT_MS', { default: 1_000, min: 1, max: 600_000 }),
+  redisConnectTimeoutMs: int('REDIS_CONNECT_TIMEOUT_MS', { default: 2_000, min: 1, max: 600_000 }),
   authFailureLimit: int('AUTH_FAILURE_LIMIT', { default: 30, min: 1, max: 1_000_000 }),
   authCacheTtlMs: int('AUTH_CACHE_TTL_MS', { default: 10_000, min: 0, max: 3_600_000 }),
   trustProxy: str('TRUST_PROXY', { optional: true }),

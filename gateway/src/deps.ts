@@ -38,14 +38,21 @@ export interface GatewayDeps {
 const REDIS_ERROR_LOG_INTERVAL_MS = 10_000;
 
 /**
- * The rate limiter's own Redis connection: no offline queue and a short command timeout, so a
- * Redis outage fails a request's limit check at once and the per-process fallback takes over.
+ * The rate limiter's own Redis connection (the idempotency fast path shares it): no offline queue
+ * and a short command timeout, so a Redis outage fails a request's limit check at once and the
+ * per-process fallback takes over (docs/architecture.md "Deadlines"). A connection that answers
+ * nothing for REDIS_SOCKET_TIMEOUT_MS after a command (a silent link: commandTimeout alone would
+ * leave every later command timing out on it) is destroyed and made again; TCP keepalive notices a
+ * dead peer on an idle one.
  */
 function createRateLimitRedis(url: string, config: GatewayConfig, logger: Logger): Redis {
   const redis = new Redis(url, {
     connectionName: 'gateway-ratelimit',
     enableOfflineQueue: false,
     commandTimeout: config.redisCommandTimeoutMs,
+    socketTimeout: config.redisSocketTimeoutMs,
+    connectTimeout: config.redisConnectTimeoutMs,
+    keepAlive: 10_000,
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5_000),
   });
@@ -64,6 +71,8 @@ export function createGatewayDeps(config: GatewayConfig, logger: Logger): Gatewa
     connectionString: config.databaseUrl,
     schema: config.dbSchema,
     max: config.dbPoolMax,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
     applicationName: 'gateway',
     onError: (err) => logger.warn({ err: { message: err.message } }, 'idle database client error'),
   });

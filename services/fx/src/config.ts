@@ -1,5 +1,5 @@
 import { bool, type ConfigReader, type Env, int, loadConfig, str, url } from '@qr-payout/platform/config';
-import { pruneJobSettings } from '@qr-payout/platform/db';
+import { dbDeadlineSettings, dbHealthSettings, pruneJobSettings } from '@qr-payout/platform/db';
 import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { DEFAULT_RATE_TABLE, parseRateTable, type RateTable } from './rates/rate-table';
 
@@ -27,6 +27,10 @@ export function loadFxConfig(env: Env) {
       ...grpcServiceSettings(50052),
       databaseUrl: url('DATABASE_URL'),
       dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
+      // DB_QUERY_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS, DB_HEALTH_INTERVAL_MS (docs/architecture.md
+      // "Deadlines").
+      ...dbDeadlineSettings(),
+      ...dbHealthSettings(),
       dbSchema: str('DB_SCHEMA', { default: 'fx' }),
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
       rates: rateTable('FX_RATES'),

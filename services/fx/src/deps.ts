@@ -23,6 +23,8 @@ export function createDeps(config: FxConfig): FxDeps {
     connectionString: config.databaseUrl,
     schema: config.dbSchema,
     max: config.dbPoolMax,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
     applicationName: 'fx',
     onError: (err) => logger.error({ err }, 'idle PostgreSQL client error'),
   });

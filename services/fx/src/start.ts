@@ -1,7 +1,7 @@
 // What runs in an fx process: FxService (currencies, quotes) over gRPC, with grpc.health.v1.Health.
 // Rates come from FX_RATES (a table in the config); quotes live in schema fx. One background worker:
 // the prune job of expired quotes (docs/operators.md "Retention").
-import { runPruneJobs } from '@qr-payout/platform/db';
+import { runPruneJobs, withDatabaseHealth } from '@qr-payout/platform/db';
 import { createGrpcServer, type RunningGrpcService, serveGrpc } from '@qr-payout/platform/grpc';
 import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import type { FxConfig } from './config';
@@ -27,7 +27,7 @@ export async function startFx(config: FxConfig): Promise<RunningGrpcService> {
     pricing: { spreadBps: config.spreadBps, feeBps: config.feeBps, ttlMs: config.quoteTtlMs },
   });
 
-  const server = createGrpcServer({
+  const grpcServer = createGrpcServer({
     serviceName: 'fx',
     logger: deps.logger,
     maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
@@ -49,7 +49,8 @@ export async function startFx(config: FxConfig): Promise<RunningGrpcService> {
     },
   });
   return serveGrpc({
-    server,
+    // NOT_SERVING while the database does not answer (docs/architecture.md "Deadlines").
+    server: withDatabaseHealth(grpcServer, { config, services: [FxService.typeName], logger: deps.logger }),
     deps,
     config,
     startWorkers: () =>

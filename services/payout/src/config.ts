@@ -1,5 +1,5 @@
 import { bool, type Env, int, list, loadConfig, str, url } from '@qr-payout/platform/config';
-import { pruneJobSettings } from '@qr-payout/platform/db';
+import { dbDeadlineSettings, dbHealthSettings, pruneJobSettings } from '@qr-payout/platform/db';
 import { grpcClientSettings, grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { railLimits } from './limits/rail-limits';
 import { settlementHorizons } from './stuck/horizons';
@@ -11,6 +11,10 @@ export function loadPayoutConfig(env: Env) {
       ...grpcServiceSettings(50053),
       databaseUrl: url('DATABASE_URL'),
       dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
+      // DB_QUERY_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS, DB_HEALTH_INTERVAL_MS (docs/architecture.md
+      // "Deadlines").
+      ...dbDeadlineSettings(),
+      ...dbHealthSettings(),
       dbSchema: str('DB_SCHEMA', { default: 'payout' }),
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
       // The outbox relay publishes here (docs/architecture.md "The outbox and Kafka"); the producer

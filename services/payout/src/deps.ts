@@ -41,6 +41,8 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
     connectionString: config.databaseUrl,
     schema: config.dbSchema,
     max: config.dbPoolMax,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
     applicationName: 'payout',
     onError: (err) => logger.error({ err }, 'idle PostgreSQL client error'),
   });

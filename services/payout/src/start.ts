@@ -1,7 +1,7 @@
 // What runs in a payout process: PayoutService (instructions, execute and pay, transactions, partner
 // callbacks, limits, stuck transactions) over gRPC with grpc.health.v1.Health, and three workers:
 // the stuck gauge, the outbox relay (Kafka) and the polling worker (the partner's answers).
-import { runPruneJobs } from '@qr-payout/platform/db';
+import { runPruneJobs, withDatabaseHealth } from '@qr-payout/platform/db';
 import { createGrpcServer, type RunningGrpcService, serveGrpc } from '@qr-payout/platform/grpc';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayoutConfig } from './config';
@@ -107,7 +107,8 @@ export async function startPayout(
   });
 
   return serveGrpc({
-    server,
+    // NOT_SERVING while the database does not answer (docs/architecture.md "Deadlines").
+    server: withDatabaseHealth(server, { config, services: [PayoutService.typeName], logger }),
     deps,
     config,
     // After migrations (the relay reads outbox_events). Stopped in reverse order after the drain:

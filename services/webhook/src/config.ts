@@ -10,7 +10,7 @@ import {
   str,
   url,
 } from '@qr-payout/platform/config';
-import { pruneJobSettings } from '@qr-payout/platform/db';
+import { dbDeadlineSettings, dbHealthSettings, pruneJobSettings } from '@qr-payout/platform/db';
 import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { LOG_LEVELS } from '@qr-payout/platform/log';
 import { previousSealingKeys, sealingKey } from './crypto/sealing-keys';
@@ -53,6 +53,10 @@ export function loadWebhookConfig(env: Env) {
       ...grpcServiceSettings(50054),
       databaseUrl: url('DATABASE_URL'),
       dbPoolMax: int('DB_POOL_MAX', { default: 10, min: 1 }),
+      // DB_QUERY_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS, DB_HEALTH_INTERVAL_MS (docs/architecture.md
+      // "Deadlines").
+      ...dbDeadlineSettings(),
+      ...dbHealthSettings(),
       dbSchema: schemaName('DB_SCHEMA', 'webhook'),
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
       // Seals signing secrets and custom header values at rest (src/crypto/sealed-box.ts).

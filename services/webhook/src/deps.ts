@@ -36,6 +36,8 @@ export function createDeps(config: WebhookConfig, overrides: WebhookOverrides = 
     connectionString: config.databaseUrl,
     schema: config.dbSchema,
     max: config.dbPoolMax,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
     applicationName: 'webhook',
     onError: (err) => logger.error({ err }, 'idle PostgreSQL client error'),
   });

@@ -3,7 +3,7 @@
 // as Svix splits API and worker): the dispatcher turns transaction events into deliveries, the
 // delivery worker sends them; and the prune job of finished deliveries (RETENTION_ENABLED).
 
-import { runPruneJobs } from '@qr-payout/platform/db';
+import { runPruneJobs, withDatabaseHealth } from '@qr-payout/platform/db';
 import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import {
   createGrpcServer,
@@ -156,5 +156,11 @@ export async function startWebhook(
     return roles;
   };
 
-  return serveGrpc({ server, deps, config, startWorkers: startRoles });
+  return serveGrpc({
+    // NOT_SERVING while the database does not answer (docs/architecture.md "Deadlines").
+    server: withDatabaseHealth(server, { config, services: [WebhookService.typeName], logger }),
+    deps,
+    config,
+    startWorkers: startRoles,
+  });
 }

@@ -1,3 +1,4 @@
+import { pgSessionDeadlines } from '@qr-payout/platform/db';
 import type { Logger } from '@qr-payout/platform/log';
 import pg from 'pg';
 
@@ -44,6 +45,9 @@ export function listenToChannel(opts: ChannelListenerOptions): ChannelListener {
 
   async function connect(): Promise<void> {
     const next = new pg.Client({
+      // Connect and LISTEN within deadlines, and keepalive on the idle session, so a silent or dead
+      // link ends in 'error' and a reconnect (docs/architecture.md "Deadlines").
+      ...pgSessionDeadlines(),
       connectionString: opts.connectionString,
       application_name: 'payout-outbox-listener',
     });

@@ -11,7 +11,12 @@ type MigrateOptions = {
   /** Folder of `NNNN_name.sql` files. */
   dir: string;
   logger?: Logger;
+  /** Each statement's client-side deadline (pg `query_timeout`), the advisory lock's wait included. */
+  queryTimeoutMs?: number;
 };
+
+/** Longer than any migration we ship takes; a Job on a silent link fails instead of hanging. */
+const MIGRATION_QUERY_TIMEOUT_MS = 600_000;
 
 type MigrateResult = { applied: string[] };
 
@@ -170,13 +175,18 @@ export async function migrate(pool: pg.Pool, opts: MigrateOptions): Promise<Migr
   const schema = quoteSchema(opts.schema);
   const files = await readMigrations(opts.dir);
   const client = await pool.connect();
+  // The pool's query deadline is for requests; a migration may wait for another replica's lock
+  // and build an index for minutes (docs/architecture.md "Deadlines").
+  const queryTimeout = opts.queryTimeoutMs ?? MIGRATION_QUERY_TIMEOUT_MS;
+  const run = <R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) =>
+    client.query<R>({ text, values, query_timeout: queryTimeout } as pg.QueryConfig);
   const key = lockKey(opts.schema);
   let broken: Error | undefined;
   try {
-    await client.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+    await run('SELECT pg_advisory_lock($1::bigint)', [key]);
     try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await client.query(
+      await run(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await run(
         `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
            version text PRIMARY KEY,
            name text NOT NULL,
@@ -184,7 +194,7 @@ export async function migrate(pool: pg.Pool, opts: MigrateOptions): Promise<Migr
            applied_at timestamptz NOT NULL DEFAULT now()
          )`,
       );
-      const { rows } = await client.query<{ version: string; name: string; checksum: string }>(
+      const { rows } = await run<{ version: string; name: string; checksum: string }>(
         `SELECT version, name, checksum FROM ${schema}.schema_migrations`,
       );
       const applied = new Map(rows.map((row) => [row.version, row]));
@@ -204,17 +214,17 @@ export async function migrate(pool: pg.Pool, opts: MigrateOptions): Promise<Migr
         );
       }
       if (upgrades.length > 0) {
-        await client.query('BEGIN');
+        await run('BEGIN');
         try {
           for (const file of upgrades) {
-            await client.query(`UPDATE ${schema}.schema_migrations SET checksum = $2 WHERE version = $1`, [
+            await run(`UPDATE ${schema}.schema_migrations SET checksum = $2 WHERE version = $1`, [
               file.version,
               file.checksum,
             ]);
           }
-          await client.query('COMMIT');
+          await run('COMMIT');
         } catch (err) {
-          await client.query('ROLLBACK');
+          await run('ROLLBACK');
           throw err;
         }
         for (const file of upgrades) {
@@ -227,17 +237,18 @@ export async function migrate(pool: pg.Pool, opts: MigrateOptions): Promise<Migr
       const result: string[] = [];
       for (const file of files) {
         if (applied.has(file.version)) continue;
-        await client.query('BEGIN');
+        await run('BEGIN');
         try {
-          await client.query(`SET LOCAL search_path TO ${schema}`);
-          await client.query(file.sql);
-          await client.query(
-            `INSERT INTO ${schema}.schema_migrations (version, name, checksum) VALUES ($1, $2, $3)`,
-            [file.version, file.name, file.checksum],
-          );
-          await client.query('COMMIT');
+          await run(`SET LOCAL search_path TO ${schema}`);
+          await run(file.sql);
+          await run(`INSERT INTO ${schema}.schema_migrations (version, name, checksum) VALUES ($1, $2, $3)`, [
+            file.version,
+            file.name,
+            file.checksum,
+          ]);
+          await run('COMMIT');
         } catch (err) {
-          await client.query('ROLLBACK');
+          await run('ROLLBACK');
           throw new MigrationError(`migration ${file.name} failed: ${(err as Error).message}`, {
             cause: err,
           });
@@ -247,7 +258,7 @@ export async function migrate(pool: pg.Pool, opts: MigrateOptions): Promise<Migr
       }
       return { applied: result };
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      await run('SELECT pg_advisory_unlock($1::bigint)', [key]);
     }
   } catch (err) {
     if (!(err instanceof MigrationError)) broken = err as Error;

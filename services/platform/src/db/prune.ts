@@ -44,6 +44,9 @@ export type PruneJob = {
 // hot path.
 const LOCK_TIMEOUT_MS = 1_000;
 const STATEMENT_TIMEOUT_MS = 30_000;
+// The DELETE's client-side deadline (pg query_timeout, instead of the pool's): past the server's
+// statement_timeout, so a slow batch ends with the server's error; a silent link still ends.
+const DELETE_QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
 
 /**
  * A prune job's rounds, without a loop (tests and tools call pruneRound; runPruneJob schedules
@@ -67,7 +70,11 @@ export function createPruneJob(opts: PruneJobOptions): PruneJob {
         [opts.name],
       );
       if (!rows[0]?.locked) return undefined;
-      const { rowCount } = await client.query(opts.statement, params);
+      const { rowCount } = await client.query({
+        text: opts.statement,
+        values: params,
+        query_timeout: DELETE_QUERY_TIMEOUT_MS,
+      } as pg.QueryConfig);
       return rowCount ?? 0;
     });
   }

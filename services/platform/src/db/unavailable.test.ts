@@ -12,6 +12,10 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(withCode('connection failure', '08006'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    // Client-side deadlines (docs/architecture.md "Deadlines"): pg's query_timeout, and a query on
+    // the client it then ended.
+    expect(isDatabaseUnavailable(new Error('Query read timeout'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Client was closed and is not queryable'))).toBe(true);
   });
 
   it('is false for query errors and anything else', () => {

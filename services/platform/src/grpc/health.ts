@@ -10,6 +10,13 @@ import {
 
 type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN';
 
+/**
+ * A grpc.health.v1 name that is SERVING from listen until close whatever the dependencies do: for
+ * a liveness probe, which must not restart a replica because its database is away
+ * (docs/architecture.md "Deadlines"; the chart's liveness probes ask for it).
+ */
+export const LIVENESS_HEALTH_SERVICE = 'liveness';
+
 /** The per-service statuses behind `grpc.health.v1.Health`; '' is the whole server. */
 export interface HealthRegistry {
   setStatus(service: string, status: ServingStatus): void;

@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import { Health } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import type { Logger } from '../logger';
 import { durationHistogram } from '../metrics/instruments';
-import { createHealth, type HealthRegistry } from './health';
+import { createHealth, type HealthRegistry, LIVENESS_HEALTH_SERVICE } from './health';
 import {
   type GrpcServerInterceptor,
   type InFlight,
@@ -114,8 +114,9 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
       return new Promise((resolve, reject) => {
         server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, bound) => {
           if (err) return reject(err);
-          // Every registered service starts SERVING unless the caller set it before listen.
-          for (const name of ['', ...servedServices]) {
+          // Every registered service starts SERVING unless the caller set it before listen, and so
+          // does the liveness name, which only close() changes (docs/architecture.md "Deadlines").
+          for (const name of ['', ...servedServices, LIVENESS_HEALTH_SERVICE]) {
             if (health.getStatus(name) === undefined) health.setStatus(name, 'SERVING');
           }
           logger.info({ port: bound, host }, 'grpc server listening');
