@@ -5,6 +5,7 @@ import { runGrpcBench } from './grpc';
 import { type PayBenchMode, runPayBench } from './pay';
 import { runResolveBench } from './resolve';
 import { runScaleBench, type ScaleBenchMode } from './scale';
+import { runScaleOutBench } from './scale-out';
 import { runWebhooksBench } from './webhooks';
 
 function positiveInt(name: string, fallback: number): number {
@@ -14,6 +15,15 @@ function positiveInt(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value <= 0)
     throw new Error(`${name} must be a positive integer, got ${raw}`);
   return value;
+}
+
+function positiveInts(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.some((value) => !Number.isInteger(value) || value <= 0))
+    throw new Error(`${name} must be positive integers separated by commas, got ${raw}`);
+  return values;
 }
 
 function parts(raw: string | undefined): Array<'a' | 'b'> {
@@ -84,6 +94,17 @@ const benches: Record<string, () => Promise<boolean>> = {
         retentionMs: positiveInt('BENCH_SCALE_SOAK_RETENTION_MS', 120_000),
         intervalMs: positiveInt('BENCH_SCALE_SOAK_PRUNE_MS', 10_000),
       },
+    }),
+  'scale-out': () =>
+    runScaleOutBench({
+      rates: positiveInts('BENCH_PAY_RATE', [50]),
+      durationSeconds: positiveInt('BENCH_DURATION', 30),
+      warmupSeconds: positiveInt('BENCH_WARMUP', 5),
+      rounds: positiveInt('BENCH_ROUNDS', 2),
+      idleSeconds: positiveInt('BENCH_SCALE_OUT_IDLE', 20),
+      replicas: positiveInt('BENCH_SCALE_OUT_REPLICAS', 2),
+      maxInFlight: positiveInt('BENCH_PAY_MAX_IN_FLIGHT', 1000),
+      settleMs: positiveInt('BENCH_PAY_SETTLE_MS', 2),
     }),
   webhooks: () =>
     runWebhooksBench({

@@ -8,6 +8,8 @@ import { sendPay } from './load';
 
 export interface PayOpenLoopOptions extends OpenLoopSchedule {
   gatewayUrl: string;
+  /** Every gateway, pay i to gatewayUrls[i % length] (bench/scale-out); gatewayUrl alone when absent. */
+  gatewayUrls?: readonly string[];
   apiKey: string;
   /** The pay body without its Idempotency-Key (one fresh UUID per request). */
   body: string;
@@ -42,7 +44,9 @@ function transactionOf(text: string): { id?: string; status?: string } | undefin
 
 export async function runPayOpenLoop(opts: PayOpenLoopOptions): Promise<PayOpenLoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.maxInFlight });
-  const url = new URL('/v1/pay', opts.gatewayUrl);
+  const urls = (opts.gatewayUrls?.length ? opts.gatewayUrls : [opts.gatewayUrl]).map(
+    (gateway) => new URL('/v1/pay', gateway),
+  );
   const byHttpStatus: Record<string, number> = {};
   const byTransactionStatus: Record<string, number> = {};
   const latenciesMs: number[] = [];
@@ -53,7 +57,7 @@ export async function runPayOpenLoop(opts: PayOpenLoopOptions): Promise<PayOpenL
   try {
     const run = await runOpenLoop(
       opts,
-      () => sendPay(agent, url, opts.apiKey, opts.body),
+      (index) => sendPay(agent, urls[index % urls.length]!, opts.apiKey, opts.body),
       (_index, latencyMs, outcome) => {
         if (!outcome.ok) {
           errors += 1;

@@ -16,6 +16,7 @@ import { createPayBenchContext, type PayBenchContext } from '../pay/context';
 import { sendPay } from '../pay/load';
 import { measureOpenLoop } from '../pay/open';
 import type { OpenLoopSummary } from '../pay/open-report';
+import { startCallbackReceiver } from '../shared/callback-receiver';
 import { writeBenchResults } from '../shared/results';
 import { seedScaleRows } from './seed';
 import { formatSoak, runSoak, type SoakSummary } from './soak';
@@ -45,29 +46,6 @@ export const SCALE_GOAL_RATIO = 1.2;
 const BENCH_RATE_LIMIT = 1_000_000;
 const POOL = { DB_POOL_MAX: '10' };
 const WEBHOOK_PRODUCTION_TIMINGS = { WEBHOOK_POLL_MS: '1000', KAFKA_SESSION_TIMEOUT_MS: '30000' };
-
-/** A receiver for the pays' callback_url deliveries: 204 to anything. */
-async function startCallbackReceiver(): Promise<{ url: string; received(): number; close(): Promise<void> }> {
-  let received = 0;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received += 1;
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/payouts`,
-    received: () => received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 type Started = { system: Awaited<ReturnType<typeof startSystem>>; ctx: PayBenchContext; db: pg.Pool };
 

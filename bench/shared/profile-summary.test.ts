@@ -38,4 +38,20 @@ describe('summarizeProfile', () => {
     expect(summary.functions.map((f) => f.name)).toContain('writev  [ioredis]');
     expect(summary.functions.some((f) => f.name.startsWith('(idle)'))).toBe(false);
   });
+
+  it('counts only the last seconds of the profile when asked', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)', ''), children: [2, 3] },
+        { id: 2, callFrame: frame('start', 'file:///w/services/payout/src/start.ts') },
+        { id: 3, callFrame: frame('poll', 'file:///w/services/payout/src/polling/worker.ts') },
+      ],
+      samples: [2, 2, 3, 3],
+      // 3 s of start, then two 1 s samples of the poll.
+      timeDeltas: [1_500_000, 1_500_000, 1_000_000, 1_000_000],
+    };
+    const summary = summarizeProfile(profile, 2);
+    expect(summary.busyMs).toBe(2000);
+    expect(summary.functions.map((f) => f.name)).toEqual(['poll worker.ts:1 [ours: services/payout]']);
+  });
 });

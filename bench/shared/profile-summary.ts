@@ -6,7 +6,10 @@
 // samples the wall clock: on a busy machine a sample also lands where the thread was preempted,
 // often in a system call.
 //
-//   node --import tsx bench/shared/profile-summary.ts <file.cpuprofile> [top=10]
+//   node --import tsx bench/shared/profile-summary.ts <file.cpuprofile> [top=10] [last seconds]
+//
+// With `last seconds`, only the samples of the profile's last that many seconds count (e.g. a
+// process left idle after its start: bench/README.md "scale-out").
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -45,8 +48,14 @@ export function groupOf(url: string, functionName: string): string {
 
 const UNCHARGED = new Set(['node internals', 'V8 / native (program)']);
 
-/** Busy self time per function and per group (see the top of this file), in ms, largest first. */
-export function summarizeProfile(profile: CpuProfile): {
+/**
+ * Busy self time per function and per group (see the top of this file), in ms, largest first;
+ * with `lastSeconds`, of the samples in the profile's last that many seconds only.
+ */
+export function summarizeProfile(
+  profile: CpuProfile,
+  lastSeconds?: number,
+): {
   busyMs: number;
   functions: ProfileShare[];
   groups: ProfileShare[];
@@ -67,7 +76,15 @@ export function summarizeProfile(profile: CpuProfile): {
   };
   const selfUs = new Map<number, number>();
   // timeDeltas[i] is the time before sample i; it is charged to the sample's node.
-  for (let i = 0; i < profile.samples.length; i++) {
+  let first = 0;
+  if (lastSeconds !== undefined) {
+    let fromEnd = 0;
+    for (first = profile.samples.length; first > 0; first--) {
+      fromEnd += profile.timeDeltas[first - 1] ?? 0;
+      if (fromEnd > lastSeconds * 1e6) break;
+    }
+  }
+  for (let i = first; i < profile.samples.length; i++) {
     const id = profile.samples[i]!;
     selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
@@ -90,17 +107,22 @@ export function summarizeProfile(profile: CpuProfile): {
 }
 
 function main(): void {
-  const [file, topArg] = process.argv.slice(2);
+  const [file, topArg, lastArg] = process.argv.slice(2);
   if (!file) {
-    console.error('usage: node --import tsx bench/shared/profile-summary.ts <file.cpuprofile> [top=10]');
+    console.error(
+      'usage: node --import tsx bench/shared/profile-summary.ts <file.cpuprofile> [top=10] [last seconds]',
+    );
     process.exitCode = 2;
     return;
   }
   const top = Number(topArg ?? 10);
-  const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
+  const summary = summarizeProfile(
+    JSON.parse(readFileSync(file, 'utf8')) as CpuProfile,
+    lastArg === undefined ? undefined : Number(lastArg),
+  );
   const line = (s: ProfileShare) =>
     `  ${(s.share * 100).toFixed(1).padStart(5)}%  ${s.ms.toFixed(0).padStart(7)} ms  ${s.name}`;
-  console.log(`${file}: ${summary.busyMs.toFixed(0)} ms busy`);
+  console.log(`${file}: ${summary.busyMs.toFixed(0)} ms busy${lastArg ? ` in its last ${lastArg} s` : ''}`);
   console.log(`top ${top} functions by self time:`);
   for (const f of summary.functions.slice(0, top)) console.log(line(f));
   console.log('self time by group (natives charged to their caller):');

@@ -18,6 +18,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './bus';
+import { installKafkajsIdleTimerFix } from './kafkajs-idle-timer';
 import { inConsumerSpans, startPublishSpans } from './trace';
 
 type KafkaBusOptions = {
@@ -108,6 +109,7 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** The EventBus over Kafka: idempotent producer (acks -1), commit after handle, traced. */
 export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
+  installKafkajsIdleTimerFix();
   const { logger } = opts;
   const kafka = new Kafka({
     ...opts.kafka,
