@@ -45,8 +45,11 @@ function startRelayProcess(schema: string, extraEnv: Record<string, string> = {}
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const batches: string[][] = [];
+  // The relay's own log lines share stdout: only the harness's `{"published": [...]}` lines count.
   createInterface({ input: child.stdout! }).on('line', (line) => {
-    batches.push((JSON.parse(line) as { published: string[] }).published);
+    const parsed = JSON.parse(line) as { published?: string[] };
+    if (parsed.published) batches.push(parsed.published);
+    else process.stderr.write(`relay process: ${line}\n`);
   });
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
