@@ -39,20 +39,21 @@ describe('webhook delivery retention (real PostgreSQL)', () => {
       for (const [status, days] of deliveries) {
         const id = newId('whd');
         ids.push(id);
+        // One statement: the prune runs every 50 ms and may take a finished delivery between two.
         await pool.query(
-          `INSERT INTO deliveries (id, tenant_id, event_id, event_type, transaction_id, url, status,
-             next_attempt_at, lease_until, lease_token, payload, created_at, updated_at)
-           VALUES ($1, 'ten_retention', $2, 'transaction.completed', $3, 'https://example.test/hook', $4,
-             CASE WHEN $4 = 'pending' THEN now() END,
-             CASE WHEN $4 = 'delivering' THEN now() + interval '1 minute' END,
-             CASE WHEN $4 = 'delivering' THEN 'token' END,
-             '\\x7b7d'::bytea, now() - $5::int * interval '1 day', now() - $5::int * interval '1 day')`,
+          `WITH delivery AS (
+             INSERT INTO deliveries (id, tenant_id, event_id, event_type, transaction_id, url, status,
+               next_attempt_at, lease_until, lease_token, payload, created_at, updated_at)
+             VALUES ($1, 'ten_retention', $2, 'transaction.completed', $3, 'https://example.test/hook', $4,
+               CASE WHEN $4 = 'pending' THEN now() END,
+               CASE WHEN $4 = 'delivering' THEN now() + interval '1 minute' END,
+               CASE WHEN $4 = 'delivering' THEN 'token' END,
+               '\\x7b7d'::bytea, now() - $5::int * interval '1 day', now() - $5::int * interval '1 day')
+             RETURNING id
+           )
+           INSERT INTO delivery_attempts (delivery_id, attempt_number, started_at, succeeded)
+           SELECT id, 1, now() - $5::int * interval '1 day', false FROM delivery`,
           [id, randomUUID(), newId('txn'), status, days],
-        );
-        await pool.query(
-          `INSERT INTO delivery_attempts (delivery_id, attempt_number, started_at, succeeded)
-           VALUES ($1, 1, now() - $2::int * interval '1 day', false)`,
-          [id, days],
         );
       }
       const kept = ids.slice(3);
