@@ -1,9 +1,16 @@
 // Open-loop pay load for the fault campaign: a pay starts every 1000/rate ms whatever the earlier
 // ones are doing, so a slow or dead system gets the same offered load as a healthy one. Each pay is
 // a payment of the test kit's Pix QR by one of several tenants, half with a `callback_url`; its
-// amount's last two digits pick the sandbox outcome (docs/sandbox-test-qrs.md "Test amounts"). A pay
-// answered 503 or not at all is retried once with the same Idempotency-Key, as a client would
-// (docs/api/idempotency.md), so replays are exercised too.
+// amount's last two digits pick the sandbox outcome (docs/sandbox-test-qrs.md "Test amounts").
+// Pays go to the gateways in turn. Two retry rules (docs/testing.md "Fault campaign"):
+// - `once` (one gateway): a pay answered 503 or not at all is retried once with the same
+//   Idempotency-Key, after `retryAfterMs` (docs/api/idempotency.md), so replays are exercised too;
+// - `client` (several gateways): what our typed client does (client/src/transport.ts), up to 4
+//   attempts on 409 IdempotencyInProgress, 429 and 503, after the server's Retry-After (never more
+//   than 30 s) or an exponential backoff with full jitter from 250 ms, under one deadline for the
+//   whole call (the caller's AbortSignal); and, as the load balancer in front of the gateways does,
+//   a connection refused or reset is sent again too. Every retry goes to the next gateway, with the
+//   same Idempotency-Key and body.
 import { randomUUID } from 'node:crypto';
 import { PAYER } from '@qr-payout/test-kit/fixtures';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
@@ -12,6 +19,8 @@ import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 export interface PayAttempt {
   key: string;
   tenantIndex: number;
+  /** Index in `gatewayUrls` of the gateway it was sent to. */
+  gateway: number;
   sentAt: number;
   answeredAt: number;
   /** HTTP status, or 0 when no answer came (refused, reset, or past the client timeout). */
@@ -23,10 +32,15 @@ export interface PayAttempt {
   transactionStatus?: string;
   replayed: boolean;
   retry: boolean;
+  /** The key's last attempt: what the caller got in the end. */
+  final: boolean;
+  /** `client` rule: the call's deadline passed while it waited to retry (no answer in the end). */
+  deadlineExceeded?: boolean;
 }
 
 export interface LoadTenant {
   apiKey: string;
+  /** Read at each pay: a fault may point it elsewhere for a while. */
   callbackUrl: string;
 }
 
@@ -41,37 +55,60 @@ export interface PayLoad {
 /** Sandbox outcomes by the amount's cents, weighted (mostly ordinary completions). */
 const CENTS = ['10', '20', '30', '40', '47', '10', '20', '30', '51', '52', '53', '54'];
 
+/** The typed client's defaults (client/src/transport.ts DEFAULT_RETRY_POLICY). */
+const CLIENT_RETRY = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 30_000 };
+
+export type RetryRule = 'once' | 'client';
+
 export function startPayLoad(opts: {
-  gatewayUrl: string;
+  gatewayUrls: string[];
   tenants: LoadTenant[];
   ratePerSecond: number;
   clientTimeoutMs: number;
+  /** `once`: the wait before the one retry. */
   retryAfterMs: number;
+  /** Default `once`. */
+  retry?: RetryRule;
 }): PayLoad {
   const attempts: PayAttempt[] = [];
   const inFlight = new Set<Promise<void>>();
+  const rule = opts.retry ?? 'once';
   let n = 0;
   let stopped = false;
 
   const attempt = async (
     key: string,
     tenantIndex: number,
+    gateway: number,
     body: string,
     retry: boolean,
-  ): Promise<PayAttempt> => {
+    signal: AbortSignal,
+  ): Promise<{ record: PayAttempt; retryAfter: string | null }> => {
     const tenant = opts.tenants[tenantIndex]!;
     const sentAt = Date.now();
-    const record: PayAttempt = { key, tenantIndex, sentAt, answeredAt: 0, status: 0, replayed: false, retry };
+    const record: PayAttempt = {
+      key,
+      tenantIndex,
+      gateway,
+      sentAt,
+      answeredAt: 0,
+      status: 0,
+      replayed: false,
+      retry,
+      final: false,
+    };
+    let retryAfter: string | null = null;
     try {
-      const res = await fetch(`${opts.gatewayUrl}/v1/pay`, {
+      const res = await fetch(`${opts.gatewayUrls[gateway]}/v1/pay`, {
         method: 'POST',
         headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json', 'idempotency-key': key },
         body,
-        signal: AbortSignal.timeout(opts.clientTimeoutMs),
+        signal,
       });
       const text = await res.text();
       record.status = res.status;
       record.replayed = res.headers.get('idempotent-replayed') === 'true';
+      retryAfter = res.headers.get('retry-after');
       try {
         const json = JSON.parse(text) as { _tag?: string; transaction?: { id?: string; status?: string } };
         record.errorTag = json._tag;
@@ -84,7 +121,7 @@ export function startPayLoad(opts: {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       const name = (err as Error).name;
       record.failure =
-        name === 'TimeoutError' || name === 'AbortError'
+        name === 'TimeoutError' || name === 'AbortError' || signal.aborted
           ? 'timeout'
           : cause === 'ECONNREFUSED'
             ? 'no_listener'
@@ -92,7 +129,79 @@ export function startPayLoad(opts: {
     }
     record.answeredAt = Date.now();
     attempts.push(record);
-    return record;
+    return { record, retryAfter };
+  };
+
+  /** Today's rule: one retry of a 503 or a missing answer, on the same gateway. */
+  const retryOnce = async (key: string, tenantIndex: number, gateway: number, body: string) => {
+    const first = await attempt(
+      key,
+      tenantIndex,
+      gateway,
+      body,
+      false,
+      AbortSignal.timeout(opts.clientTimeoutMs),
+    );
+    if ((first.record.status === 503 || first.record.status === 0) && !stopped) {
+      await new Promise((resolve) => setTimeout(resolve, opts.retryAfterMs));
+      const second = await attempt(
+        key,
+        tenantIndex,
+        gateway,
+        body,
+        true,
+        AbortSignal.timeout(opts.clientTimeoutMs),
+      );
+      second.record.final = true;
+    } else {
+      first.record.final = true;
+    }
+  };
+
+  /** The typed client's rule, each retry on the next gateway, one deadline for the whole call. */
+  const retryAsClient = async (key: string, tenantIndex: number, gateway: number, body: string) => {
+    const signal = AbortSignal.timeout(opts.clientTimeoutMs);
+    for (let nth = 1; ; nth++) {
+      const target = (gateway + nth - 1) % opts.gatewayUrls.length;
+      const { record, retryAfter } = await attempt(key, tenantIndex, target, body, nth > 1, signal);
+      const retryable =
+        record.status === 429 ||
+        record.status === 503 ||
+        (record.status === 409 && record.errorTag === 'IdempotencyInProgress') ||
+        record.failure === 'no_listener' ||
+        record.failure === 'reset';
+      const asked =
+        retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : undefined;
+      if (
+        !retryable ||
+        nth >= CLIENT_RETRY.maxAttempts ||
+        signal.aborted ||
+        (asked ?? 0) > CLIENT_RETRY.maxDelayMs
+      ) {
+        record.final = true;
+        return;
+      }
+      const delay =
+        asked ??
+        Math.round(
+          Math.random() * Math.min(CLIENT_RETRY.maxDelayMs, CLIENT_RETRY.baseDelayMs * 2 ** (nth - 1)),
+        );
+      const slept = await new Promise<boolean>((resolve) => {
+        if (signal.aborted) return resolve(false);
+        const timer = setTimeout(() => resolve(true), delay);
+        const onAbort = () => {
+          clearTimeout(timer);
+          resolve(false);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      if (!slept) {
+        // The deadline passed while waiting: the caller's signal ends the call with no answer.
+        record.final = true;
+        record.deadlineExceeded = true;
+        return;
+      }
+    }
   };
 
   const onePay = async () => {
@@ -108,11 +217,10 @@ export function startPayLoad(opts: {
       ...(i % 2 === 0 ? { callback_url: tenant.callbackUrl } : {}),
     });
     const key = randomUUID();
-    const first = await attempt(key, tenantIndex, body, false);
-    if ((first.status === 503 || first.status === 0) && !stopped) {
-      await new Promise((resolve) => setTimeout(resolve, opts.retryAfterMs));
-      await attempt(key, tenantIndex, body, true);
-    }
+    // Each tenant's pays turn over the gateways too (i alone would tie tenant i to gateway i).
+    const gateway = (i + Math.floor(i / opts.tenants.length)) % opts.gatewayUrls.length;
+    if (rule === 'client') await retryAsClient(key, tenantIndex, gateway, body);
+    else await retryOnce(key, tenantIndex, gateway, body);
   };
 
   const interval = 1000 / opts.ratePerSecond;
