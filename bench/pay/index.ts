@@ -5,18 +5,22 @@
 // skeleton at its two levels, the floors, measured first) and a closed loop at a fixed concurrency
 // (throughput against a same-run pgbench baseline doing one payment's row writes per script).
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
-import { PAYER } from '@qr-payout/test-kit/fixtures';
-import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
 import { formatCpuTable } from '../shared/cpu';
+import {
+  BENCH_RATE_LIMIT,
+  PAY_AMOUNT,
+  POOL,
+  payBody,
+  probePay,
+  WEBHOOK_PRODUCTION_TIMINGS,
+} from '../shared/pay-system';
 import { cpuProfileEnv, writeBenchResults } from '../shared/results';
 import { measureClosedLoop } from './closed';
 import { createPayBenchContext } from './context';
 import { measurePayFloor } from './floor';
-import { sendPay } from './load';
 import { measureOpenLoop } from './open';
 import { formatOpenLoop, type OpenLoopSummary, type PayFloor } from './open-report';
 import { formatReport, type PaySummary } from './report';
@@ -42,17 +46,8 @@ export interface PayBenchOptions {
   floor: boolean;
 }
 
-// The admin API's maximum: nothing is refused at these rates, but the limiter still runs.
-const BENCH_RATE_LIMIT = 1_000_000;
-// Every service with its own default pool (the e2e harness gives tests 4 connections each).
-const POOL = { DB_POOL_MAX: '10' };
-// The webhook service as production runs it: the harness's test timings (a claim poll every
-// 100 ms, a 6 s Kafka session) would bill the database and Kafka for polls production does not make.
-const WEBHOOK_PRODUCTION_TIMINGS = { WEBHOOK_POLL_MS: '1000', KAFKA_SESSION_TIMEOUT_MS: '30000' };
-// An amount whose last two digits (00) select the default outcome: completed through the callback.
-const AMOUNT = 10;
 // Every pay's body, the skeleton's too.
-const PAY_BODY = JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: AMOUNT, ...PAYER });
+const PAY_BODY = payBody();
 
 function requiredEnv(name: string): string {
   const value = process.env[name];
@@ -100,10 +95,7 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
       body: PAY_BODY,
     });
     // One pay end to end first; its whole answer is shown when it did not complete.
-    const probeAgent = new http.Agent({ keepAlive: false });
-    const probe = await sendPay(probeAgent, new URL('/v1/pay', ctx.gatewayUrl), ctx.apiKey, ctx.body);
-    if (probe.status !== 200 || !probe.text.includes('"status":"completed"'))
-      throw new Error(`a single pay did not complete: ${probe.status} ${probe.text}`);
+    await probePay(ctx.gatewayUrl, ctx.apiKey, ctx.body);
     console.log(`partner settles after ${opts.settleMs} ms; mode ${opts.mode}`);
 
     let open: OpenLoopSummary | undefined;
@@ -130,7 +122,7 @@ export async function runPayBench(opts: PayBenchOptions): Promise<boolean> {
     const file = writeBenchResults(
       REPO_ROOT,
       'pay',
-      { ...opts, amount: AMOUNT },
+      { ...opts, amount: PAY_AMOUNT },
       { open, closed: closed && { ...closed, cpu: closedCpu } },
     );
     console.log(`\nresults written to ${path.relative(REPO_ROOT, file)}`);

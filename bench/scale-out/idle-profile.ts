@@ -8,10 +8,9 @@
 //     bench/scale-out/idle-profile.ts <dir> [replicas=2] [seconds=60]
 import http from 'node:http';
 import path from 'node:path';
-import { PAYER } from '@qr-payout/test-kit/fixtures';
-import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { startSystem } from '../../test-e2e/harness';
 import { sendPay } from '../pay/load';
+import { POOL, payBody, WEBHOOK_PRODUCTION_TIMINGS } from '../shared/pay-system';
 import { cpuProfileEnv } from '../shared/results';
 import { COMPONENTS } from './report';
 
@@ -25,22 +24,21 @@ async function main(): Promise<void> {
   const replicas = Number(replicasArg ?? 2);
   const seconds = Number(secondsArg ?? 60);
   const profile = cpuProfileEnv(dir);
-  const pool = { DB_POOL_MAX: '10' };
   const system = await startSystem({
     logLevel: 'warn',
     readyTimeoutMs: 300_000,
     replicas: Object.fromEntries(COMPONENTS.map((c) => [c, replicas])),
-    gatewayEnv: { ...pool, ...profile },
+    gatewayEnv: { ...POOL, ...profile },
     serviceEnv: {
-      decoder: { ...pool, ...profile },
-      fx: { ...pool, ...profile },
-      payout: { ...pool, ...profile },
-      webhook: { ...pool, WEBHOOK_POLL_MS: '1000', KAFKA_SESSION_TIMEOUT_MS: '30000', ...profile },
+      decoder: { ...POOL, ...profile },
+      fx: { ...POOL, ...profile },
+      payout: { ...POOL, ...profile },
+      webhook: { ...POOL, ...WEBHOOK_PRODUCTION_TIMINGS, ...profile },
     },
   });
   try {
     const tenant = await system.createTenant('bench-idle-profile', 1_000_000);
-    const body = JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: 10, ...PAYER });
+    const body = payBody();
     for (const gatewayUrl of system.gatewayUrls) {
       const answer = await sendPay(new http.Agent(), new URL('/v1/pay', gatewayUrl), tenant.apiKey, body);
       console.log(`pay through ${gatewayUrl}: ${answer.status}`);

@@ -6,19 +6,23 @@
 // due time) runs against a, b, a, b, … at each rate, spread over every gateway of the system under
 // load; each replica's CPU comes from /proc (shared/cpu.ts).
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
-import { PAYER } from '@qr-payout/test-kit/fixtures';
-import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
 import { percentile } from '../gateway/load';
 import { createPayBenchContext, type PayBenchContext, sleep } from '../pay/context';
-import { sendPay } from '../pay/load';
 import { runPayOpenLoop } from '../pay/open-loop';
 import { readCommits } from '../pay/row-writes';
 import { startCallbackReceiver } from '../shared/callback-receiver';
 import { cpuBetween, sampleCpu } from '../shared/cpu';
+import {
+  BENCH_RATE_LIMIT,
+  PAY_AMOUNT,
+  POOL,
+  payBody,
+  probePay,
+  WEBHOOK_PRODUCTION_TIMINGS,
+} from '../shared/pay-system';
 import { writeBenchResults } from '../shared/results';
 import {
   COMPONENTS,
@@ -53,11 +57,8 @@ export interface ScaleOutBenchOptions {
   settleMs: number;
 }
 
-// As bench/pay runs the system: default pools, webhook at production timings, the admin API's
-// maximum limit (nothing refused, the limiter still runs), amount 10.00 (completed by the callback).
-const BENCH_RATE_LIMIT = 1_000_000;
-const POOL = { DB_POOL_MAX: '10' };
-const WEBHOOK_PRODUCTION_TIMINGS = { WEBHOOK_POLL_MS: '1000', KAFKA_SESSION_TIMEOUT_MS: '30000' };
+// As bench/pay runs the system (shared/pay-system.ts): default pools, webhook at production timings,
+// the admin API's maximum limit, amount 10.00 (completed by the callback).
 // Children compile TypeScript at start; two systems on a busy 2-core machine take their time.
 const READY_TIMEOUT_MS = 300_000;
 // After the probes: webhook's group joins and the first deliveries are done before idle is measured.
@@ -112,16 +113,7 @@ async function startSide(key: SystemKey, replicas: number, settleMs: number, bod
     });
     // One pay through each gateway must complete before anything is measured.
     for (const gatewayUrl of system.gatewayUrls) {
-      const probe = await sendPay(
-        new http.Agent({ keepAlive: false }),
-        new URL('/v1/pay', gatewayUrl),
-        ctx.apiKey,
-        body,
-      );
-      if (probe.status !== 200 || !probe.text.includes('"status":"completed"'))
-        throw new Error(
-          `system ${key}: a pay through ${gatewayUrl} did not complete: ${probe.status} ${probe.text}`,
-        );
+      await probePay(gatewayUrl, ctx.apiKey, body, `system ${key}: a pay through ${gatewayUrl}`);
     }
     console.log(
       `  system ${key} up in ${((performance.now() - started) / 1000).toFixed(0)} s, gateways ${system.gatewayUrls.join(', ')}`,
@@ -254,12 +246,7 @@ export async function runScaleOutBench(opts: ScaleOutBenchOptions): Promise<bool
   const receiver = await startCallbackReceiver();
   // bench/pay's body with a callback_url: every pay also makes a webhook delivery, so the webhook
   // replicas do their share of the work, not only their polls.
-  const body = JSON.stringify({
-    qr_string: PIX_WITHOUT_AMOUNT,
-    amount: 10,
-    ...PAYER,
-    callback_url: receiver.url,
-  });
+  const body = payBody(receiver.url);
   const sides: Side[] = [];
   try {
     sides.push(await startSide('a', 1, opts.settleMs, body));
@@ -305,7 +292,7 @@ export async function runScaleOutBench(opts: ScaleOutBenchOptions): Promise<bool
     const file = writeBenchResults(
       REPO_ROOT,
       'scale-out',
-      { ...opts, amount: 10, callbackUrl: true },
+      { ...opts, amount: PAY_AMOUNT, callbackUrl: true },
       { idleWindows, idle, rounds, comparisons },
     );
     console.log(`\nresults written to ${path.relative(REPO_ROOT, file)}`);

@@ -114,6 +114,19 @@ const sumOf = (values: Iterable<number>) => {
   return n;
 };
 
+/** CPU seconds per row summed over windows. */
+function summedCpu(windows: readonly CpuWindow[]): Record<string, number> {
+  const cpu: Record<string, number> = {};
+  for (const window of windows)
+    for (const [row, value] of Object.entries(window.cpu)) cpu[row] = (cpu[row] ?? 0) + value;
+  return cpu;
+}
+
+/** CPU ms per unit (a pay, a second) of every row, from its CPU seconds over `units`. */
+function msPer(cpu: Record<string, number>, units: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(cpu).map(([row, s]) => [row, (s * 1000) / units]));
+}
+
 function splitRows(perRow: Record<string, number>) {
   const components = Object.fromEntries(COMPONENTS.map((c) => [c, 0])) as Record<Component, number>;
   for (const [row, value] of Object.entries(perRow)) {
@@ -131,10 +144,7 @@ export function poolRounds(rounds: readonly MeasuredRound[], latenciesMs: Float6
   if (!first) throw new Error('no round to pool');
   const sent = sumOf(rounds.map((r) => r.sent));
   const seconds = sumOf(rounds.map((r) => r.sent / r.perSec));
-  const cpu: Record<string, number> = {};
-  for (const round of rounds)
-    for (const [row, value] of Object.entries(round.cpu.cpu)) cpu[row] = (cpu[row] ?? 0) + value;
-  const msPerPay = Object.fromEntries(Object.entries(cpu).map(([row, s]) => [row, (s * 1000) / sent]));
+  const msPerPay = msPer(summedCpu(rounds.map((r) => r.cpu)), sent);
   const split = splitRows(msPerPay);
   return {
     system: first.system,
@@ -163,10 +173,7 @@ export function idleOf(system: SystemKey, windows: readonly IdleWindow[]): Idle 
   const own = windows.filter((w) => w.system === system);
   const seconds = sumOf(own.map((w) => w.cpu.seconds));
   if (own.length === 0 || seconds <= 0) return undefined;
-  const cpu: Record<string, number> = {};
-  for (const window of own)
-    for (const [row, value] of Object.entries(window.cpu.cpu)) cpu[row] = (cpu[row] ?? 0) + value;
-  const msPerSec = Object.fromEntries(Object.entries(cpu).map(([row, s]) => [row, (s * 1000) / seconds]));
+  const msPerSec = msPer(summedCpu(own.map((w) => w.cpu)), seconds);
   const split = splitRows(msPerSec);
   return {
     system,
@@ -229,10 +236,7 @@ export interface RateComparison {
 }
 
 function roundTotal(round: MeasuredRound): number {
-  const perPay = Object.fromEntries(
-    Object.entries(round.cpu.cpu).map(([row, s]) => [row, (s * 1000) / round.sent]),
-  );
-  return splitRows(perPay).total;
+  return splitRows(msPer(round.cpu.cpu, round.sent)).total;
 }
 
 export function compareAtRate(

@@ -6,17 +6,14 @@
 // `soak` pays at a fixed rate for many minutes with short retention settings and samples table sizes.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { PAYER } from '@qr-payout/test-kit/fixtures';
-import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
 import { REPO_ROOT, startSystem } from '../../test-e2e/harness';
 import { createPayBenchContext, type PayBenchContext } from '../pay/context';
-import { sendPay } from '../pay/load';
 import { measureOpenLoop } from '../pay/open';
 import type { OpenLoopSummary } from '../pay/open-report';
 import { startCallbackReceiver } from '../shared/callback-receiver';
+import { BENCH_RATE_LIMIT, POOL, payBody, probePay, WEBHOOK_PRODUCTION_TIMINGS } from '../shared/pay-system';
 import { writeBenchResults } from '../shared/results';
 import { seedScaleRows } from './seed';
 import { formatSoak, runSoak, type SoakSummary } from './soak';
@@ -43,10 +40,6 @@ export interface ScaleBenchOptions {
 /** Seeded within 20% of empty, for CPU per pay and p99 alike (issue 12 point 7). */
 export const SCALE_GOAL_RATIO = 1.2;
 
-const BENCH_RATE_LIMIT = 1_000_000;
-const POOL = { DB_POOL_MAX: '10' };
-const WEBHOOK_PRODUCTION_TIMINGS = { WEBHOOK_POLL_MS: '1000', KAFKA_SESSION_TIMEOUT_MS: '30000' };
-
 type Started = { system: Awaited<ReturnType<typeof startSystem>>; ctx: PayBenchContext; db: pg.Pool };
 
 /** A system, a tenant at the admin API's maximum limit, and one pay that completed. */
@@ -68,9 +61,7 @@ async function startPaySystem(body: string, env: Record<string, string>): Promis
       rateLimitPerMinute: BENCH_RATE_LIMIT,
       body,
     });
-    const probe = await sendPay(new http.Agent(), new URL('/v1/pay', ctx.gatewayUrl), ctx.apiKey, body);
-    if (probe.status !== 200 || !probe.text.includes('"status":"completed"'))
-      throw new Error(`a single pay did not complete: ${probe.status} ${probe.text}`);
+    await probePay(ctx.gatewayUrl, ctx.apiKey, body);
     return { system, ctx, db };
   } catch (err) {
     await db.end();
@@ -204,12 +195,7 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<boolean> {
   const receiver = await startCallbackReceiver();
   // bench/pay's body (amount 10.00: completed through the partner callback) with a callback_url, so
   // every pay also makes a webhook delivery and its attempt.
-  const body = JSON.stringify({
-    qr_string: PIX_WITHOUT_AMOUNT,
-    amount: 10,
-    ...PAYER,
-    callback_url: receiver.url,
-  });
+  const body = payBody(receiver.url);
   try {
     let comparison: ScaleComparison | undefined;
     let soaked: SoakSummary | undefined;
