@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # Sourced by every script that installs a tool: where tools live, outside the clone, by version.
 #
-# Tools built from source (helm, kubectl-validate, helm-unittest, the fault proxy), fetched jars
-# (Kafka), Node 24 and the Schemathesis venv are kept in $QR_PAYOUT_TOOLS (default
+# Tools built from source (helm, kubectl-validate, helm-unittest, the fault proxy), the ServiceMonitor
+# CRD taken from a Go module, fetched jars (Kafka), Node 24 and the Schemathesis venv are kept in $QR_PAYOUT_TOOLS (default
 # ~/.cache/qr-payout-tools), each under a directory named by its version: a fresh clone, a second
 # clone beside this one and CI's next run all find them there and build nothing again
 # (docs/testing.md "Tools").
