@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { PAYER } from '@qr-payout/test-kit/fixtures';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
+import { firstSuccessSince, paceOpenLoop } from './faults/pay-load';
 import { type PgSwitchReport, type PrivateInfra, startPrivateInfra } from './faults/private-infra';
 import { type System, startSystem, type TestTenant } from './harness';
 import { call } from './support/http';
@@ -83,8 +84,6 @@ afterAll(async () => {
 /** A steady open-loop load: a pay every 1000/rate ms; 503 or no answer retried once, same key. */
 function startLoad() {
   const attempts: Attempt[] = [];
-  const inFlight = new Set<Promise<void>>();
-  let n = 0;
   let stopped = false;
   const attempt = async (base: Omit<Attempt, 'sentAt' | 'answeredAt' | 'status'>, body: string) => {
     const record: Attempt = { ...base, sentAt: Date.now(), answeredAt: 0, status: 0 };
@@ -112,8 +111,7 @@ function startLoad() {
     attempts.push(record);
     return record;
   };
-  const onePay = async () => {
-    const i = n++;
+  const onePay = async (i: number) => {
     // Every third pay quotes FX (fx's database), every other one has a callback_url (webhook's).
     const fx = i % 3 === 0;
     const callback = i % 2 === 0;
@@ -131,35 +129,14 @@ function startLoad() {
       await attempt({ ...base, retry: true }, body);
     }
   };
-  const interval = 1000 / RATE_PER_SECOND;
-  const started = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    if (stopped) return;
-    const p = onePay();
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-    timer = setTimeout(tick, Math.max(0, started + n * interval - Date.now()));
-  };
-  tick();
+  const pacer = paceOpenLoop(RATE_PER_SECOND, onePay);
   return {
     attempts,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await pacer.stop();
     },
-    /** The first attempt sent at or after `since` that got a 2xx (by answer time), waiting up to `timeoutMs`. */
-    async firstOkSince(since: number, timeoutMs: number): Promise<Attempt | undefined> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const ok = attempts
-          .filter((a) => a.sentAt >= since && a.status >= 200 && a.status < 300)
-          .sort((a, b) => a.answeredAt - b.answeredAt)[0];
-        if (ok || Date.now() > deadline) return ok;
-        await sleep(50);
-      }
-    },
+    firstOkSince: (since: number, timeoutMs: number) => firstSuccessSince(attempts, since, timeoutMs),
   };
 }
 

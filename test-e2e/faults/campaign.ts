@@ -288,17 +288,14 @@ const killKafkaController: Fault = {
 // its place in the campaign: off until a settings pair sets `postgresSwitchover` (which then starts
 // the private PostgreSQL with a standby), listed as skipped meanwhile.
 
-type SwitchoverInfra = PrivateInfra & { switchoverPostgres?: () => Promise<unknown> };
-
 function postgresSwitchover(settings: CampaignSettings, infra: PrivateInfra | undefined): Fault | undefined {
-  const switchover = (infra as SwitchoverInfra | undefined)?.switchoverPostgres;
-  if (!settings.postgresSwitchover || typeof switchover !== 'function') return undefined;
+  if (!settings.postgresSwitchover || !infra) return undefined;
   return {
     name: 'PostgreSQL switchover',
     kind: 'infra',
     outage: 'PostgreSQL',
     async run(ctx) {
-      await switchover.call(ctx.infra);
+      await ctx.infra.switchoverPostgres();
       return undefined;
     },
   };
@@ -312,6 +309,14 @@ function postgresSwitchover(settings: CampaignSettings, infra: PrivateInfra | un
 const links = (ctx: RunContext): CampaignLinks => {
   if (!ctx.links) throw new Error('link faults need the replicated campaign (its proxies)');
   return ctx.links;
+};
+
+/** The link half-open for the fault window, then healed. */
+const halfOpenForWindow = async (ctx: RunContext, proxy: LinkProxy) => {
+  const { faults } = links(ctx);
+  await faults.halfOpen(proxy);
+  await sleep(ctx.settings.faultWindowMs);
+  await faults.clearToxics(proxy);
 };
 
 const payoutPostgresCut: Fault = {
@@ -330,11 +335,8 @@ const payoutPostgresHalfOpen: Fault = {
   name: 'payout 1: PostgreSQL link half-open',
   kind: 'link',
   async run(ctx) {
-    const { faults, pgOfPayout } = links(ctx);
-    const proxy = pgOfPayout[pgOfPayout.length - 1]!;
-    await faults.halfOpen(proxy);
-    await sleep(ctx.settings.faultWindowMs);
-    await faults.clearToxics(proxy);
+    const { pgOfPayout } = links(ctx);
+    await halfOpenForWindow(ctx, pgOfPayout[pgOfPayout.length - 1]!);
     return undefined;
   },
 };
@@ -356,10 +358,7 @@ const payoutPartnerHalfOpen: Fault = {
   name: 'payout 0: partner link half-open',
   kind: 'link',
   async run(ctx) {
-    const { faults, partnerOfPayout } = links(ctx);
-    await faults.halfOpen(partnerOfPayout[0]!);
-    await sleep(ctx.settings.faultWindowMs);
-    await faults.clearToxics(partnerOfPayout[0]!);
+    await halfOpenForWindow(ctx, links(ctx).partnerOfPayout[0]!);
     return undefined;
   },
 };

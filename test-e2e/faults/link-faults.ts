@@ -333,6 +333,17 @@ function manager(
     }
   };
 
+  /** A toxic with `timeout: 0` on each stream, named `<prefix>-<stream>`. */
+  const onBothStreams = async (proxy: LinkProxy | string, prefix: string, type: ToxicInput['type']) => {
+    for (const stream of directions('both'))
+      await setToxic(nameOf(proxy), {
+        name: `${prefix}-${stream}`,
+        type,
+        stream,
+        attributes: { timeout: 0 },
+      });
+  };
+
   const clearToxics = async (proxy: LinkProxy | string) => {
     const name = nameOf(proxy);
     for (const toxic of await client.listToxics(name)) await client.removeToxic(name, toxic.name);
@@ -386,24 +397,12 @@ function manager(
       // on both streams so neither a request nor a server's unprompted message gets through.
       // (`limit_data` would close the connection after N bytes: a FIN the client notices at
       // once, which is a cut, not a half-open link.) Removing it closes the connections it held.
-      for (const stream of directions('both'))
-        await setToxic(nameOf(proxy), {
-          name: `half-open-${stream}`,
-          type: 'timeout',
-          stream,
-          attributes: { timeout: 0 },
-        });
+      await onBothStreams(proxy, 'half-open', 'timeout');
     },
 
     async resetPeers(proxy) {
       // reset_peer acts on the first data of its stream; on both, whichever side speaks first.
-      for (const stream of directions('both'))
-        await setToxic(nameOf(proxy), {
-          name: `reset-peer-${stream}`,
-          type: 'reset_peer',
-          stream,
-          attributes: { timeout: 0 },
-        });
+      await onBothStreams(proxy, 'reset-peer', 'reset_peer');
     },
 
     clearToxics,

@@ -71,9 +71,7 @@ export function startPayLoad(opts: {
   retry?: RetryRule;
 }): PayLoad {
   const attempts: PayAttempt[] = [];
-  const inFlight = new Set<Promise<void>>();
   const rule = opts.retry ?? 'once';
-  let n = 0;
   let stopped = false;
 
   const attempt = async (
@@ -204,8 +202,7 @@ export function startPayLoad(opts: {
     }
   };
 
-  const onePay = async () => {
-    const i = n++;
+  const onePay = async (i: number) => {
     const tenantIndex = i % opts.tenants.length;
     const tenant = opts.tenants[tenantIndex]!;
     const cents = CENTS[i % CENTS.length]!;
@@ -223,35 +220,61 @@ export function startPayLoad(opts: {
     else await retryOnce(key, tenantIndex, gateway, body);
   };
 
-  const interval = 1000 / opts.ratePerSecond;
-  const started = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    if (stopped) return;
-    const p = onePay();
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-    // Scheduled against the start, so a late tick does not lower the offered rate.
-    timer = setTimeout(tick, Math.max(0, started + n * interval - Date.now()));
-  };
-  tick();
+  const pacer = paceOpenLoop(opts.ratePerSecond, onePay);
 
   return {
     attempts,
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      await pacer.stop();
+    },
+    firstSuccessSince: (since, timeoutMs) => firstSuccessSince(attempts, since, timeoutMs),
+  };
+}
+
+/**
+ * An open-loop load: `onePay(i)` every 1000/rate ms, scheduled against the start so a late tick
+ * does not lower the offered rate. `stop()` ends the ticks and waits for the pays in flight.
+ */
+export function paceOpenLoop(
+  ratePerSecond: number,
+  onePay: (i: number) => Promise<void>,
+): { stop(): Promise<void> } {
+  const inFlight = new Set<Promise<void>>();
+  const interval = 1000 / ratePerSecond;
+  const started = Date.now();
+  let n = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    if (stopped) return;
+    const p = onePay(n++);
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+    timer = setTimeout(tick, Math.max(0, started + n * interval - Date.now()));
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
-    async firstSuccessSince(since, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const ok = attempts
-          .filter((a) => a.sentAt >= since && a.status >= 200 && a.status < 300)
-          .sort((a, b) => a.answeredAt - b.answeredAt)[0];
-        if (ok || Date.now() > deadline) return ok;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
   };
+}
+
+/** The first attempt sent at or after `since` that got a 2xx (by answer time), waiting up to `timeoutMs`. */
+export async function firstSuccessSince<A extends { sentAt: number; answeredAt: number; status: number }>(
+  attempts: readonly A[],
+  since: number,
+  timeoutMs: number,
+): Promise<A | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = attempts
+      .filter((a) => a.sentAt >= since && a.status >= 200 && a.status < 300)
+      .sort((a, b) => a.answeredAt - b.answeredAt)[0];
+    if (ok || Date.now() > deadline) return ok;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
