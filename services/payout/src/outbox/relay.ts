@@ -1,5 +1,5 @@
 import { metrics } from '@opentelemetry/api';
-import type { BusMessage, EventBus } from '@qr-payout/platform/events';
+import { type BusMessage, type EventBus, withDeadline } from '@qr-payout/platform/events';
 import type { Logger } from '@qr-payout/platform/log';
 import { durationHistogram } from '@qr-payout/platform/metrics';
 import type { ClaimedEvent, OutboxStore, PublishVerdict } from './store';
@@ -74,15 +74,6 @@ function byTopic(events: readonly ClaimedEvent[]): Map<string, BusMessage[]> {
 
 /** What the database adds to the publish deadline before it ends an idle round itself. */
 const HOLD_MARGIN_MS = 5_000;
-
-/** Rejects when `promise` has not settled within `ms`; the timer never outlives the race. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
 
 /**
  * The outbox relay (docs/architecture.md "The outbox and Kafka", README "Outbox relay"): each round

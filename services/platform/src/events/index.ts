@@ -2,4 +2,5 @@
 export type { BusMessage, EventBus, Subscription } from './bus';
 export { createKafkaBus, type TopicSettings } from './kafka';
 export { createMemoryBus } from './memory';
+export { withDeadline } from './producer';
 export { TRANSACTION_EVENTS_TOPIC } from './topics';

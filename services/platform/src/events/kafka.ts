@@ -6,9 +6,6 @@ import {
   type KafkaConfig,
   type LogEntry,
   logLevel,
-  Partitioners,
-  type Producer,
-  type ProducerRecord,
 } from 'kafkajs';
 import type { Logger } from '../logger';
 import {
@@ -19,6 +16,7 @@ import {
   type Subscription,
 } from './bus';
 import { installKafkajsIdleTimerFix } from './kafkajs-idle-timer';
+import { producerGenerations } from './producer';
 import { inConsumerSpans, startPublishSpans } from './trace';
 
 type KafkaBusOptions = {
@@ -95,18 +93,6 @@ export type KafkaBus = EventBus & {
   consumerLag(groupId: string, topic: string): Promise<number>;
 };
 
-/** A producer and the chain of its sends (one at a time); replaced after any failed send. */
-type ProducerGeneration = { producer: Promise<Producer>; queue: Promise<unknown> };
-
-/** Rejects when `promise` has not settled within `ms`; the timer never outlives the race. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
-
 /** The EventBus over Kafka: idempotent producer (acks -1), commit after handle, traced. */
 export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
   installKafkajsIdleTimerFix();
@@ -118,75 +104,30 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     logLevel: logLevel.WARN,
     logCreator: logCreatorFor(logger),
   });
-  let generation: ProducerGeneration | undefined;
+  const producer = producerGenerations(kafka);
   let lagAdmin: Promise<Admin> | undefined;
   const consumers = new Set<Consumer>();
-
-  function currentGeneration(): ProducerGeneration {
-    if (generation) return generation;
-    // Idempotent: a retried send is written once. It needs acks=-1 and at most 5 in flight;
-    // one keeps per-key order across retries.
-    // The Java-compatible murmur2 partitioner, named explicitly (kafkajs warns otherwise).
-    const created = kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
-    const fresh: ProducerGeneration = {
-      producer: created.connect().then(() => created),
-      queue: Promise.resolve(),
-    };
-    fresh.producer.catch(() => retire(fresh));
-    generation = fresh;
-    return fresh;
-  }
-
-  // docs/architecture.md "The outbox and Kafka": a producer whose send failed (an error, or no
-  // acknowledgement within the caller's deadline) is never used again. kafkajs winds its sequence
-  // numbers back after a failed produce request; if the broker had written that batch after all,
-  // the next, different batch would carry the same sequence, and the broker would acknowledge it
-  // as a duplicate without writing it: an acknowledged event lost. A new producer has a new
-  // producer id, so its sequences cannot collide with the old one's. The old one's send may still
-  // land: a duplicate the consumers drop by event id.
-  function retire(retired: ProducerGeneration): void {
-    if (generation !== retired) return;
-    generation = undefined;
-    void retired.queue
-      .then(() => retired.producer)
-      .then((producer) => producer.disconnect())
-      .catch(() => undefined);
-  }
-
-  /** One send after the generation's previous one settled, on that generation's producer only. */
-  function enqueueSend(gen: ProducerGeneration, record: ProducerRecord): Promise<void> {
-    const send = gen.queue.then(async () => {
-      // A send queued behind one that failed must not go out on the same producer (above).
-      if (generation !== gen) throw new Error('Kafka producer retired after a failed send; not sent');
-      await (await gen.producer).send(record);
-    });
-    gen.queue = send.catch(() => undefined);
-    return send;
-  }
 
   return {
     async publish(topic, messages, publishOptions = {}) {
       if (messages.length === 0) return;
       const spans = startPublishSpans(topic, messages, 'kafka');
-      const gen = currentGeneration();
       try {
-        const sent = enqueueSend(gen, {
-          topic,
-          acks: -1,
-          messages: messages.map((message, i) => ({
-            key: message.key,
-            value: Buffer.from(message.value.buffer, message.value.byteOffset, message.value.byteLength),
-            headers: spans.headers[i],
-          })),
-        });
-        await (publishOptions.timeoutMs === undefined ? sent : withDeadline(sent, publishOptions.timeoutMs));
+        // A failed or late send retires its producer (producer.ts).
+        await producer.send(
+          {
+            topic,
+            acks: -1,
+            messages: messages.map((message, i) => ({
+              key: message.key,
+              value: Buffer.from(message.value.buffer, message.value.byteOffset, message.value.byteLength),
+              headers: spans.headers[i],
+            })),
+          },
+          publishOptions.timeoutMs,
+        );
         spans.end();
       } catch (err) {
-        retire(gen);
         spans.end(err);
         throw err;
       }
@@ -337,9 +278,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       if (admin) await (await admin.catch(() => undefined))?.disconnect();
       await Promise.all([...consumers].map((consumer) => consumer.disconnect()));
       consumers.clear();
-      const last = generation;
-      generation = undefined;
-      if (last) await (await last.producer.catch(() => undefined))?.disconnect();
+      await producer.close();
     },
   };
 }
