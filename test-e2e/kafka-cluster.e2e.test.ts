@@ -80,20 +80,24 @@ it('loses no acknowledged event while a broker and then the controller are kille
 
   const consumed = new Set<string>();
   let deliveries = 0;
-  const subscription = await consumerBus.subscribe({
-    topic: TOPIC,
-    groupId: `kafka-cluster-${started}`,
-    // A group whose coordinator was killed settles sooner than with kafkajs' 30 s.
-    sessionTimeoutMs: 10_000,
-    handleBatch: async (batch: BusMessage[]) => {
-      for (const message of batch) {
-        const id = Buffer.from(message.value).toString();
-        if (!id.startsWith(run)) continue;
-        deliveries += 1;
-        consumed.add(id);
-      }
-    },
-  });
+  // A broker may learn of the just-created topic a moment after the one that created it answered
+  // ("does not host this topic-partition"): subscribing is retried, as the dispatcher's is.
+  const subscription = await eventually(() =>
+    consumerBus.subscribe({
+      topic: TOPIC,
+      groupId: `kafka-cluster-${started}`,
+      // A group whose coordinator was killed settles sooner than with kafkajs' 30 s.
+      sessionTimeoutMs: 10_000,
+      handleBatch: async (batch: BusMessage[]) => {
+        for (const message of batch) {
+          const id = Buffer.from(message.value).toString();
+          if (!id.startsWith(run)) continue;
+          deliveries += 1;
+          consumed.add(id);
+        }
+      },
+    }),
+  );
 
   const acknowledged = new Set<string>();
   const notAcknowledged = new Set<string>();
