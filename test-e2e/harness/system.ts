@@ -169,10 +169,14 @@ export interface System {
   stop(): Promise<ProcessExit[]>;
 }
 
-/** Only what a child needs from our environment; nothing of the test runner's leaks into it. */
+/**
+ * Only what a child needs from our environment; nothing of the test runner's leaks into it.
+ * GRPC_TRACE and GRPC_VERBOSITY pass so grpc-js's own trace can be read in each process's log
+ * (docs/testing.md "When a webhook is missing").
+ */
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'GRPC_TRACE', 'GRPC_VERBOSITY']) {
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
   return env;

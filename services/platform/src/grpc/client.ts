@@ -17,6 +17,7 @@ import {
   requestMetadata,
   startClientSpan,
 } from './client-interceptors';
+import { installKeepaliveDrainFix } from './keepalive-drain-fix';
 import { rpcMetricAttributes } from './server-interceptors';
 import { fromServiceError, metadataToHeaders } from './status';
 
@@ -157,6 +158,7 @@ function recordCall(call: MethodCall, started: number, code: number): void {
 
 /** A typed gRPC client with tracing, x-request-id propagation and a default deadline. */
 export function createGrpcClient<T extends DescService>(service: T, opts: GrpcClientOptions): Client<T> {
+  installKeepaliveDrainFix();
   const client: Record<string, unknown> = {};
   const durations = durationHistogram(
     '@qr-payout/platform/grpc',
