@@ -179,12 +179,60 @@ test('round_robin spreads calls over every replica, picks up a new one, leaves a
   }
 }, 60_000);
 
+// docs/architecture.md "Replicas that say NOT_SERVING": the client watches each replica's
+// grpc.health.v1 status on its connection and leaves a NOT_SERVING one out of the rotation (as a
+// replica that lost its database reports itself), unless every connected replica says so.
+test('a replica that says NOT_SERVING gets no calls while others serve, and calls again once SERVING', async () => {
+  const client = createClient();
+  const live = [replicas[0]!, replicas[2]!, replicas[3]!];
+  const [sick, ...others] = live;
+  await drive(client, (load) => load.calls >= 200);
+
+  sick!.server.health.setStatus('', 'NOT_SERVING');
+  await sleep(300);
+  const before1 = snapshot();
+  const load1 = await drive(client, (load) => load.calls >= 1_000);
+  const spread1 = since(before1);
+  console.log(`${sick!.host} NOT_SERVING; 1000 calls:`, spread1, 'failures:', load1.failures.length);
+  expect(load1.failures).toEqual([]);
+  expect(spread1[sick!.host]).toBe(0);
+  for (const r of others) expect(spread1[r.host]).toBeGreaterThan(0);
+
+  sick!.server.health.setStatus('', 'SERVING');
+  await sleep(300);
+  const before2 = snapshot();
+  const load2 = await drive(client, (load) => load.calls >= 1_000);
+  const spread2 = since(before2);
+  console.log(`${sick!.host} SERVING again; 1000 calls:`, spread2);
+  expect(load2.failures).toEqual([]);
+  expect(spread2[sick!.host]).toBeGreaterThan(0);
+
+  // Every replica NOT_SERVING: none is left out (each still answers what it can).
+  for (const r of live) r.server.health.setStatus('', 'NOT_SERVING');
+  await sleep(300);
+  const before3 = snapshot();
+  const load3 = await drive(client, (load) => load.calls >= 600);
+  const spread3 = since(before3);
+  for (const r of live) r.server.health.setStatus('', 'SERVING');
+  console.log('every replica NOT_SERVING; 600 calls:', spread3);
+  expect(load3.failures).toEqual([]);
+  for (const r of live) expect(spread3[r.host]).toBeGreaterThan(0);
+}, 30_000);
+
 // A server that refuses the first `refusals` streams (RST_STREAM REFUSED_STREAM, as a connection
 // past its max age does with streams that crossed its GOAWAY), then answers ListSchemes.
 async function startRefusingServer(refusals: number) {
   const server = http2.createServer();
   let streams = 0;
-  server.on('stream', (stream) => {
+  server.on('stream', (stream, headers) => {
+    // The client's health watch (health-checked-round-robin.ts): no health service here.
+    if (headers[':path'] !== '/payout.decoder.v1.DecoderService/ListSchemes') {
+      stream.respond(
+        { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12' },
+        { endStream: true },
+      );
+      return;
+    }
     streams += 1;
     if (streams <= refusals) {
       stream.on('error', () => undefined); // the reset, reported on our side too

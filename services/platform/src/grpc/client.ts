@@ -17,6 +17,7 @@ import {
   requestMetadata,
   startClientSpan,
 } from './client-interceptors';
+import { HEALTH_CHECKED_ROUND_ROBIN, registerHealthCheckedRoundRobin } from './health-checked-round-robin';
 import { installKeepaliveDrainFix } from './keepalive-drain-fix';
 import { rpcMetricAttributes } from './server-interceptors';
 import { fromServiceError, metadataToHeaders } from './status';
@@ -46,7 +47,7 @@ type GrpcClientOptions = {
   interceptors?: GrpcClientInterceptor[];
   /**
    * round_robin (default): a connection to every address the host resolves to, calls in turn
-   * over the ready ones; pick_first: one connection, to the first address that answers
+   * over the ready ones whose health is not NOT_SERVING; pick_first: one connection, to the first address that answers
    * (docs/architecture.md "Internal load balancing").
    */
   loadBalancing?: GrpcLoadBalancing;
@@ -72,7 +73,8 @@ const BASE_CHANNEL_OPTIONS: grpc.ChannelOptions = {
 };
 
 /**
- * The grpc-js options of a channel. round_robin keeps a subchannel per resolved address and
+ * The grpc-js options of a channel. round_robin keeps a subchannel per resolved address (and
+ * leaves out the ones whose server says NOT_SERVING: health-checked-round-robin.ts) and
  * re-resolves the name whenever one of them drops (a server's max connection age, a replica going
  * away), at most once per `dnsMinResolutionIntervalMs` (docs/architecture.md "Internal load
  * balancing").
@@ -80,7 +82,10 @@ const BASE_CHANNEL_OPTIONS: grpc.ChannelOptions = {
 function channelOptions(loadBalancing: GrpcLoadBalancing, dnsMinResolutionIntervalMs?: number) {
   const options: grpc.ChannelOptions = { ...BASE_CHANNEL_OPTIONS };
   if (loadBalancing === 'round_robin') {
-    options['grpc.service_config'] = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+    // grpc-js's round_robin, leaving out replicas whose health ('', the whole server) is NOT_SERVING.
+    options['grpc.service_config'] = JSON.stringify({
+      loadBalancingConfig: [{ [HEALTH_CHECKED_ROUND_ROBIN]: { serviceName: '' } }],
+    });
   }
   if (dnsMinResolutionIntervalMs !== undefined) {
     options['grpc.dns_min_time_between_resolutions_ms'] = dnsMinResolutionIntervalMs;
@@ -159,6 +164,7 @@ function recordCall(call: MethodCall, started: number, code: number): void {
 /** A typed gRPC client with tracing, x-request-id propagation and a default deadline. */
 export function createGrpcClient<T extends DescService>(service: T, opts: GrpcClientOptions): Client<T> {
   installKeepaliveDrainFix();
+  registerHealthCheckedRoundRobin();
   const client: Record<string, unknown> = {};
   const durations = durationHistogram(
     '@qr-payout/platform/grpc',
