@@ -3,15 +3,14 @@
 // while each fault is injected in turn with a recovery wait between. Then it checks what must hold
 // whatever failed and returns the figures and every violation found.
 import { randomBytes } from 'node:crypto';
-import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { type ComponentName, type ManagedProcess, type System, startSystem } from '../harness';
 import { simStats } from '../support/pay';
 import { startTransactionEventReader, type TransactionEventReader } from '../support/transaction-events';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { eventTrails } from './event-trail';
+import { committedOffsets, findEventsOnKafka, MISSING_NEIGHBOURHOOD, readEventIdsAt } from './kafka-readback';
 import { type LinkFaults, type LinkProxy, startLinkFaults, viaProxy } from './link-faults';
 import { type PayAttempt, type PayLoad, startPayLoad } from './pay-load';
 import { type PrivateInfra, startPrivateInfra } from './private-infra';
@@ -782,6 +781,7 @@ export async function runCampaign(
               dispatcherOffsets: await committedOffsets(infra.kafkaBrokers, dispatcherGroup),
               readKafkaAt: (partition, offset) =>
                 readEventIdsAt(infra.kafkaBrokers, partition, offset, MISSING_NEIGHBOURHOOD),
+              findOnKafka: (transactionIds) => findEventsOnKafka(infra.kafkaBrokers, transactionIds),
               received: receiver.received,
               logDir: system.logDir,
             },
@@ -887,84 +887,6 @@ async function setUpLinks(
     await system.restartReplica('payout', i);
   }
   return { ...partial, pgOfPayout, partnerOfPayout };
-}
-
-/** How many messages the trail reads back from a missing event's offset on (offsets reused?). */
-const MISSING_NEIGHBOURHOOD = 8;
-
-/**
- * The event ids the partition holds now from `offset` on (at most `count`), read by a group of its
- * own: compared with what the run's reader saw there, it shows whether the log was truncated and its
- * offsets given to other events (a broker that lost acknowledged writes).
- */
-async function readEventIdsAt(
-  brokers: string,
-  partition: number,
-  offset: string,
-  count: number,
-): Promise<Map<string, string>> {
-  const kafka = new Kafka({
-    clientId: 'faults-trail',
-    brokers: brokers.split(','),
-    logLevel: logLevel.NOTHING,
-  });
-  const groupId = `faults-trail-${randomBytes(4).toString('hex')}`;
-  const admin = kafka.admin();
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
-  const found = new Map<string, string>();
-  try {
-    await admin.connect();
-    const partitions = await admin.fetchTopicOffsets(TRANSACTION_EVENTS_TOPIC);
-    await admin.setOffsets({
-      groupId,
-      topic: TRANSACTION_EVENTS_TOPIC,
-      partitions: partitions.map((p) => ({
-        partition: p.partition,
-        offset: p.partition === partition ? offset : p.high,
-      })),
-    });
-    const end = BigInt(partitions.find((p) => p.partition === partition)?.high ?? '0');
-    const want = Math.min(count, Number(end - BigInt(offset)));
-    await consumer.connect();
-    await consumer.subscribe({ topic: TRANSACTION_EVENTS_TOPIC, fromBeginning: false });
-    const done = new Promise<void>((resolve) => {
-      if (want <= 0) resolve();
-      void consumer.run({
-        eachMessage: async ({ partition: from, message }) => {
-          if (from !== partition || found.size >= want) return;
-          found.set(message.offset, message.headers?.['event-id']?.toString() ?? '?');
-          if (found.size >= want) resolve();
-        },
-      });
-    });
-    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-  } catch {
-    // The trail says "unknown" for what it could not read.
-  } finally {
-    await consumer.disconnect().catch(() => undefined);
-    await admin.deleteGroups([groupId]).catch(() => undefined);
-    await admin.disconnect().catch(() => undefined);
-  }
-  return found;
-}
-
-/** The dispatcher group's committed offset per partition of the events topic; undefined if unreadable. */
-async function committedOffsets(brokers: string, groupId: string): Promise<Map<number, bigint> | undefined> {
-  const kafka = new Kafka({
-    clientId: 'faults-trail',
-    brokers: brokers.split(','),
-    logLevel: logLevel.NOTHING,
-  });
-  const admin = kafka.admin();
-  try {
-    await admin.connect();
-    const [topic] = await admin.fetchOffsets({ groupId, topics: [TRANSACTION_EVENTS_TOPIC] });
-    return new Map((topic?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
-  } catch {
-    return undefined;
-  } finally {
-    await admin.disconnect().catch(() => undefined);
-  }
 }
 
 function table(header: string[], rows: string[][]): string {

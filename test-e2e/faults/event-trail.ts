@@ -11,6 +11,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { ReceivedTransactionEvent } from '../support/transaction-events';
 import type { ReceivedWebhook } from '../support/webhook-receiver';
+import type { KafkaPosition } from './kafka-readback';
 
 export interface TrailSources {
   db: pg.Pool;
@@ -20,6 +21,11 @@ export interface TrailSources {
   dispatcherOffsets?: Map<number, bigint>;
   /** What the partition holds now from an offset on: event id by offset (empty: unknown). */
   readKafkaAt?: (partition: number, offset: string) => Promise<Map<string, string>>;
+  /**
+   * The whole topic searched now for these transactions' events (undefined: not read to its end):
+   * tells an event Kafka lost from one the consumers skipped.
+   */
+  findOnKafka?: (transactionIds: string[]) => Promise<Map<string, KafkaPosition[]> | undefined>;
   received: readonly ReceivedWebhook[];
   /** The processes' log directory: lines naming the transaction or its events are quoted. */
   logDir: string;
@@ -61,6 +67,8 @@ function logLinesNaming(logDir: string, needles: string[], max: number): string[
 export async function eventTrails(sources: TrailSources, transactionIds: string[]): Promise<string[]> {
   const { db } = sources;
   const trails: string[] = [];
+  const unread = transactionIds.filter((id) => !sources.kafkaEvents.some((e) => e.key === id));
+  const onTopic = unread.length > 0 ? await sources.findOnKafka?.(unread) : undefined;
   for (const id of transactionIds) {
     const lines: string[] = [`trail of ${id}:`];
     const txn = (
@@ -98,7 +106,17 @@ export async function eventTrails(sources: TrailSources, transactionIds: string[
     }
 
     const onKafka = sources.kafkaEvents.filter((e) => e.key === id);
-    if (onKafka.length === 0) lines.push('  kafka: not read by the independent consumer');
+    if (onKafka.length === 0) {
+      lines.push('  kafka: not read by the independent consumer');
+      const positions = onTopic?.get(id);
+      lines.push(
+        onTopic === undefined
+          ? '    the topic now: not searched to its end'
+          : positions === undefined
+            ? '    the topic now: holds no event of it (Kafka lost it, or it was never written)'
+            : `    the topic now: ${positions.map((p) => `${p.eventType} ${p.eventId} at partition ${p.partition} offset ${p.offset}`).join('; ')} (the consumers skipped it)`,
+      );
+    }
     for (const e of onKafka) {
       const committed = sources.dispatcherOffsets?.get(e.partition);
       const consumed =
