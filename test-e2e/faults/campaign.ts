@@ -47,10 +47,7 @@ export interface CampaignSettings {
   linkCutMs?: number;
   /** The latency every gateway's Redis link gets in the Redis-latency fault (replicated campaign). */
   redisLatencyMs?: number;
-  /**
-   * PostgreSQL with a standby and the switchover fault (see `postgresSwitchover`); no settings pair
-   * sets it yet.
-   */
+  /** PostgreSQL with a synchronous standby, and the switchover fault (see `postgresSwitchover`). */
   postgresSwitchover?: boolean;
 }
 
@@ -94,6 +91,7 @@ export const FULL_REPLICATED: CampaignSettings = {
   kafkaNodes: 3,
   linkCutMs: 20_000,
   redisLatencyMs: 2_000,
+  postgresSwitchover: true,
 };
 
 /** The replicated campaign's CI form (target: under 6 minutes on 2 cores). */
@@ -104,6 +102,7 @@ export const CI_REPLICATED: CampaignSettings = {
   kafkaNodes: 3,
   linkCutMs: 6_000,
   redisLatencyMs: 2_000,
+  postgresSwitchover: true,
 };
 
 const COMPONENTS: readonly ComponentName[] = ['decoder', 'fx', 'payout', 'webhook', 'gateway'];
@@ -281,11 +280,10 @@ const killKafkaController: Fault = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// PostgreSQL switchover: the primary handed to its standby under load (issue 18). Built in
-// private-infra.ts by someone else (`startPrivateInfra(log, { pgStandby: true })`, then
-// `switchoverPostgres()`; the system's PostgreSQL address is a proxy the switch repoints). This is
-// its place in the campaign: off until a settings pair sets `postgresSwitchover` (which then starts
-// the private PostgreSQL with a standby), listed as skipped meanwhile.
+// PostgreSQL switchover: the primary handed to its standby under load (private-infra.ts,
+// `startPrivateInfra(log, { pgStandby: true })`, then `switchoverPostgres()`; the system's
+// PostgreSQL address is a proxy the switch repoints, as a cloud or CloudNativePG service is).
+// The replicated forms set `postgresSwitchover`, which starts the private PostgreSQL with a standby.
 
 function postgresSwitchover(settings: CampaignSettings, infra: PrivateInfra | undefined): Fault | undefined {
   if (!settings.postgresSwitchover || !infra) return undefined;
