@@ -190,6 +190,13 @@ export interface PrivateInfraOptions {
    * standby").
    */
   pgStandby?: boolean;
+  /**
+   * false: PostgreSQL acknowledges a commit before its WAL is written (`synchronous_commit=off`,
+   * `scripts/infra`'s default for speed), so an immediate stop can lose commits it acknowledged.
+   * Default true, as production's PostgreSQL is; false only to show what that costs
+   * (`test-e2e/pg-crash.e2e.test.ts`).
+   */
+  crashSafe?: boolean;
 }
 
 /** The name the standby streams under (scripts/infra's PG_STANDBY_NAME): synchronous_standby_names. */
@@ -237,7 +244,7 @@ export async function startPrivateInfra(
     // PostgreSQL is crashed here (immediate stop): its commits must be durable as production's are,
     // or a commit it acknowledged could vanish and count as a loss of ours (docs/testing.md
     // "Fault campaign").
-    INFRA_PG_CRASH_SAFE: '1',
+    INFRA_PG_CRASH_SAFE: options.crashSafe === false ? '0' : '1',
     INFRA_PG_STANDBY: options.pgStandby ? '1' : '0',
   };
   delete env.DATABASE_URL;
