@@ -23,7 +23,7 @@ it('survives every fault kind, a Kafka broker and the controller lost and link f
   const result = await runCampaign(CI_REPLICATED, (line) => process.stdout.write(`${line}\n`));
   process.stdout.write(`${result.report}\n`);
   expect(result.faults.map((f) => f.name)).toEqual(result.planned);
-  expect(result.faults.length).toBeGreaterThanOrEqual(19);
+  expect(result.faults.length).toBeGreaterThanOrEqual(22);
   expect(result.figures['payments accepted (2xx)']).toBeGreaterThan(0);
   expect(result.violations).toEqual([]);
 });

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import pg from 'pg';
-import { type ComponentName, type ManagedProcess, type System, startSystem } from '../harness';
+import { type ComponentName, freePorts, type ManagedProcess, type System, startSystem } from '../harness';
 import { simStats } from '../support/pay';
 import { startTransactionEventReader, type TransactionEventReader } from '../support/transaction-events';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -188,6 +188,11 @@ interface CampaignLinks {
   redisOfGateway: LinkProxy[];
   /** Tenant 0's callback_url goes through it (to the receiver, or to a silent one for a while). */
   callbackOfTenant0: LinkProxy;
+  /**
+   * Payout replica 0's and webhook replica 0's KAFKA_BROKERS go through these, one per Kafka node
+   * (its PROXIED listener); empty without a Kafka cluster.
+   */
+  kafkaOfReplica0: LinkProxy[];
 }
 
 interface RunContext {
@@ -338,6 +343,35 @@ const payoutPostgresHalfOpen: Fault = {
   },
 };
 
+// Kafka's links of one payout replica (its outbox relay) and one webhook replica (its dispatcher,
+// one of the group) through the proxies, while the other replicas keep theirs: the relay's sends
+// fail at their deadline and the other payout's relay publishes the rows; the dispatcher's session
+// lapses and the other takes its partitions, until the link comes back and the group rebalances.
+const replica0KafkaCut: Fault = {
+  name: 'payout 0 and webhook 0: Kafka links cut',
+  kind: 'link',
+  async run(ctx) {
+    const { faults, kafkaOfReplica0 } = links(ctx);
+    const ms = ctx.settings.linkCutMs ?? ctx.settings.faultWindowMs;
+    for (const proxy of kafkaOfReplica0) await faults.cut(proxy);
+    await sleep(ms);
+    for (const proxy of kafkaOfReplica0) await faults.restore(proxy);
+    return { note: `${ms} ms, every node; payout 1 and webhook 1 kept theirs` };
+  },
+};
+
+const replica0KafkaHalfOpen: Fault = {
+  name: 'payout 0 and webhook 0: Kafka links half-open',
+  kind: 'link',
+  async run(ctx) {
+    const { faults, kafkaOfReplica0 } = links(ctx);
+    for (const proxy of kafkaOfReplica0) await faults.halfOpen(proxy);
+    await sleep(ctx.settings.faultWindowMs);
+    for (const proxy of kafkaOfReplica0) await faults.restore(proxy);
+    return { note: 'every node; payout 1 and webhook 1 kept theirs' };
+  },
+};
+
 const gatewayRedisLatency: Fault = {
   name: 'Redis answers late (every gateway)',
   kind: 'link',
@@ -412,7 +446,8 @@ export function faultsFor(
   const switchover = postgresSwitchover(settings, infra);
   const skipped: string[] = [];
   if (replicated && !switchover) skipped.push('PostgreSQL switchover: not wired yet (postgresSwitchover)');
-  if (replicated) skipped.push('Kafka link faults: clients learn broker addresses from metadata (no proxy)');
+  if (replicated && !kafkaCluster)
+    skipped.push('Kafka link faults: they need the three-node Kafka (kafkaNodes: 3)');
   const faults: Fault[] = [
     ...COMPONENTS.map((name) => killReplica(name, replicaCount(settings, name))),
     ...(kafkaCluster ? [killKafkaBroker, killKafkaController] : []),
@@ -445,7 +480,13 @@ export function faultsFor(
       },
     },
     ...(replicated
-      ? [payoutPostgresCut, payoutPostgresHalfOpen, gatewayRedisLatency, payoutPartnerHalfOpen]
+      ? [
+          payoutPostgresCut,
+          payoutPostgresHalfOpen,
+          gatewayRedisLatency,
+          payoutPartnerHalfOpen,
+          ...(kafkaCluster ? [replica0KafkaCut, replica0KafkaHalfOpen] : []),
+        ]
       : []),
     partnerFault('partner timeouts', { rates: { submit_timeout: 0.3 }, timeout_ms: 3_000 }),
     partnerFault('partner 5xx', { rates: { submit_5xx: 0.3 } }),
@@ -518,9 +559,14 @@ export async function runCampaign(
   const violations: string[] = [];
   const faults: FaultRecord[] = [];
   const replicated = isReplicated(settings);
+  // The ports the Kafka link faults' proxies will listen on: each node advertises its PROXIED
+  // listener there, so they are chosen before Kafka starts.
+  const kafkaProxyPorts =
+    replicated && (settings.kafkaNodes ?? 1) > 1 ? await freePorts(settings.kafkaNodes ?? 1) : undefined;
   const infra = await startPrivateInfra((line) => log(`  ${line}`), {
     kafkaNodes: settings.kafkaNodes ?? 1,
     ...(settings.postgresSwitchover ? { pgStandby: true } : {}),
+    ...(kafkaProxyPorts ? { kafkaProxyPorts } : {}),
   });
   const { faults: plan, skipped } = faultsFor(settings, infra);
   let system: System | undefined;
@@ -547,7 +593,16 @@ export async function runCampaign(
         replicaEnv.set(`gateway/${i}`, { REDIS_URL: viaProxy(infra.redisUrl, proxy) });
       }
       const callbackOfTenant0 = await linkFaults.proxy('tenant-0-callback→receiver', new URL(receiver.url));
-      partial = { faults: linkFaults, redisOfGateway, callbackOfTenant0 };
+      const kafkaOfReplica0: LinkProxy[] = [];
+      for (const [i, listener] of infra.kafkaProxiedListeners.entries()) {
+        kafkaOfReplica0.push(
+          await linkFaults.proxy(`replica-0→kafka-${i + 1}`, listener, { port: kafkaProxyPorts![i]! }),
+        );
+      }
+      if (kafkaOfReplica0.length > 0) {
+        replicaEnv.set('webhook/0', { KAFKA_BROKERS: kafkaOfReplica0.map((p) => p.address).join(',') });
+      }
+      partial = { faults: linkFaults, redisOfGateway, callbackOfTenant0, kafkaOfReplica0 };
     }
     system = await startSystem({
       infra,
@@ -881,6 +936,9 @@ async function setUpLinks(
     replicaEnv.set(`payout/${i}`, {
       DATABASE_URL: viaProxy(system.databaseUrl, pgProxy),
       PARTNER_BASE_URL: `http://${partnerProxy.address}`,
+      ...(i === 0 && partial.kafkaOfReplica0.length > 0
+        ? { KAFKA_BROKERS: partial.kafkaOfReplica0.map((p) => p.address).join(',') }
+        : {}),
     });
     await system.restartReplica('payout', i);
   }

@@ -67,12 +67,12 @@ export class ToxiproxyError extends Error {
 export class ToxiproxyClient {
   constructor(readonly baseUrl: string) {}
 
-  private async call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
+  private async call<T>(method: string, apiPath: string, body?: unknown, timeoutMs = 10_000): Promise<T> {
     const res = await fetch(this.baseUrl + apiPath, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
     if (!res.ok) throw new ToxiproxyError(res.status, text, `${method} ${apiPath}`);
@@ -143,8 +143,9 @@ export class ToxiproxyClient {
     );
   }
 
-  async removeToxic(proxy: string, name: string): Promise<void> {
-    await this.call('DELETE', `${ToxiproxyClient.proxyPath(proxy)}/toxics/${encodeURIComponent(name)}`);
+  async removeToxic(proxy: string, name: string, timeoutMs?: number): Promise<void> {
+    const path = `${ToxiproxyClient.proxyPath(proxy)}/toxics/${encodeURIComponent(name)}`;
+    await this.call('DELETE', path, undefined, timeoutMs);
   }
 
   /** Every proxy enabled again and every toxic removed. */
@@ -179,8 +180,11 @@ export interface LinkFaults {
   /** The server's log (JSON lines), for failure messages. */
   readonly logFile: string;
   logTail(lines?: number): string;
-  /** A new proxy `name` listening on a free loopback port, forwarding to `upstream`. */
-  proxy(name: string, upstream: Upstream): Promise<LinkProxy>;
+  /**
+   * A new proxy `name` listening on a free loopback port (or on `opts.port`, one chosen and
+   * reserved before, such as the port a Kafka broker advertises), forwarding to `upstream`.
+   */
+  proxy(name: string, upstream: Upstream, opts?: { port?: number }): Promise<LinkProxy>;
   /**
    * Every chunk of data held `ms` (± `jitterMs`) before it is passed on, on `direction`
    * (default downstream: each answer arrives `ms` late, so a request/answer exchange takes `ms`
@@ -344,9 +348,29 @@ function manager(
       });
   };
 
+  // Toxiproxy removes a toxic only once each of the proxy's connections lets go of it; a latency
+  // toxic holding data for a connection its client has already closed can hold the removal for
+  // ever (seen with a gateway that dropped its Redis connections at its socket timeout). A removal
+  // that takes longer than REMOVE_TOXIC_MS stops the proxy (closing its connections, which frees
+  // the toxic), removes what is left and starts it again if it was running.
+  const REMOVE_TOXIC_MS = 3_000;
   const clearToxics = async (proxy: LinkProxy | string) => {
     const name = nameOf(proxy);
-    for (const toxic of await client.listToxics(name)) await client.removeToxic(name, toxic.name);
+    try {
+      for (const toxic of await client.listToxics(name))
+        await client.removeToxic(name, toxic.name, REMOVE_TOXIC_MS);
+      return;
+    } catch (err) {
+      if (!(err instanceof Error) || err.name !== 'TimeoutError') throw err;
+    }
+    const { enabled } = await client.getProxy(name);
+    await client.updateProxy(name, { enabled: false });
+    for (const toxic of await client.listToxics(name)) {
+      await client.removeToxic(name, toxic.name).catch((err: unknown) => {
+        if (!(err instanceof ToxiproxyError && err.status === 404)) throw err;
+      });
+    }
+    if (enabled) await client.updateProxy(name, { enabled: true });
   };
 
   return {
@@ -355,8 +379,13 @@ function manager(
     logFile,
     logTail,
 
-    async proxy(name, upstream) {
+    async proxy(name, upstream, proxyOpts = {}) {
       const target = upstreamAddress(upstream);
+      if (proxyOpts.port !== undefined) {
+        const address = `127.0.0.1:${proxyOpts.port}`;
+        await client.createProxy({ name, listen: address, upstream: target });
+        return { name, host: '127.0.0.1', port: proxyOpts.port, address, upstream: target };
+      }
       // A port below the ephemeral range (test-e2e/harness/ports.ts): `cut` and `repoint` close
       // and reopen the listener, and an ephemeral port could be taken by an outgoing connection
       // in between.

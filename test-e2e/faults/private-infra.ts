@@ -70,6 +70,11 @@ export interface PrivateInfra {
   /** Kafka's node count: 1, or 3 with `startPrivateInfra(log, { kafkaNodes: 3 })`. */
   kafkaNodes: number;
   /**
+   * With `kafkaProxyPorts`: node i's PROXIED listener (`host:port`), advertised at
+   * `127.0.0.1:kafkaProxyPorts[i]`; a fault proxy listening there forwards to it. Empty otherwise.
+   */
+  kafkaProxiedListeners: string[];
+  /**
    * kill -9 of every Kafka node, waits `downMs`, starts each again on its log directory; returns
    * once they listen (and, on the cluster, are all registered again).
    */
@@ -197,6 +202,12 @@ export interface PrivateInfraOptions {
    * (`test-e2e/pg-crash.e2e.test.ts`).
    */
   crashSafe?: boolean;
+  /**
+   * With `kafkaNodes: 3`, one port per node: each node gets a second client listener advertised at
+   * 127.0.0.1:<port>, where the caller is to put a fault proxy (`INFRA_KAFKA_PROXY_PORTS`,
+   * scripts/infra). A client bootstrapped through those proxies reaches every broker through them.
+   */
+  kafkaProxyPorts?: readonly number[];
 }
 
 /** The name the standby streams under (scripts/infra's PG_STANDBY_NAME): synchronous_standby_names. */
@@ -246,6 +257,7 @@ export async function startPrivateInfra(
     // "Fault campaign").
     INFRA_PG_CRASH_SAFE: options.crashSafe === false ? '0' : '1',
     INFRA_PG_STANDBY: options.pgStandby ? '1' : '0',
+    INFRA_KAFKA_PROXY_PORTS: options.kafkaProxyPorts?.join(',') ?? '',
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
@@ -529,6 +541,12 @@ export async function startPrivateInfra(
     redisUrl: exported.REDIS_URL!,
     kafkaBrokers: kafkaBrokers.join(','),
     kafkaNodes,
+    kafkaProxiedListeners: options.kafkaProxyPorts
+      ? Array.from(
+          { length: kafkaNodes },
+          (_, i) => `127.0.0.1:${state('kafka', `node-${i + 1}/proxied_port`)}`,
+        )
+      : [],
 
     async restartPostgres(downMs) {
       // The current primary (the first node unless a switch promoted the standby).
