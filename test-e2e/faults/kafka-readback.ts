@@ -4,7 +4,7 @@
 // the run's reader never saw.
 import { randomBytes } from 'node:crypto';
 import { TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
-import { Kafka, logLevel } from 'kafkajs';
+import { type Consumer, Kafka, logLevel } from 'kafkajs';
 
 function trailClient(brokers: string): Kafka {
   return new Kafka({ clientId: 'faults-trail', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
@@ -12,6 +12,44 @@ function trailClient(brokers: string): Kafka {
 
 /** How many messages the trail reads back from a missing event's offset on (offsets reused?). */
 export const MISSING_NEIGHBOURHOOD = 8;
+
+type PartitionOffsets = { partition: number; low: string; high: string };
+
+/**
+ * The events topic read by a consumer group of its own, started on each partition at `from(p)`:
+ * `read` runs the consumer and says when it is done; the group is deleted afterwards.
+ */
+async function readWithOwnGroup<T>(
+  brokers: string,
+  from: (p: PartitionOffsets) => string,
+  read: (consumer: Consumer, partitions: PartitionOffsets[]) => Promise<T>,
+): Promise<T> {
+  const kafka = trailClient(brokers);
+  const groupId = `faults-trail-${randomBytes(4).toString('hex')}`;
+  const admin = kafka.admin();
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
+  try {
+    await admin.connect();
+    const partitions = await admin.fetchTopicOffsets(TRANSACTION_EVENTS_TOPIC);
+    await admin.setOffsets({
+      groupId,
+      topic: TRANSACTION_EVENTS_TOPIC,
+      partitions: partitions.map((p) => ({ partition: p.partition, offset: from(p) })),
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topic: TRANSACTION_EVENTS_TOPIC, fromBeginning: false });
+    return await read(consumer, partitions);
+  } finally {
+    await consumer.disconnect().catch(() => undefined);
+    await admin.deleteGroups([groupId]).catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** Resolves `done`'s value, or `late` after `ms`. */
+function within<T>(done: Promise<T>, ms: number, late: T): Promise<T> {
+  return Promise.race([done, new Promise<T>((resolve) => setTimeout(() => resolve(late), ms))]);
+}
 
 /**
  * The event ids the partition holds now from `offset` on (at most `count`), read by a group of its
@@ -24,43 +62,29 @@ export async function readEventIdsAt(
   offset: string,
   count: number,
 ): Promise<Map<string, string>> {
-  const kafka = trailClient(brokers);
-  const groupId = `faults-trail-${randomBytes(4).toString('hex')}`;
-  const admin = kafka.admin();
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
   const found = new Map<string, string>();
   try {
-    await admin.connect();
-    const partitions = await admin.fetchTopicOffsets(TRANSACTION_EVENTS_TOPIC);
-    await admin.setOffsets({
-      groupId,
-      topic: TRANSACTION_EVENTS_TOPIC,
-      partitions: partitions.map((p) => ({
-        partition: p.partition,
-        offset: p.partition === partition ? offset : p.high,
-      })),
-    });
-    const end = BigInt(partitions.find((p) => p.partition === partition)?.high ?? '0');
-    const want = Math.min(count, Number(end - BigInt(offset)));
-    await consumer.connect();
-    await consumer.subscribe({ topic: TRANSACTION_EVENTS_TOPIC, fromBeginning: false });
-    const done = new Promise<void>((resolve) => {
-      if (want <= 0) resolve();
-      void consumer.run({
-        eachMessage: async ({ partition: from, message }) => {
-          if (from !== partition || found.size >= want) return;
-          found.set(message.offset, message.headers?.['event-id']?.toString() ?? '?');
-          if (found.size >= want) resolve();
-        },
-      });
-    });
-    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    await readWithOwnGroup(
+      brokers,
+      (p) => (p.partition === partition ? offset : p.high),
+      async (consumer, partitions) => {
+        const end = BigInt(partitions.find((p) => p.partition === partition)?.high ?? '0');
+        const want = Math.min(count, Number(end - BigInt(offset)));
+        const done = new Promise<void>((resolve) => {
+          if (want <= 0) resolve();
+          void consumer.run({
+            eachMessage: async ({ partition: from, message }) => {
+              if (from !== partition || found.size >= want) return;
+              found.set(message.offset, message.headers?.['event-id']?.toString() ?? '?');
+              if (found.size >= want) resolve();
+            },
+          });
+        });
+        await within(done, 15_000, undefined);
+      },
+    );
   } catch {
     // The trail says "unknown" for what it could not read.
-  } finally {
-    await consumer.disconnect().catch(() => undefined);
-    await admin.deleteGroups([groupId]).catch(() => undefined);
-    await admin.disconnect().catch(() => undefined);
   }
   return found;
 }
@@ -97,59 +121,47 @@ export async function findEventsOnKafka(
   transactionIds: readonly string[],
   timeoutMs = 60_000,
 ): Promise<Map<string, KafkaPosition[]> | undefined> {
-  const kafka = trailClient(brokers);
-  const groupId = `faults-trail-${randomBytes(4).toString('hex')}`;
-  const admin = kafka.admin();
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
   const wanted = new Set(transactionIds);
   const found = new Map<string, KafkaPosition[]>();
   try {
-    await admin.connect();
-    const partitions = await admin.fetchTopicOffsets(TRANSACTION_EVENTS_TOPIC);
-    await admin.setOffsets({
-      groupId,
-      topic: TRANSACTION_EVENTS_TOPIC,
-      partitions: partitions.map((p) => ({ partition: p.partition, offset: p.low })),
-    });
-    // The last offset to read per partition (its end when the search starts), while any is left.
-    const left = new Map(
-      partitions.filter((p) => BigInt(p.high) > BigInt(p.low)).map((p) => [p.partition, BigInt(p.high) - 1n]),
+    const complete = await readWithOwnGroup(
+      brokers,
+      (p) => p.low,
+      (consumer, partitions) => {
+        // The last offset to read per partition (its end when the search starts), while any is left.
+        const left = new Map(
+          partitions
+            .filter((p) => BigInt(p.high) > BigInt(p.low))
+            .map((p) => [p.partition, BigInt(p.high) - 1n]),
+        );
+        const done = new Promise<boolean>((resolve) => {
+          if (left.size === 0) resolve(true);
+          void consumer.run({
+            eachMessage: async ({ partition, message }) => {
+              const key = message.key?.toString() ?? '';
+              if (wanted.has(key)) {
+                const positions = found.get(key) ?? [];
+                positions.push({
+                  partition,
+                  offset: message.offset,
+                  eventType: message.headers?.['event-type']?.toString() ?? '?',
+                  eventId: message.headers?.['event-id']?.toString() ?? '?',
+                });
+                found.set(key, positions);
+              }
+              const last = left.get(partition);
+              if (last !== undefined && BigInt(message.offset) >= last) {
+                left.delete(partition);
+                if (left.size === 0) resolve(true);
+              }
+            },
+          });
+        });
+        return within(done, timeoutMs, false);
+      },
     );
-    await consumer.connect();
-    await consumer.subscribe({ topic: TRANSACTION_EVENTS_TOPIC, fromBeginning: true });
-    const done = new Promise<boolean>((resolve) => {
-      if (left.size === 0) resolve(true);
-      void consumer.run({
-        eachMessage: async ({ partition, message }) => {
-          const key = message.key?.toString() ?? '';
-          if (wanted.has(key)) {
-            const positions = found.get(key) ?? [];
-            positions.push({
-              partition,
-              offset: message.offset,
-              eventType: message.headers?.['event-type']?.toString() ?? '?',
-              eventId: message.headers?.['event-id']?.toString() ?? '?',
-            });
-            found.set(key, positions);
-          }
-          const last = left.get(partition);
-          if (last !== undefined && BigInt(message.offset) >= last) {
-            left.delete(partition);
-            if (left.size === 0) resolve(true);
-          }
-        },
-      });
-    });
-    const complete = await Promise.race([
-      done,
-      new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs)),
-    ]);
     return complete ? found : undefined;
   } catch {
     return undefined;
-  } finally {
-    await consumer.disconnect().catch(() => undefined);
-    await admin.deleteGroups([groupId]).catch(() => undefined);
-    await admin.disconnect().catch(() => undefined);
   }
 }
