@@ -93,6 +93,9 @@ export type KafkaBus = EventBus & {
   consumerLag(groupId: string, topic: string): Promise<number>;
 };
 
+/** How long a topic's partition count is trusted before it is asked again (publish). */
+const PARTITION_COUNT_TTL_MS = 60_000;
+
 /** The EventBus over Kafka: idempotent producer (acks -1), commit after handle, traced. */
 export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
   installKafkajsIdleTimerFix();
@@ -104,8 +107,34 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     logLevel: logLevel.WARN,
     logCreator: logCreatorFor(logger),
   });
-  const producer = producerGenerations(kafka);
-  let lagAdmin: Promise<Admin> | undefined;
+  // One admin connection for what the bus asks of the cluster: consumer lag, partition counts.
+  let sharedAdmin: Promise<Admin> | undefined;
+  const admin = (): Promise<Admin> => {
+    sharedAdmin ??= (async () => {
+      const created = kafka.admin();
+      await created.connect();
+      return created;
+    })().catch((err: unknown) => {
+      sharedAdmin = undefined;
+      throw err;
+    });
+    return sharedAdmin;
+  };
+  // Each topic's partition count, asked again after PARTITION_COUNT_TTL_MS (a topic can grow).
+  const partitionCounts = new Map<string, { count: number | undefined; at: number }>();
+  const partitionCount = async (topic: string): Promise<number | undefined> => {
+    const known = partitionCounts.get(topic);
+    if (known && Date.now() - known.at < PARTITION_COUNT_TTL_MS) return known.count;
+    const cluster = await admin();
+    let count: number | undefined;
+    if ((await cluster.listTopics()).includes(topic)) {
+      const { topics } = await cluster.fetchTopicMetadata({ topics: [topic] });
+      count = topics[0]?.partitions.length || undefined;
+    }
+    partitionCounts.set(topic, { count, at: Date.now() });
+    return count;
+  };
+  const producer = producerGenerations(kafka, partitionCount);
   const consumers = new Set<Consumer>();
 
   return {
@@ -243,21 +272,13 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     },
 
     async consumerLag(groupId, topic) {
-      lagAdmin ??= (async () => {
-        const admin = kafka.admin();
-        await admin.connect();
-        return admin;
-      })().catch((err: unknown) => {
-        lagAdmin = undefined;
-        throw err;
-      });
-      const admin = await lagAdmin;
+      const cluster = await admin();
       // A topic nothing has published to yet holds no event to be behind on. Asked first because
       // kafkajs retries a missing topic's offsets for seconds, longer than a metrics scrape waits.
-      if (!(await admin.listTopics()).includes(topic)) return 0;
+      if (!(await cluster.listTopics()).includes(topic)) return 0;
       const [ends, [committed]] = await Promise.all([
-        admin.fetchTopicOffsets(topic),
-        admin.fetchOffsets({ groupId, topics: [topic] }),
+        cluster.fetchTopicOffsets(topic),
+        cluster.fetchOffsets({ groupId, topics: [topic] }),
       ]);
       const committedByPartition = new Map(
         (committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]),
@@ -273,9 +294,9 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     },
 
     async close() {
-      const admin = lagAdmin;
-      lagAdmin = undefined;
-      if (admin) await (await admin.catch(() => undefined))?.disconnect();
+      const opened = sharedAdmin;
+      sharedAdmin = undefined;
+      if (opened) await (await opened.catch(() => undefined))?.disconnect();
       await Promise.all([...consumers].map((consumer) => consumer.disconnect()));
       consumers.clear();
       await producer.close();

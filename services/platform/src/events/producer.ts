@@ -1,4 +1,4 @@
-import type { Kafka, Producer, ProducerRecord } from 'kafkajs';
+import type { Kafka, Message, Producer, ProducerRecord } from 'kafkajs';
 import { Partitioners } from 'kafkajs';
 
 /** Rejects when `promise` has not settled within `ms`; the timer never outlives the race. */
@@ -14,7 +14,11 @@ export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 type ProducerGeneration = { producer: Promise<Producer>; queue: Promise<unknown> };
 
 export type ProducerGenerations = {
-  /** Sends `record` on the current producer after its previous send; rejects past `timeoutMs`. */
+  /**
+   * Sends `record` on the current producer after its previous send, one partition's messages per
+   * produce (see `byPartition`); rejects past `timeoutMs`, or when a partition's send fails (the
+   * partitions before it may have been written: duplicates the consumers drop by event id).
+   */
   send(record: ProducerRecord, timeoutMs?: number): Promise<void>;
   /** Disconnects the current producer; the next send makes a new one. */
   close(): Promise<void>;
@@ -29,7 +33,11 @@ export type ProducerGenerations = {
  * producer has a new producer id, so its sequences cannot collide with the old one's. The old one's
  * send may still land: a duplicate the consumers drop by event id.
  */
-export function producerGenerations(kafka: Kafka): ProducerGenerations {
+export function producerGenerations(
+  kafka: Kafka,
+  /** The topic's partition count; undefined for a topic that does not exist yet. */
+  partitionCount: (topic: string) => Promise<number | undefined>,
+): ProducerGenerations {
   let generation: ProducerGeneration | undefined;
 
   function currentGeneration(): ProducerGeneration {
@@ -65,7 +73,13 @@ export function producerGenerations(kafka: Kafka): ProducerGenerations {
     const send = gen.queue.then(async () => {
       // A send queued behind one that failed must not go out on the same producer (above).
       if (generation !== gen) throw new Error('Kafka producer retired after a failed send; not sent');
-      await (await gen.producer).send(record);
+      const producer = await gen.producer;
+      const parts = byPartition(record, await partitionCount(record.topic));
+      // One partition per kafkajs send; partitions led by different brokers go out side by side.
+      // Every part settles before the send does, so a retired producer has nothing in flight.
+      const settled = await Promise.allSettled(parts.map((part) => producer.send(part)));
+      const failed = settled.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
     });
     gen.queue = send.catch(() => undefined);
     return send;
@@ -88,4 +102,35 @@ export function producerGenerations(kafka: Kafka): ProducerGenerations {
       if (last) await (await last.producer.catch(() => undefined))?.disconnect();
     },
   };
+}
+
+// The partitioner kafkajs would apply (murmur2 of the key, as the Java client), applied here first.
+const defaultPartitioner = Partitioners.DefaultPartitioner();
+
+/**
+ * One record per partition, each message's partition set as kafkajs's default partitioner would
+ * set it, in the record's order. kafkajs 2.2.4 loses messages when one send spans partitions led by
+ * several brokers and a leader changes meanwhile (tulios/kafkajs#1303, #1798, open upstream; docs/
+ * architecture.md "The outbox and Kafka"): it keeps each broker's answer across its retries, so
+ * partitions that moved to a broker which had already answered are never sent, and the send
+ * resolves. With one partition per send, a send has one leader and no answer to keep.
+ */
+export function byPartition(record: ProducerRecord, partitions: number | undefined): ProducerRecord[] {
+  // A topic the first send creates (auto-creation) has no count yet: kafkajs partitions that one.
+  if (partitions === undefined) return [record];
+  const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
+    partitionId,
+    leader: 0,
+    replicas: [],
+    isr: [],
+    partitionErrorCode: 0,
+  }));
+  const groups = new Map<number, Message[]>();
+  for (const message of record.messages) {
+    const partition = defaultPartitioner({ topic: record.topic, partitionMetadata, message });
+    const group = groups.get(partition) ?? [];
+    group.push({ ...message, partition });
+    groups.set(partition, group);
+  }
+  return [...groups.values()].map((messages) => ({ ...record, messages }));
 }
