@@ -305,8 +305,8 @@ function postgresSwitchover(settings: CampaignSettings, infra: PrivateInfra | un
 
 // ---------------------------------------------------------------------------------------------
 // Link faults through the fault proxy, one replica's link at a time while its peers' are fine.
-// Kafka's links are not proxied: a client learns the brokers' addresses from metadata, so a proxy in
-// front of a broker needs the broker to advertise the proxy's address (a listener per proxy).
+// A Kafka client learns the brokers' addresses from metadata, so Kafka's proxies stand behind a
+// second listener on each node that advertises them (INFRA_KAFKA_PROXY_PORTS, scripts/infra).
 
 const links = (ctx: RunContext): CampaignLinks => {
   if (!ctx.links) throw new Error('link faults need the replicated campaign (its proxies)');
