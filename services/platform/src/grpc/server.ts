@@ -63,6 +63,10 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
   const server = new grpc.Server(serverOptions(opts));
   const { registry: health, impl: healthImpl } = createHealth();
   const inFlight: InFlight = { count: 0, onIdle: new Set() };
+  // grpc.health.v1 calls are not work: every round-robin client holds a Watch open on each
+  // connection (health-checked-round-robin.ts), which close() ends itself. inFlight() and the
+  // drain count the served services' calls only.
+  const healthCalls: InFlight = { count: 0, onIdle: new Set() };
   const servedServices = new Set<string>();
   const interceptors = opts.interceptors ?? [];
   // docs/runbooks.md "gRPC errors": rate, errors and latency per RPC.
@@ -77,7 +81,8 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
       if (servedServices.has(service.typeName)) throw new Error(`${service.typeName} is registered twice`);
       const methods = implementation as Record<string, unknown>;
       for (const method of service.methods) {
-        const route = serverRoute(service, method, logger, inFlight, durations);
+        const counted = service.typeName === Health.typeName ? healthCalls : inFlight;
+        const route = serverRoute(service, method, logger, counted, durations);
         const path = `/${route.rpc}`;
         const given = methods[method.localName];
         // Bound like connect binds it: an implementation may be an object using `this`.
