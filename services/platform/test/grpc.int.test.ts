@@ -183,7 +183,7 @@ describe('gRPC server and client', () => {
   it('streams health Watch to a plain @grpc/grpc-js client and ends the call on its cancel', async () => {
     const service = 'watch.v1.Raw';
     server.health.setStatus(service, 'SERVING');
-    const before = server.inFlight();
+    const before = server.healthCallsInFlight();
     const watch = (
       raw as unknown as Record<string, (req: unknown) => grpcJs.ClientReadableStream<unknown>>
     ).Watch!.call(raw, { service });
@@ -192,10 +192,12 @@ describe('gRPC server and client', () => {
       { status: number },
     ];
     expect(first.status).toBe(ServingStatus.SERVING);
-    expect(server.inFlight()).toBe(before + 1);
+    expect(server.healthCallsInFlight()).toBe(before + 1);
     watch.cancel();
-    for (let i = 0; i < 50 && server.inFlight() > before; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(server.inFlight()).toBe(before);
+    for (let i = 0; i < 50 && server.healthCallsInFlight() > before; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(server.healthCallsInFlight()).toBe(before);
   });
 
   it('turns an unexpected error into Internal with nothing internal in it', async () => {

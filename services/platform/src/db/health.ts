@@ -91,6 +91,7 @@ export function withDatabaseHealth(server: GrpcServer, opts: DatabaseHealthOptio
       return server.health;
     },
     inFlight: () => server.inFlight(),
+    healthCallsInFlight: () => server.healthCallsInFlight(),
     async listen(port, host) {
       const bound = await server.listen(port, host);
       watch ??= watchDatabase(server.health, opts);

@@ -49,8 +49,10 @@ export interface GrpcServer {
   listen(port: number, host?: string): Promise<number>;
   /** NOT_SERVING, stop accepting, wait up to graceMs for in-flight calls, then drop connections. */
   close(opts?: { graceMs?: number }): Promise<void>;
-  /** Calls in flight now. */
+  /** Calls of the served services in flight now (grpc.health.v1 calls are not counted). */
   inFlight(): number;
+  /** grpc.health.v1 calls open now: mostly the round-robin clients' Watch streams. */
+  healthCallsInFlight(): number;
 }
 
 const METER = '@qr-payout/platform/grpc';
@@ -114,6 +116,7 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
   return {
     health,
     inFlight: () => inFlight.count,
+    healthCallsInFlight: () => healthCalls.count,
     listen(port, host = '0.0.0.0') {
       const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
       return new Promise((resolve, reject) => {
