@@ -313,23 +313,30 @@ const links = (ctx: RunContext): CampaignLinks => {
   return ctx.links;
 };
 
-/** The link half-open for the fault window, then healed. */
-const halfOpenForWindow = async (ctx: RunContext, proxy: LinkProxy) => {
+/** The links half-open for the fault window, then healed. */
+const halfOpenForWindow = async (ctx: RunContext, ...proxies: LinkProxy[]) => {
   const { faults } = links(ctx);
-  await faults.halfOpen(proxy);
+  for (const proxy of proxies) await faults.halfOpen(proxy);
   await sleep(ctx.settings.faultWindowMs);
-  await faults.clearToxics(proxy);
+  for (const proxy of proxies) await faults.clearToxics(proxy);
+};
+
+/** The links cut for `linkCutMs` (the fault window by default), then restored; the time cut. */
+const cutForLinkCut = async (ctx: RunContext, ...proxies: LinkProxy[]): Promise<number> => {
+  const { faults } = links(ctx);
+  const ms = ctx.settings.linkCutMs ?? ctx.settings.faultWindowMs;
+  for (const proxy of proxies) await faults.cut(proxy);
+  await sleep(ms);
+  for (const proxy of proxies) await faults.restore(proxy);
+  return ms;
 };
 
 const payoutPostgresCut: Fault = {
   name: 'payout 0: PostgreSQL link cut',
   kind: 'link',
   async run(ctx) {
-    const { faults, pgOfPayout } = links(ctx);
-    await faults.cut(pgOfPayout[0]!);
-    await sleep(ctx.settings.linkCutMs ?? ctx.settings.faultWindowMs);
-    await faults.restore(pgOfPayout[0]!);
-    return { note: `${ctx.settings.linkCutMs ?? ctx.settings.faultWindowMs} ms; payout 1 kept its link` };
+    const ms = await cutForLinkCut(ctx, links(ctx).pgOfPayout[0]!);
+    return { note: `${ms} ms; payout 1 kept its link` };
   },
 };
 
@@ -351,11 +358,7 @@ const replica0KafkaCut: Fault = {
   name: 'payout 0 and webhook 0: Kafka links cut',
   kind: 'link',
   async run(ctx) {
-    const { faults, kafkaOfReplica0 } = links(ctx);
-    const ms = ctx.settings.linkCutMs ?? ctx.settings.faultWindowMs;
-    for (const proxy of kafkaOfReplica0) await faults.cut(proxy);
-    await sleep(ms);
-    for (const proxy of kafkaOfReplica0) await faults.restore(proxy);
+    const ms = await cutForLinkCut(ctx, ...links(ctx).kafkaOfReplica0);
     return { note: `${ms} ms, every node; payout 1 and webhook 1 kept theirs` };
   },
 };
@@ -364,10 +367,7 @@ const replica0KafkaHalfOpen: Fault = {
   name: 'payout 0 and webhook 0: Kafka links half-open',
   kind: 'link',
   async run(ctx) {
-    const { faults, kafkaOfReplica0 } = links(ctx);
-    for (const proxy of kafkaOfReplica0) await faults.halfOpen(proxy);
-    await sleep(ctx.settings.faultWindowMs);
-    for (const proxy of kafkaOfReplica0) await faults.restore(proxy);
+    await halfOpenForWindow(ctx, ...links(ctx).kafkaOfReplica0);
     return { note: 'every node; payout 1 and webhook 1 kept theirs' };
   },
 };
