@@ -17,7 +17,7 @@ export type ProducerGenerations = {
   /**
    * Sends `record` on the current producer after its previous send, one partition's messages per
    * produce (see `byPartition`); rejects past `timeoutMs`, or when a partition's send fails (the
-   * partitions before it may have been written: duplicates the consumers drop by event id).
+   * other partitions may have been written: duplicates the consumers drop by event id).
    */
   send(record: ProducerRecord, timeoutMs?: number): Promise<void>;
   /** Disconnects the current producer; the next send makes a new one. */

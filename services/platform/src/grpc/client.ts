@@ -47,8 +47,8 @@ type GrpcClientOptions = {
   interceptors?: GrpcClientInterceptor[];
   /**
    * round_robin (default): a connection to every address the host resolves to, calls in turn
-   * over the ready ones whose health is not NOT_SERVING; pick_first: one connection, to the first address that answers
-   * (docs/architecture.md "Internal load balancing").
+   * over the ready ones whose health is not NOT_SERVING; pick_first: one connection, to the first
+   * address that answers (docs/architecture.md "Internal load balancing").
    */
   loadBalancing?: GrpcLoadBalancing;
   /** The least time between two DNS resolutions of the host (grpc-js's default: 30 s). */
