@@ -120,17 +120,17 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     });
     return sharedAdmin;
   };
-  // Each topic's partition count, asked again after PARTITION_COUNT_TTL_MS (a topic can grow).
-  const partitionCounts = new Map<string, { count: number | undefined; at: number }>();
+  // Each topic's partition count, asked again after PARTITION_COUNT_TTL_MS (a topic can grow). A
+  // missing topic is not remembered: the send that creates it is followed by split sends at once.
+  const partitionCounts = new Map<string, { count: number; at: number }>();
   const partitionCount = async (topic: string): Promise<number | undefined> => {
     const known = partitionCounts.get(topic);
     if (known && Date.now() - known.at < PARTITION_COUNT_TTL_MS) return known.count;
     const cluster = await admin();
-    let count: number | undefined;
-    if ((await cluster.listTopics()).includes(topic)) {
-      const { topics } = await cluster.fetchTopicMetadata({ topics: [topic] });
-      count = topics[0]?.partitions.length || undefined;
-    }
+    if (!(await cluster.listTopics()).includes(topic)) return undefined;
+    const { topics } = await cluster.fetchTopicMetadata({ topics: [topic] });
+    const count = topics[0]?.partitions.length;
+    if (!count) return undefined;
     partitionCounts.set(topic, { count, at: Date.now() });
     return count;
   };
