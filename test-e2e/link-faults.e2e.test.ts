@@ -211,7 +211,47 @@ describe('a proxied link to the real PostgreSQL and Redis', () => {
       expect(held.error).toBeDefined();
       expect(held.ms).toBeLessThan(1_000);
     } finally {
-      await links.client.deleteProxy(link.name);
+      await links.remove(link);
+    }
+  });
+
+  test("a link server whose control API froze is replaced in the link's intended state, other links untouched", async () => {
+    // Toxiproxy's API can freeze for good while removing a latency toxic (Shopify/toxiproxy#558);
+    // SIGSTOP freezes it here on purpose. Nothing of the frozen process may be waited for.
+    const link = await links.proxy('freeze→redis', testInfra.redisUrl);
+    const other = await pgClient(pgLink);
+    const redis = new Redis(viaProxy(testInfra.redisUrl, link), { maxRetriesPerRequest: 1 });
+    redis.on('error', () => undefined);
+    try {
+      expect(await redis.ping()).toBe('PONG');
+      await links.latency(link, 500);
+      const frozen = links.serverPid(link);
+      process.kill(frozen, 'SIGSTOP');
+
+      const cleared = await timed(() => links.clearToxics(link));
+      expect(cleared.error).toBeUndefined();
+      expect(cleared.ms).toBeLessThan(8_000);
+      expect(links.replacements.get(link.name)).toBe(1);
+      expect(links.serverPid(link)).not.toBe(frozen);
+      expect(() => process.kill(frozen, 0)).toThrow(); // gone, not left stopped
+      expect(await links.state(link)).toMatchObject({ listen: link.address, enabled: true, toxics: [] });
+      // The client's connection was closed with the old server; it reconnects to the new one.
+      const ping = await timed(() => redis.ping());
+      expect(ping.error).toBeUndefined();
+      expect(ping.ms).toBeLessThan(400);
+      // The other link's server and its held connection were not touched.
+      await expect(other.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+
+      // A cut asked of a frozen server: the replacement starts cut.
+      process.kill(links.serverPid(link), 'SIGSTOP');
+      await links.cut(link);
+      expect(links.replacements.get(link.name)).toBe(2);
+      expect(await tcpConnect(link.port)).toBe('ECONNREFUSED');
+      await links.restore(link);
+      expect(await tcpConnect(link.port)).toBe('connected');
+    } finally {
+      redis.disconnect(); // before its link goes, or it would be left reconnecting
+      await links.remove(link);
     }
   });
 });

@@ -381,7 +381,11 @@ const gatewayRedisLatency: Fault = {
     for (const proxy of redisOfGateway) await faults.latency(proxy, ms);
     await sleep(ctx.settings.faultWindowMs);
     for (const proxy of redisOfGateway) await faults.clearToxics(proxy);
-    return { note: `${ms} ms per answer` };
+    // A link server frozen by the removal is replaced (test-e2e/faults/link-faults.ts), which
+    // closes that gateway's Redis connections: said here, as it adds a fault.
+    const replaced = redisOfGateway.filter((proxy) => faults.replacements.has(proxy.name)).map((p) => p.name);
+    const also = replaced.length ? `; fault proxy replaced after freezing: ${replaced.join(', ')}` : '';
+    return { note: `${ms} ms per answer${also}` };
   },
 };
 

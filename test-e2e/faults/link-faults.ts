@@ -1,9 +1,9 @@
 // Link faults (issue 18 point 4; docs/testing.md "Link faults and the fault proxy"): slow, cut,
 // half-open and reset links between one process and one dependency, made by Toxiproxy standing in
-// the middle. `startLinkFaults()` runs one toxiproxy-server (built by scripts/fault-proxy into the
-// tools cache, docs/testing.md "Tools") on a free loopback port; `proxy(name, upstream)` gives a
-// listen address to hand to the one process whose link is to fail (e.g. `payout-1→postgres`), and
-// the fault helpers act on that link only, while every other process keeps its direct link.
+// the middle (built by scripts/fault-proxy into the tools cache, docs/testing.md "Tools").
+// `proxy(name, upstream)` starts a toxiproxy-server for that one link and gives a listen address to
+// hand to the one process whose link is to fail (e.g. `payout-1→postgres`); the fault helpers act
+// on that link only, while every other process keeps its direct link.
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -65,14 +65,23 @@ export class ToxiproxyError extends Error {
 
 /** A thin client of toxiproxy-server's HTTP API. */
 export class ToxiproxyClient {
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    /** Each call's deadline; past it the call rejects with a TimeoutError. */
+    readonly timeoutMs = 10_000,
+  ) {}
 
-  private async call<T>(method: string, apiPath: string, body?: unknown, timeoutMs = 10_000): Promise<T> {
+  /** The same server, each call given `timeoutMs`. */
+  withTimeout(timeoutMs: number): ToxiproxyClient {
+    return new ToxiproxyClient(this.baseUrl, timeoutMs);
+  }
+
+  private async call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
     const res = await fetch(this.baseUrl + apiPath, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
     const text = await res.text();
     if (!res.ok) throw new ToxiproxyError(res.status, text, `${method} ${apiPath}`);
@@ -143,9 +152,8 @@ export class ToxiproxyClient {
     );
   }
 
-  async removeToxic(proxy: string, name: string, timeoutMs?: number): Promise<void> {
-    const path = `${ToxiproxyClient.proxyPath(proxy)}/toxics/${encodeURIComponent(name)}`;
-    await this.call('DELETE', path, undefined, timeoutMs);
+  async removeToxic(proxy: string, name: string): Promise<void> {
+    await this.call('DELETE', `${ToxiproxyClient.proxyPath(proxy)}/toxics/${encodeURIComponent(name)}`);
   }
 
   /** Every proxy enabled again and every toxic removed. */
@@ -174,15 +182,14 @@ export type Upstream = string | URL | { host: string; port: number };
 export type Direction = Stream | 'both';
 
 export interface LinkFaults {
-  /** Base URL of the toxiproxy-server HTTP API. */
-  readonly apiUrl: string;
-  readonly client: ToxiproxyClient;
-  /** The server's log (JSON lines), for failure messages. */
-  readonly logFile: string;
+  /** Directory of the servers' logs (JSON lines, `toxiproxy-<port>.log`, one per link). */
+  readonly logDir: string;
+  /** The end of every link server's log, for failure messages. */
   logTail(lines?: number): string;
   /**
    * A new proxy `name` listening on a free loopback port (or on `opts.port`, one chosen and
-   * reserved before, such as the port a Kafka broker advertises), forwarding to `upstream`.
+   * reserved before, such as the port a Kafka broker advertises), forwarding to `upstream`. Each
+   * link has its own toxiproxy-server process (see `startLinkFaults`).
    */
   proxy(name: string, upstream: Upstream, opts?: { port?: number }): Promise<LinkProxy>;
   /**
@@ -221,9 +228,15 @@ export interface LinkFaults {
    * switchover behind one address). Existing connections are closed; toxics stay.
    */
   repoint(proxy: LinkProxy | string, upstream: Upstream): Promise<void>;
-  /** The proxy's current state as the server reports it. */
+  /** The proxy's current state as its server reports it. */
   state(proxy: LinkProxy | string): Promise<ProxyState>;
-  /** SIGTERM to the server (SIGKILL after 5 s): every proxy and connection it held goes. */
+  /** The proxy gone: its server stopped, its connections closed, its listen address free. */
+  remove(proxy: LinkProxy | string): Promise<void>;
+  /** The pid of the toxiproxy-server serving the link (a test freezes it with SIGSTOP). */
+  serverPid(proxy: LinkProxy | string): number;
+  /** How many times a frozen server was replaced (see `startLinkFaults`), per proxy name. */
+  readonly replacements: ReadonlyMap<string, number>;
+  /** Every link server stopped (SIGTERM, SIGKILL after 5 s): every proxy and connection goes. */
   stop(): Promise<void>;
 }
 
@@ -257,28 +270,38 @@ export async function faultProxyBinary(): Promise<string> {
 }
 
 export interface StartLinkFaultsOptions {
-  /** Directory for the server's log (default: a new temporary directory). */
+  /** Directory for the servers' logs (default: a new temporary directory). */
   logDir?: string;
 }
 
 const START_ATTEMPTS = 5;
 
-/** Starts one toxiproxy-server on a free loopback port and returns its manager. */
-export async function startLinkFaults(opts: StartLinkFaultsOptions = {}): Promise<LinkFaults> {
-  const binary = await faultProxyBinary();
-  const logDir = opts.logDir ?? mkdtempSync(path.join(os.tmpdir(), 'qr-payout-link-faults-'));
-  const logFile = path.join(logDir, 'toxiproxy.log');
-  const logTail = (lines = 40) => {
-    try {
-      return readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-    } catch {
-      return '(no log)';
-    }
-  };
+/**
+ * How long a control call may take. Toxiproxy's control API can freeze for good: a latency
+ * toxic that still holds data for a connection whose client has gone blocks the toxic's removal
+ * while it holds the proxy's lock, and every later call, reads included, waits behind it
+ * (Shopify/toxiproxy#558, open; it froze `clearToxics` after "Redis answers late" in CI). A call
+ * slower than this is taken for that freeze and the link's server is replaced.
+ */
+const CONTROL_TIMEOUT_MS = 3_000;
 
-  // A port checked free can be taken before the server binds it: try another one then.
+/** One toxiproxy-server process serving one link. */
+interface LinkServer {
+  client: ToxiproxyClient;
+  child: ReturnType<typeof spawn>;
+  exit: Promise<void>;
+  hasExited: () => boolean;
+  logFile: string;
+}
+
+/**
+ * Starts toxiproxy-server on a free loopback port, its log in `logDir`. It is not outlived by the
+ * test process if that ends without `stop()` (a crash, a jest worker killed).
+ */
+async function startServer(binary: string, logDir: string): Promise<LinkServer> {
   for (let attempt = 1; ; attempt++) {
     const apiPort = await freePort();
+    const logFile = path.join(logDir, `toxiproxy-${apiPort}.log`);
     const fd = openSync(logFile, 'a');
     const child = spawn(binary, ['-host', '127.0.0.1', '-port', String(apiPort)], {
       stdio: ['ignore', fd, fd],
@@ -299,101 +322,206 @@ export async function startLinkFaults(opts: StartLinkFaultsOptions = {}): Promis
       if (version === undefined) await sleep(50);
     }
     if (version !== undefined) {
-      // Not outliving the test process if it ends without stop() (a crash, a jest worker killed).
       const killOnExit = () => child.kill('SIGKILL');
       process.once('exit', killOnExit);
       void exit.then(() => process.off('exit', killOnExit));
-      return manager(client, child, exit, () => exited, logFile, logTail);
+      return { client, child, exit, hasExited: () => exited, logFile };
     }
+    // A port checked free can be taken before the server binds it: try another one then.
     child.kill('SIGKILL');
     await exit;
     if (attempt >= START_ATTEMPTS)
-      throw new Error(`toxiproxy-server did not answer on 127.0.0.1:${apiPort}:\n${logTail()}`);
+      throw new Error(`toxiproxy-server did not answer on 127.0.0.1:${apiPort}:\n${tail(logFile, 40)}`);
   }
 }
 
-function manager(
-  client: ToxiproxyClient,
-  child: ReturnType<typeof spawn>,
-  exit: Promise<void>,
-  hasExited: () => boolean,
-  logFile: string,
-  logTail: (lines?: number) => string,
-): LinkFaults {
+async function stopServer(server: LinkServer, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (server.hasExited()) return;
+  server.child.kill(signal);
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 5_000);
+  try {
+    await server.exit;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function tail(file: string, lines: number): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** What a link should be; its server is brought to it, and a replacement server starts from it. */
+interface LinkSpec {
+  listen: string;
+  upstream: string;
+  enabled: boolean;
+  toxics: Map<string, ToxicInput>;
+}
+
+/**
+ * The link-fault manager. Each proxy gets its own toxiproxy-server process, so that a server
+ * whose control API froze (see CONTROL_TIMEOUT_MS) can be killed and replaced without touching
+ * any other link: the replacement listens on the same address with the link's intended state
+ * (upstream, cut or not, its toxics). Killing a server closes the connections it held, which is
+ * what ending a toxic does anyway (docs/testing.md "Link faults and the fault proxy").
+ */
+export async function startLinkFaults(opts: StartLinkFaultsOptions = {}): Promise<LinkFaults> {
+  const binary = await faultProxyBinary();
+  const logDir = opts.logDir ?? mkdtempSync(path.join(os.tmpdir(), 'qr-payout-link-faults-'));
+  const servers = new Map<string, LinkServer>();
+  const specs = new Map<string, LinkSpec>();
+  const replacements = new Map<string, number>();
+  const logFiles: string[] = [];
+
   const nameOf = (proxy: LinkProxy | string) => (typeof proxy === 'string' ? proxy : proxy.name);
   const directions = (direction: Direction): Stream[] =>
     direction === 'both' ? ['upstream', 'downstream'] : [direction];
+  const serverOf = (name: string): LinkServer => {
+    const server = servers.get(name);
+    if (!server) throw new Error(`no link proxy named ${name}`);
+    return server;
+  };
+  const specOf = (name: string): LinkSpec => {
+    const spec = specs.get(name);
+    if (!spec) throw new Error(`no link proxy named ${name}`);
+    return spec;
+  };
 
-  /** Adds the toxic, or changes it when one of that name is already there. */
-  const setToxic = async (proxy: string, toxic: ToxicInput) => {
+  /** A server running the proxy `name` as `spec` says (created enabled, then cut if it is). */
+  const serve = async (name: string, spec: LinkSpec): Promise<LinkServer> => {
+    const server = await startServer(binary, logDir);
+    logFiles.push(server.logFile);
     try {
-      await client.addToxic(proxy, toxic);
-    } catch (err) {
-      if (!(err instanceof ToxiproxyError) || err.status !== 409) throw err;
-      await client.updateToxic(proxy, toxic.name, {
-        attributes: toxic.attributes,
-        toxicity: toxic.toxicity ?? 1,
+      await server.client.createProxy({
+        name,
+        listen: spec.listen,
+        upstream: spec.upstream,
+        enabled: spec.enabled,
       });
+      for (const toxic of spec.toxics.values()) await server.client.addToxic(name, toxic);
+    } catch (err) {
+      await stopServer(server, 'SIGKILL');
+      throw err;
+    }
+    return server;
+  };
+
+  /** The frozen server of `name` killed and a new one started from the link's spec. */
+  const replace = async (name: string) => {
+    await stopServer(serverOf(name), 'SIGKILL');
+    replacements.set(name, (replacements.get(name) ?? 0) + 1);
+    // The old listener's port is free once the process is gone; a connection of the killed
+    // server in TIME_WAIT does not keep a new listener from binding (Go sets SO_REUSEADDR).
+    servers.set(name, await serve(name, specOf(name)));
+  };
+
+  /**
+   * Brings the server of `name` to its spec with `apply`; when the server does not answer within
+   * CONTROL_TIMEOUT_MS, replaces it (the replacement starts from the spec, so `apply` is done).
+   */
+  const converge = async (name: string, apply: (client: ToxiproxyClient) => Promise<void>) => {
+    const client = serverOf(name).client;
+    try {
+      await apply(client);
+    } catch (err) {
+      // AbortSignal.timeout's DOMException: not `instanceof Error` inside jest's sandbox realm.
+      if ((err as { name?: unknown } | undefined)?.name !== 'TimeoutError') throw err;
+      await replace(name);
     }
   };
 
+  const timed = (client: ToxiproxyClient) => client.withTimeout(CONTROL_TIMEOUT_MS);
+
+  /** Sets each toxic on the link, adding it or changing the one of that name. */
+  const setToxics = async (proxy: LinkProxy | string, toxics: ToxicInput[]) => {
+    const name = nameOf(proxy);
+    const spec = specOf(name);
+    for (const toxic of toxics) spec.toxics.set(toxic.name, toxic);
+    await converge(name, async (client) => {
+      for (const toxic of toxics) {
+        try {
+          await timed(client).addToxic(name, toxic);
+        } catch (err) {
+          if (!(err instanceof ToxiproxyError) || err.status !== 409) throw err;
+          await timed(client).updateToxic(name, toxic.name, {
+            attributes: toxic.attributes,
+            toxicity: toxic.toxicity ?? 1,
+          });
+        }
+      }
+    });
+  };
+
   /** A toxic with `timeout: 0` on each stream, named `<prefix>-<stream>`. */
-  const onBothStreams = async (proxy: LinkProxy | string, prefix: string, type: ToxicInput['type']) => {
-    for (const stream of directions('both'))
-      await setToxic(nameOf(proxy), {
+  const onBothStreams = (proxy: LinkProxy | string, prefix: string, type: ToxicInput['type']) =>
+    setToxics(
+      proxy,
+      directions('both').map((stream) => ({
         name: `${prefix}-${stream}`,
         type,
         stream,
         attributes: { timeout: 0 },
-      });
-  };
+      })),
+    );
 
-  // Toxiproxy removes a toxic only once each of the proxy's connections lets go of it; a latency
-  // toxic holding data for a connection its client has already closed can hold the removal for
-  // ever (seen with a gateway that dropped its Redis connections at its socket timeout). A removal
-  // that takes longer than REMOVE_TOXIC_MS stops the proxy (closing its connections, which frees
-  // the toxic), removes what is left and starts it again if it was running.
-  const REMOVE_TOXIC_MS = 3_000;
   const clearToxics = async (proxy: LinkProxy | string) => {
     const name = nameOf(proxy);
-    try {
-      for (const toxic of await client.listToxics(name))
-        await client.removeToxic(name, toxic.name, REMOVE_TOXIC_MS);
-      return;
-    } catch (err) {
-      if (!(err instanceof Error) || err.name !== 'TimeoutError') throw err;
-    }
-    const { enabled } = await client.getProxy(name);
-    await client.updateProxy(name, { enabled: false });
-    for (const toxic of await client.listToxics(name)) {
-      await client.removeToxic(name, toxic.name).catch((err: unknown) => {
-        if (!(err instanceof ToxiproxyError && err.status === 404)) throw err;
-      });
-    }
-    if (enabled) await client.updateProxy(name, { enabled: true });
+    specOf(name).toxics.clear();
+    await converge(name, async (client) => {
+      for (const toxic of await timed(client).listToxics(name))
+        await timed(client)
+          .removeToxic(name, toxic.name)
+          .catch((err: unknown) => {
+            if (!(err instanceof ToxiproxyError && err.status === 404)) throw err;
+          });
+    });
+  };
+
+  const setEnabled = async (proxy: LinkProxy | string, enabled: boolean) => {
+    const name = nameOf(proxy);
+    specOf(name).enabled = enabled;
+    await converge(name, async (client) => {
+      await timed(client).updateProxy(name, { enabled });
+    });
+  };
+
+  const stopAll = async () => {
+    const running = [...servers.values()];
+    servers.clear();
+    await Promise.all(running.map((server) => stopServer(server)));
   };
 
   return {
-    apiUrl: client.baseUrl,
-    client,
-    logFile,
-    logTail,
+    logDir,
+    logTail: (lines = 40) =>
+      logFiles.map((file) => `----- ${path.basename(file)}\n${tail(file, lines)}`).join('\n') || '(no log)',
+    replacements,
 
     async proxy(name, upstream, proxyOpts = {}) {
+      if (specs.has(name)) throw new Error(`a link proxy named ${name} exists already`);
       const target = upstreamAddress(upstream);
-      if (proxyOpts.port !== undefined) {
-        const address = `127.0.0.1:${proxyOpts.port}`;
-        await client.createProxy({ name, listen: address, upstream: target });
-        return { name, host: '127.0.0.1', port: proxyOpts.port, address, upstream: target };
-      }
+      const create = async (port: number): Promise<LinkProxy> => {
+        const spec: LinkSpec = {
+          listen: `127.0.0.1:${port}`,
+          upstream: target,
+          enabled: true,
+          toxics: new Map(),
+        };
+        servers.set(name, await serve(name, spec));
+        specs.set(name, spec);
+        return { name, host: '127.0.0.1', port, address: spec.listen, upstream: target };
+      };
+      if (proxyOpts.port !== undefined) return create(proxyOpts.port);
       // A port below the ephemeral range (test-e2e/harness/ports.ts): `cut` and `repoint` close
       // and reopen the listener, and an ephemeral port could be taken by an outgoing connection
       // in between.
       for (let attempt = 1; ; attempt++) {
-        const port = await freePort();
         try {
-          await client.createProxy({ name, listen: `127.0.0.1:${port}`, upstream: target });
-          return { name, host: '127.0.0.1', port, address: `127.0.0.1:${port}`, upstream: target };
+          return await create(await freePort());
         } catch (err) {
           // Taken in between: toxiproxy answers 500 "listen tcp ...: address already in use".
           if (!(err instanceof ToxiproxyError) || !/address already in use/.test(err.body) || attempt >= 5)
@@ -403,22 +531,22 @@ function manager(
     },
 
     async latency(proxy, ms, latencyOpts = {}) {
-      for (const stream of directions(latencyOpts.direction ?? 'downstream'))
-        await setToxic(nameOf(proxy), {
+      await setToxics(
+        proxy,
+        directions(latencyOpts.direction ?? 'downstream').map((stream) => ({
           name: `latency-${stream}`,
-          type: 'latency',
+          type: 'latency' as const,
           stream,
           attributes: { latency: ms, jitter: latencyOpts.jitterMs ?? 0 },
-        });
+        })),
+      );
     },
 
-    async cut(proxy) {
-      await client.updateProxy(nameOf(proxy), { enabled: false });
-    },
+    cut: (proxy) => setEnabled(proxy, false),
 
     async restore(proxy) {
       await clearToxics(proxy);
-      await client.updateProxy(nameOf(proxy), { enabled: true });
+      await setEnabled(proxy, true);
     },
 
     async halfOpen(proxy) {
@@ -437,22 +565,33 @@ function manager(
     clearToxics,
 
     async repoint(proxy, upstream) {
-      await client.updateProxy(nameOf(proxy), { upstream: upstreamAddress(upstream) });
+      const name = nameOf(proxy);
+      const target = upstreamAddress(upstream);
+      specOf(name).upstream = target;
+      await converge(name, async (client) => {
+        await timed(client).updateProxy(name, { upstream: target });
+      });
     },
 
     state(proxy) {
-      return client.getProxy(nameOf(proxy));
+      const name = nameOf(proxy);
+      return serverOf(name).client.getProxy(name);
     },
 
-    async stop() {
-      if (hasExited()) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      try {
-        await exit;
-      } finally {
-        clearTimeout(timer);
-      }
+    async remove(proxy) {
+      const name = nameOf(proxy);
+      const server = serverOf(name);
+      servers.delete(name);
+      specs.delete(name);
+      await stopServer(server);
     },
+
+    serverPid(proxy) {
+      const pid = serverOf(nameOf(proxy)).child.pid;
+      if (pid === undefined) throw new Error(`the server of ${nameOf(proxy)} has no pid`);
+      return pid;
+    },
+
+    stop: stopAll,
   };
 }
