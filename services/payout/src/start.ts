@@ -16,7 +16,7 @@ import { createInstructionService } from './instructions/service';
 import { createInstructionStore } from './instructions/store';
 import { railLimitsMessages } from './limits/rail-limits';
 import { registerOutboxGauges } from './metrics';
-import { runOutboxRelay } from './outbox/start';
+import { listenToOutbox, runOutboxRelay } from './outbox/start';
 import { createOutboxStore } from './outbox/store';
 import { payerIdentityRulesMessage } from './payers/identity-rules';
 import { exponentialBackoff, runPollingWorker } from './polling/worker';
@@ -125,21 +125,28 @@ export async function startPayout(
       registerOutboxGauges({ store: createOutboxStore(pool), logger }),
       // Published outbox events and expired idempotency keys (docs/operators.md "Retention").
       ...(config.retentionEnabled ? runPruneJobs(pool, logger, config, payoutPrunedTables(config)) : []),
-      ...(config.outboxRelayEnabled
-        ? [
-            runOutboxRelay({
-              pool,
-              bus: deps.bus,
-              logger,
-              connectionString: config.databaseUrl,
-              schema: config.dbSchema,
-              batchSize: config.outboxBatchSize,
-              pollMs: config.outboxPollMs,
-              publishTimeoutMs: config.outboxPublishTimeoutMs,
-              lingerMs: config.outboxLingerMs,
-            }),
-          ]
-        : []),
+      // The outbox channel's NOTIFY names each transaction that just settled in any replica: it
+      // wakes the relay and this replica's executes waiting on that transaction
+      // (docs/architecture.md "Waiting on another replica's settlement").
+      config.outboxRelayEnabled
+        ? runOutboxRelay({
+            pool,
+            bus: deps.bus,
+            logger,
+            connectionString: config.databaseUrl,
+            schema: config.dbSchema,
+            batchSize: config.outboxBatchSize,
+            pollMs: config.outboxPollMs,
+            publishTimeoutMs: config.outboxPublishTimeoutMs,
+            lingerMs: config.outboxLingerMs,
+            onSettled: (transactionId) => signals.wake(transactionId),
+          })
+        : listenToOutbox({
+            connectionString: config.databaseUrl,
+            schema: config.dbSchema,
+            logger,
+            onWake: (transactionId) => transactionId && signals.wake(transactionId),
+          }),
       ...(config.pollWorkerEnabled
         ? [
             runPollingWorker({

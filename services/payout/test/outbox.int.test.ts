@@ -14,8 +14,9 @@ import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events
 import { TransactionSchema, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
+import { createExecutionStore } from '../src/execution/store';
 import { loadPayoutConfig, type RunningPayout, startPayout } from '../src/index';
-import { type RunningOutboxRelay, runOutboxRelay } from '../src/outbox/start';
+import { listenToOutbox, type RunningOutboxRelay, runOutboxRelay } from '../src/outbox/start';
 import { appendTransactionEvent, createOutboxStore } from '../src/outbox/store';
 import { seedTransaction } from './fixtures';
 import {
@@ -216,6 +217,62 @@ describe('outbox relay (real PostgreSQL and Kafka)', () => {
       30_000,
     );
     expect(withKeys(consumed.messages, new Set([txn.id]))[0]!.headers['event-id']).toBe(eventId);
+  });
+
+  it("names the settled transaction in the NOTIFY: every replica's listener hears which one, the relay is woken", async () => {
+    // Two listeners on one schema, as two replicas: the one that settles and the one whose execute
+    // waits (docs/architecture.md "Waiting on another replica's settlement").
+    const { schema: name, pool } = await schema();
+    const heard: Array<Array<string | undefined>> = [[], []];
+    const listeners = heard.map((into) =>
+      listenToOutbox({
+        connectionString: testInfra.databaseUrl,
+        schema: name,
+        logger: silentLogger(),
+        onWake: (transactionId) => into.push(transactionId),
+      }),
+    );
+    cleanups.push(async () => {
+      for (const listener of listeners) await listener.stop();
+    });
+    // Each says it (re)connected with undefined: notifications may have been missed before.
+    await waitUntil('both listeners connected', () => heard.every((into) => into.includes(undefined)));
+
+    const store = createExecutionStore(pool);
+    const completed = await seedTransaction(pool, name, 'tnt_notify');
+    const failed = await seedTransaction(pool, name, 'tnt_notify');
+    await store.settle(completed.transactionId, {
+      status: 'completed',
+      partnerPayoutId: 'pp_1',
+      reference: 'E2E0001',
+      settledAt: new Date(),
+    });
+    await store.settle(failed.transactionId, {
+      status: 'failed',
+      partnerPayoutId: null,
+      code: 'AC04',
+      reason: 'Closed account',
+      partnerStatus: 'RJCT',
+    });
+    // Settled again: terminal already, nothing written and nothing sent.
+    await store.settle(completed.transactionId, {
+      status: 'failed',
+      partnerPayoutId: null,
+      code: 'AC04',
+      reason: 'Closed account',
+      partnerStatus: 'RJCT',
+    });
+    const ids = [completed.transactionId, failed.transactionId];
+    await waitUntil('both notifications heard by both', () =>
+      heard.every((into) => ids.every((id) => into.includes(id))),
+    );
+    await sleep(200);
+    for (const into of heard) expect(into.filter((id) => id !== undefined)).toEqual(ids);
+
+    // appendTransactionEvent (the other writer of outbox rows) names its transaction too.
+    const txn = terminalTransaction('completed');
+    await appendCommitted(pool, [txn]);
+    await waitUntil('the appended one heard', () => heard.every((into) => into.includes(txn.id)));
   });
 
   it('keeps events unpublished while Kafka is down and publishes them once it is reachable', async () => {

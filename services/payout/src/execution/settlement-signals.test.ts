@@ -22,6 +22,26 @@ describe('settlement signals', () => {
     ]);
   });
 
+  it("wake (another replica's settlement) ends the waits of that transaction at once without a row, and keeps nothing", async () => {
+    const signals = createSettlementSignals();
+    const started = Date.now();
+    const a = signals.next('txn_a', 10_000);
+    const other = signals.next('txn_b', 30);
+    signals.wake('txn_a');
+    await expect(a).resolves.toBeUndefined(); // the waiter reads the row itself
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Nothing kept: a later waiter of txn_a waits its pause out like any other.
+    let settledLater = false;
+    const later = signals.next('txn_a', 30).then((row) => {
+      settledLater = true;
+      return row;
+    });
+    await Promise.resolve();
+    expect(settledLater).toBe(false);
+    await expect(later).resolves.toBeUndefined();
+    await expect(other).resolves.toBeUndefined();
+  });
+
   it('hands a settlement that came first to a waiter arriving within recentMs, and only then', async () => {
     let now = 1_000_000;
     const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);

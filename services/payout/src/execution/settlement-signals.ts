@@ -1,15 +1,22 @@
-// In-process wake-ups for executes waiting on a transaction
-// (docs/api/idempotency.md "Execute and pay": execute waits a bounded time for a terminal state). A
-// settlement in this process wakes its waiters at once and hands them the settled row, so they need
-// not read it again; one settled by another replica is seen by the waiter's own re-reads, so
-// nothing depends on delivery. A settled row is also kept for a moment: a callback can settle the
-// transaction before its execute, still recording the partner's first answer, starts to wait, and
-// that execute must not sleep through a wake-up already given.
+// Wake-ups for executes waiting on a transaction (docs/api/idempotency.md "Execute and pay":
+// execute waits a bounded time for a terminal state). A settlement in this process wakes its
+// waiters at once and hands them the settled row, so they need not read it again. One settled by
+// another replica wakes them through the outbox channel's NOTIFY (`wake`, docs/architecture.md
+// "Waiting on another replica's settlement"): they read the row once. The waiter's own re-reads
+// after each pause stay, so nothing depends on delivery. A settled row is also kept for a moment:
+// a callback can settle the transaction before its execute, still recording the partner's first
+// answer, starts to wait, and that execute must not sleep through a wake-up already given.
 import type { LiveTransaction } from './store';
 
 export interface SettlementSignals {
   /** Wakes every waiter of the transaction with its settled row (call after the commit). */
   notify(transactionId: string, settled: LiveTransaction): void;
+  /**
+   * Wakes every waiter of the transaction without a row (they read it): it reached a terminal
+   * state in some replica, this one or another. Nothing is kept for later waiters, which read the
+   * row before they pause anyway.
+   */
+  wake(transactionId: string): void;
   /**
    * Resolves with the transaction's settled row: at once when it settled within the last
    * `recentMs`, else at its next notify; with undefined after `ms` or when `signal` aborts.
@@ -43,6 +50,12 @@ export function createSettlementSignals(opts: { recentMs?: number } = {}): Settl
       if (!set) return;
       waiters.delete(transactionId);
       for (const wake of set) wake(settled);
+    },
+    wake(transactionId) {
+      const set = waiters.get(transactionId);
+      if (!set) return;
+      waiters.delete(transactionId);
+      for (const wake of set) wake();
     },
     next(transactionId, ms, signal) {
       const now = Date.now();

@@ -592,7 +592,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
       // The event is built from the row as the UPDATE below leaves it: the immutable fields of the
       // row read, the outcome, and an updated_at chosen here. Event and row then commit in ONE
       // statement (docs/architecture.md "The outbox and Kafka"), no BEGIN/COMMIT round trips; the
-      // NOTIFY is sent at its commit.
+      // NOTIFY, carrying the transaction's id, is sent at its commit.
       const completed = outcome.status === 'completed';
       const after: StoredTransaction = {
         ...before,
@@ -622,7 +622,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
            SELECT $10, $11, $12, $13, $14, $15 FROM settled
            RETURNING id
          )
-         SELECT settled.*, (SELECT count(pg_notify($16::text || current_schema(), '')) FROM appended) AS notified
+         SELECT settled.*, (SELECT count(pg_notify($16::text || current_schema(), $17::text)) FROM appended) AS notified
            FROM settled`,
         [
           transactionId,
@@ -636,6 +636,7 @@ export function createExecutionStore(pool: pg.Pool): ExecutionStore {
           after.updatedAt,
           ...event.values,
           OUTBOX_CHANNEL_PREFIX,
+          transactionId, // the NOTIFY's payload (outbox/store.ts appendTransactionEvent)
         ],
       );
       const row = rows[0];

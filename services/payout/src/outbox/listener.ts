@@ -6,9 +6,10 @@ export type ChannelListenerOptions = {
   connectionString: string;
   channel: string;
   logger: Logger;
-  /** Called on every notification, and after each (re)connect: notifications sent while the
-   * connection was down are lost, so the owner should look for work then. */
-  onWake: () => void;
+  /** Called with each notification's payload ('' when it has none), and with undefined after
+   * each (re)connect: notifications sent while the connection was down are lost, so the owner
+   * should look for work then. */
+  onWake: (payload: string | undefined) => void;
   /** Wait before reconnecting, doubled on each failure up to maxRetryMs. */
   retryMs?: number;
   maxRetryMs?: number;
@@ -64,7 +65,7 @@ export function listenToChannel(opts: ChannelListenerOptions): ChannelListener {
     next.on('error', drop);
     next.on('end', () => drop());
     next.on('notification', (msg) => {
-      if (msg.channel === opts.channel) opts.onWake();
+      if (msg.channel === opts.channel) opts.onWake(msg.payload ?? '');
     });
     try {
       await next.connect();
@@ -79,7 +80,7 @@ export function listenToChannel(opts: ChannelListenerOptions): ChannelListener {
     }
     client = next;
     failures = 0;
-    opts.onWake();
+    opts.onWake(undefined);
   }
 
   void connect();

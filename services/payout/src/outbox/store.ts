@@ -19,8 +19,9 @@ export const OUTBOX_CHANNEL_PREFIX = 'outbox_events:';
  * Writes the TransactionEvent of a transaction that just reached a terminal state to the outbox
  * (docs/architecture.md "The outbox and Kafka"). Call it on the client of the caller's open
  * database transaction, right after the terminal UPDATE: the event then exists exactly when the
- * transition is committed. The NOTIFY is delivered at commit (never on rollback) and wakes the
- * relay.
+ * transition is committed. The NOTIFY is delivered at commit (never on rollback); its payload is
+ * the transaction's id. It wakes every replica's relay, and the executes any replica has waiting
+ * on that transaction (docs/architecture.md "Waiting on another replica's settlement").
  */
 export async function appendTransactionEvent(
   client: pg.PoolClient,
@@ -28,16 +29,16 @@ export async function appendTransactionEvent(
   opts: { occurredAt?: Date } = {},
 ): Promise<{ eventId: string }> {
   const event = transactionEventValues(txn, opts);
-  // One round trip: the row, then the wake-up on this schema's channel (sent at commit; several
-  // appends in one transaction collapse into one notification).
+  // One round trip: the row, then the wake-up on this schema's channel (sent at commit; appends
+  // of one transaction in one database transaction collapse into one notification).
   await client.query(
     `WITH appended AS (
        INSERT INTO outbox_events ${OUTBOX_EVENT_COLUMNS}
        VALUES ($1, $2, $3, $4, $5, $6)
        RETURNING id
      )
-     SELECT pg_notify($7::text || current_schema(), '') FROM appended`,
-    [...event.values, OUTBOX_CHANNEL_PREFIX],
+     SELECT pg_notify($7::text || current_schema(), $8::text) FROM appended`,
+    [...event.values, OUTBOX_CHANNEL_PREFIX, txn.id],
   );
   return { eventId: event.eventId };
 }
@@ -48,7 +49,8 @@ export const OUTBOX_EVENT_COLUMNS = '(event_id, event_type, topic, message_key, 
 /**
  * The outbox row of a transaction's TransactionEvent, as the six values of OUTBOX_EVENT_COLUMNS,
  * for a caller that writes it inside a statement of its own (with the NOTIFY on
- * `outboxChannelPrefix || current_schema()`, as appendTransactionEvent does).
+ * `OUTBOX_CHANNEL_PREFIX || current_schema()`, the transaction's id as payload, as
+ * appendTransactionEvent does).
  */
 export function transactionEventValues(
   txn: Transaction,
