@@ -26,6 +26,15 @@ function positiveInts(name: string, fallback: number[]): number[] {
   return values;
 }
 
+/** A yes/no setting: 1 or 0 (true or false), `fallback` when unset. */
+function flag(name: string, fallback: boolean): boolean {
+  const raw = (process.env[name] ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new Error(`${name} is 1 or 0, got ${process.env[name]}`);
+}
+
 function parts(raw: string | undefined): Array<'a' | 'b'> {
   const chosen = (raw || 'a,b').split(',').map((p) => p.trim().toLowerCase());
   for (const part of chosen)
@@ -103,6 +112,7 @@ const benches: Record<string, () => Promise<boolean>> = {
       rounds: positiveInt('BENCH_ROUNDS', 2),
       idleSeconds: positiveInt('BENCH_SCALE_OUT_IDLE', 20),
       replicas: positiveInt('BENCH_SCALE_OUT_REPLICAS', 2),
+      floor: flag('BENCH_SCALE_OUT_FLOOR', true),
       maxInFlight: positiveInt('BENCH_PAY_MAX_IN_FLIGHT', 1000),
       settleMs: positiveInt('BENCH_PAY_SETTLE_MS', 2),
     }),

@@ -52,6 +52,8 @@ export interface ScaleOutBenchOptions {
   idleSeconds: number;
   /** Replicas of each component in system b. */
   replicas: number;
+  /** Each round also runs a at half the rate, for twice as long (the floor, report.ts). */
+  floor: boolean;
   maxInFlight: number;
   /** PARTNER_SIM_SETTLE_MS. */
   settleMs: number;
@@ -197,31 +199,36 @@ async function measureIdle(sides: Side[], seconds: number, when: IdleWindow['whe
   }));
 }
 
+/**
+ * One round of `side` at `rate`; `half`: as a½, at half the rate for twice as long (as many pays),
+ * filed under `rate` with the key a½.
+ */
 async function measureRound(
   side: Side,
   opts: ScaleOutBenchOptions,
   rate: number,
   round: number,
+  half = false,
 ): Promise<{ round: MeasuredRound; latenciesMs: number[] }> {
   const load = {
     gatewayUrl: side.ctx.gatewayUrl,
     gatewayUrls: side.system.gatewayUrls,
     apiKey: side.ctx.apiKey,
     body: side.ctx.body,
-    ratePerSec: rate,
+    ratePerSec: half ? rate / 2 : rate,
     maxInFlight: opts.maxInFlight,
   };
   await runPayOpenLoop({ ...load, durationMs: opts.warmupSeconds * 1000 });
   const commitsBefore = await readCommits(side.system.databaseUrl);
   const start = sample(side);
-  const run = await runPayOpenLoop({ ...load, durationMs: opts.durationSeconds * 1000 });
+  const run = await runPayOpenLoop({ ...load, durationMs: opts.durationSeconds * (half ? 2 : 1) * 1000 });
   // The window ends once the system has finished the pays' work (relay, webhook deliveries).
   const drainSeconds = await drain(side);
   const end = sample(side);
   const commits = (await readCommits(side.system.databaseUrl)) - commitsBefore;
   const latencies = Float64Array.from(run.latenciesMs);
   const measured: MeasuredRound = {
-    system: side.key,
+    system: half ? 'a½' : side.key,
     rate,
     round,
     sent: run.sent,
@@ -261,11 +268,15 @@ export async function runScaleOutBench(opts: ScaleOutBenchOptions): Promise<bool
     const latencies = new Map<string, number[]>();
     for (const rate of opts.rates) {
       for (let round = 1; round <= opts.rounds; round++) {
-        for (const side of sides) {
-          console.log(`rate ${rate}/s, round ${round}, system ${side.key}...`);
-          const measured = await measureRound(side, opts, rate, round);
+        const plan = [
+          ...sides.map((side) => ({ side, half: false })),
+          ...(opts.floor ? [{ side: sides[0]!, half: true }] : []),
+        ];
+        for (const { side, half } of plan) {
+          console.log(`rate ${rate}/s, round ${round}, system ${half ? `a½ (${rate / 2}/s)` : side.key}...`);
+          const measured = await measureRound(side, opts, rate, round, half);
           rounds.push(measured.round);
-          const key = `${rate}:${side.key}`;
+          const key = `${rate}:${measured.round.system}`;
           latencies.set(key, [...(latencies.get(key) ?? []), ...measured.latenciesMs]);
         }
       }
@@ -279,7 +290,8 @@ export async function runScaleOutBench(opts: ScaleOutBenchOptions): Promise<bool
           rounds.filter((r) => r.rate === rate && r.system === key),
           Float64Array.from(latencies.get(`${rate}:${key}`) ?? []),
         );
-      return compareAtRate(rate, rounds, { a: pooled('a'), b: pooled('b') }, idle);
+      const half = opts.floor ? pooled('a½') : undefined;
+      return compareAtRate(rate, rounds, { a: pooled('a'), b: pooled('b'), half }, idle);
     });
 
     console.log(`\n${formatIdle(idle)}`);

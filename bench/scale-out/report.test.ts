@@ -10,11 +10,12 @@ import {
   type MeasuredRound,
   poolRounds,
   SCALE_OUT_GOAL_RATIO,
+  type SystemKey,
   splitCost,
 } from './report';
 
 function round(
-  system: 'a' | 'b',
+  system: SystemKey,
   n: number,
   cpu: Record<string, number>,
   extra: Partial<MeasuredRound> = {},
@@ -202,5 +203,35 @@ describe('compareAtRate', () => {
     expect(text).toMatch(/gateway \(sum\)/);
     expect(text).toMatch(/projected ratio/);
     expect(formatIdle(idle)).toMatch(/gateway\[1\]\s+10\.0/);
+  });
+
+  it('measures the floor: a at half the rate, against a and against b, per-pay parts after idle', () => {
+    // a: 1000 pays over 20 s windows at 50/s; a½: the same pays over 40 s at 25/s.
+    const halfCpu = { 'gateway[0]': 46, [DATABASE_BACKENDS]: 46 };
+    const half = [round('a½', 1, halfCpu, { perSec: 25, cpu: { seconds: 40, cpu: halfCpu } })];
+    const idle = {
+      a: idleOf('a', [
+        { system: 'a', when: 'before', cpu: { seconds: 10, cpu: { 'gateway[0]': 0.1 } }, commits: 0 },
+      ]),
+      b: idleOf('b', [
+        { system: 'b', when: 'before', cpu: { seconds: 10, cpu: { 'gateway[0]': 0.2 } }, commits: 0 },
+      ]),
+    };
+    const c = compareAtRate(
+      50,
+      [...rounds, ...half],
+      { a: pool('a'), b: pool('b'), half: poolRounds(half, new Float64Array([5])) },
+      idle,
+    );
+    // Idle of a: 10 ms/s. a: 80 ms/pay total, 20 s per 1000 pays → 50/s → 0.2 ms idle per pay.
+    // a½: 92 ms/pay, 25/s → 0.4 ms idle per pay → per-pay part 91.6; a's 79.8.
+    expect(c.floor?.split.perPayMs).toBeCloseTo(91.6);
+    expect(c.floor?.perPayRatio).toBeCloseTo(91.6 / 79.8);
+    // b: (88 + 100) / 2 = 94 ms/pay, idle 20 ms/s at 50/s = 0.4 → 93.6.
+    expect(c.floor?.bOverFloor).toBeCloseTo(93.6 / 91.6);
+    const text = formatComparison(c, [...rounds, ...half], idle);
+    expect(text).toMatch(/a½ ms\/pay/);
+    expect(text).toMatch(/floor, a at 25\/s/);
+    expect(text).toMatch(/a½ pooled \(1 rounds\)/);
   });
 });

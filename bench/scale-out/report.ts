@@ -11,7 +11,11 @@ export type Component = (typeof COMPONENTS)[number];
 /** Two replicas of each component cost at most this much CPU per pay more than one (issue 18). */
 export const SCALE_OUT_GOAL_RATIO = 1.15;
 
-export type SystemKey = 'a' | 'b';
+/**
+ * a: one replica of each component; b: `BENCH_SCALE_OUT_REPLICAS` of each; a½: system a again at
+ * half the rate, the load each of b's two replicas carries (the floor, see RateComparison.floor).
+ */
+export type SystemKey = 'a' | 'b' | 'a½';
 
 /** A replica's row name: `gateway[0]`, `payout[1]`, … */
 export function replicaRowName(component: Component, index: number): string {
@@ -231,6 +235,13 @@ export interface RateComparison {
   servicesRatio: number;
   /** With idle measured: each side's split, the ratio without idle, the break-even rate. */
   split?: { a: Split; b: Split; perPayRatio: number; breakEvenRate: number };
+  /**
+   * The floor, when a½ was measured: one replica of each component carrying half the rate, as each
+   * replica of b does. Its per-pay part over a's is what splitting the load costs a process by
+   * itself (fewer pays per batch and per wake-up, colder caches), with no second replica to
+   * coordinate with; b's per-pay part over a½'s is what the replicas' coordination adds on top.
+   */
+  floor?: { half: Pooled; split: Split; perPayRatio: number; bOverFloor: number };
   clean: boolean;
   pass: boolean;
 }
@@ -242,7 +253,7 @@ function roundTotal(round: MeasuredRound): number {
 export function compareAtRate(
   rate: number,
   rounds: readonly MeasuredRound[],
-  pooled: { a: Pooled; b: Pooled },
+  pooled: { a: Pooled; b: Pooled; half?: Pooled },
   idle: { a?: Idle; b?: Idle },
 ): RateComparison {
   const at = rounds.filter((r) => r.rate === rate);
@@ -255,6 +266,7 @@ export function compareAtRate(
   const ratio = b.totalMsPerPay / a.totalMsPerPay;
   const clean = [a, b].every((p) => p.errors === 0 && p.unexpected === 0 && p.capHits === 0);
   let split: RateComparison['split'];
+  let floor: RateComparison['floor'];
   if (idle.a && idle.b) {
     const sa = splitCost(a.totalMsPerPay, a.cpuRate, idle.a.totalMsPerSec);
     const sb = splitCost(b.totalMsPerPay, b.cpuRate, idle.b.totalMsPerSec);
@@ -264,6 +276,17 @@ export function compareAtRate(
       perPayRatio: sb.perPayMs / sa.perPayMs,
       breakEvenRate: breakEvenRate(sa, sb, SCALE_OUT_GOAL_RATIO),
     };
+    const { half } = pooled;
+    if (half) {
+      // a½ is system a: its idle is a's, spread over half as many pays per second.
+      const sh = splitCost(half.totalMsPerPay, half.cpuRate, idle.a.totalMsPerSec);
+      floor = {
+        half,
+        split: sh,
+        perPayRatio: sh.perPayMs / sa.perPayMs,
+        bOverFloor: sb.perPayMs / sh.perPayMs,
+      };
+    }
   }
   return {
     rate,
@@ -273,6 +296,7 @@ export function compareAtRate(
     ratio,
     servicesRatio: b.servicesMsPerPay / a.servicesMsPerPay,
     split,
+    floor,
     clean,
     pass: clean && ratio <= SCALE_OUT_GOAL_RATIO,
   };
@@ -304,62 +328,74 @@ function replicaRows(...perRow: Array<Record<string, number> | undefined>): Map<
 /** The per-process table of one rate: CPU ms per pay of a and b, and each side's idle ms per second. */
 export function formatCpuTable(c: RateComparison, idle: { a?: Idle; b?: Idle }): string[] {
   const { a, b } = c;
+  const half = c.floor?.half;
   const head =
     `  ${'process'.padEnd(36)}${'a ms/pay'.padStart(10)}${'b ms/pay'.padStart(10)}${'b − a'.padStart(9)}` +
-    `${'a idle ms/s'.padStart(13)}${'b idle ms/s'.padStart(13)}`;
-  const line = (name: string, va?: number, vb?: number, ia?: number, ib?: number) =>
+    `${'a idle ms/s'.padStart(13)}${'b idle ms/s'.padStart(13)}${half ? 'a½ ms/pay'.padStart(11) : ''}`;
+  const line = (name: string, va?: number, vb?: number, ia?: number, ib?: number, vh?: number) =>
     `  ${name.padEnd(36)}${num(va).padStart(10)}${num(vb).padStart(10)}` +
     `${(va !== undefined || vb !== undefined ? num((vb ?? 0) - (va ?? 0)) : '').padStart(9)}` +
-    `${num(ia, 1).padStart(13)}${num(ib, 1).padStart(13)}`;
+    `${num(ia, 1).padStart(13)}${num(ib, 1).padStart(13)}${half ? num(vh).padStart(11) : ''}`;
+  /** A row of every side's figures, each picked by `of` from that side's pooled or idle record. */
+  const row = (
+    name: string,
+    ofPay: (p: Pooled) => number | undefined,
+    ofIdle: (i: Idle) => number | undefined,
+  ) =>
+    line(name, ofPay(a), ofPay(b), idle.a && ofIdle(idle.a), idle.b && ofIdle(idle.b), half && ofPay(half));
   const lines = [head];
   const byComponent = replicaRows(a.msPerPay, b.msPerPay, idle.a?.msPerSec, idle.b?.msPerSec);
   for (const component of COMPONENTS) {
-    for (const row of byComponent.get(component)!)
+    for (const name of byComponent.get(component)!)
       lines.push(
-        line(`  ${row}`, a.msPerPay[row], b.msPerPay[row], idle.a?.msPerSec[row], idle.b?.msPerSec[row]),
+        row(
+          `  ${name}`,
+          (p) => p.msPerPay[name],
+          (i) => i.msPerSec[name],
+        ),
       );
     lines.push(
-      line(
+      row(
         `${component} (sum)`,
-        a.componentMsPerPay[component],
-        b.componentMsPerPay[component],
-        idle.a?.componentMsPerSec[component],
-        idle.b?.componentMsPerSec[component],
+        (p) => p.componentMsPerPay[component],
+        (i) => i.componentMsPerSec[component],
       ),
     );
   }
   lines.push(
-    line(
+    row(
       'services (every replica)',
-      a.servicesMsPerPay,
-      b.servicesMsPerPay,
-      idle.a?.servicesMsPerSec,
-      idle.b?.servicesMsPerSec,
+      (p) => p.servicesMsPerPay,
+      (i) => i.servicesMsPerSec,
     ),
-    line(
+    row(
       "PostgreSQL (the system's database)",
-      a.databaseMsPerPay,
-      b.databaseMsPerPay,
-      idle.a?.databaseMsPerSec,
-      idle.b?.databaseMsPerSec,
+      (p) => p.databaseMsPerPay,
+      (i) => i.databaseMsPerSec,
     ),
-    line('total (judged)', a.totalMsPerPay, b.totalMsPerPay, idle.a?.totalMsPerSec, idle.b?.totalMsPerSec),
+    row(
+      'total (judged)',
+      (p) => p.totalMsPerPay,
+      (i) => i.totalMsPerSec,
+    ),
     '  shown, not counted (outside the system, or shared by both systems and other runs):',
   );
   const others = [...new Set([...Object.keys(a.msPerPay), ...Object.keys(b.msPerPay)])].filter(
-    (row) => !componentOf(row) && row !== DATABASE_BACKENDS,
+    (name) => !componentOf(name) && name !== DATABASE_BACKENDS,
   );
-  for (const row of others)
+  for (const name of others)
     lines.push(
-      line(`  ${row}`, a.msPerPay[row], b.msPerPay[row], idle.a?.msPerSec[row], idle.b?.msPerSec[row]),
+      row(
+        `  ${name}`,
+        (p) => p.msPerPay[name],
+        (i) => i.msPerSec[name],
+      ),
     );
   lines.push(
-    line(
+    row(
       '  database commits per pay / per s',
-      a.commitsPerPay,
-      b.commitsPerPay,
-      idle.a?.commitsPerSec,
-      idle.b?.commitsPerSec,
+      (p) => p.commitsPerPay,
+      (i) => i.commitsPerSec,
     ),
   );
   return lines;
@@ -399,6 +435,7 @@ export function formatComparison(
     ...rounds.filter((r) => r.rate === c.rate).map(roundLine),
     pooledLine(c.a),
     pooledLine(c.b),
+    ...(c.floor ? [pooledLine(c.floor.half)] : []),
     '',
     `  CPU per pay by process, pooled over the rounds (idle: the same process with no load, ms of CPU per second):`,
     ...formatCpuTable(c, idle),
@@ -418,6 +455,14 @@ export function formatComparison(
           (k) => `${(k * c.rate).toFixed(0)}/s ${(costAt(b, k * c.rate) / costAt(a, k * c.rate)).toFixed(3)}`,
         )
         .join(', ')}; ratio ≤ ${SCALE_OUT_GOAL_RATIO} ${breakEvenText(c.split.breakEvenRate)}`,
+    );
+  }
+  if (c.floor) {
+    const { split, perPayRatio, bOverFloor } = c.floor;
+    lines.push(
+      `  floor, a at ${(c.rate / 2).toFixed(0)}/s (the load each of b's two replicas carries): per-pay part ` +
+        `${split.perPayMs.toFixed(3)} ms = ${perPayRatio.toFixed(3)} × a's, with no second replica at all; ` +
+        `b's per-pay part ÷ the floor's = ${bOverFloor.toFixed(3)} (what coordination between replicas adds)`,
     );
   }
   lines.push(
