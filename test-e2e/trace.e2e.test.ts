@@ -136,11 +136,12 @@ test('POST /v1/pay is one trace down to each webhook attempt, a retry included, 
 
   // …51: the partner rejects at once (docs/partner-protocol.md "Sandbox outcomes"), so the pay
   // itself settles and writes the event; wallet_currency brings fx in.
+  const idempotencyKey = randomUUID();
   const paid = await call(system.gatewayUrl, '/v1/pay', {
     apiKey: tenant.apiKey,
     body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: 10.51, wallet_currency: 'USD', ...PAYER }),
     contentType: 'application/json',
-    headers: { 'idempotency-key': randomUUID() },
+    headers: { 'idempotency-key': idempotencyKey },
   });
   expect(paid.status).toBe(200);
   const txnId = (paid.json!.transaction as { id: string }).id;
@@ -219,16 +220,34 @@ test('POST /v1/pay is one trace down to each webhook attempt, a retry included, 
   expect(partnerCall).toBeDefined();
   expect(ancestorsOf(partnerCall!, byId)).toContain(payoutServer);
 
-  // No key, secret, tax id or account number in any attribute of any span received.
+  // No key, secret or personal data in any attribute or event of any span received
+  // (docs/architecture.md "Sampling and personal data"): the API key and signing secret, the endpoint's
+  // header secret, the Idempotency-Key (the gateway's Redis key for the cached answer), the payer,
+  // and the merchant as the cached pay answer holds it (its text fields: name, city, Pix key).
+  const merchantFields = Object.values(
+    (paid.json!.transaction as { creditor?: Record<string, unknown> }).creditor ?? {},
+  ).filter((v): v is string => typeof v === 'string' && v.length >= 6);
+  expect(merchantFields.length).toBeGreaterThan(0);
   const secrets = [
     tenant.apiKey,
     tenant.signingSecret,
     headerSecret,
+    idempotencyKey,
     PAYER.payer_tax_id,
     PAYER.payer_tax_id.replace(/\D/g, ''),
     PAYER.payer_account,
     PAYER.payer_name,
+    ...merchantFields,
   ];
+  // Redis spans (the gateway's idempotency and rate-limit calls) name the command and nothing else.
+  const redisSpans = inTrace.filter(
+    (s) => (s.attributes['db.system.name'] ?? s.attributes['db.system']) === 'redis',
+  );
+  expect(redisSpans.length).toBeGreaterThan(0);
+  for (const span of redisSpans)
+    expect(span.attributes['db.statement'] ?? span.attributes['db.query.text']).toBe(span.name);
+  // Health probes (the round-robin clients' Watch streams run all along) make no span.
+  expect(spans.filter((s) => s.name.includes('grpc.health.v1'))).toEqual([]);
   for (const span of spans) {
     const values = [...Object.values(span.attributes).map(String), ...span.eventValues];
     for (const secret of secrets) {

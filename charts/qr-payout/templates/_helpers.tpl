@@ -129,6 +129,8 @@ env map, then the component's env map (which wins).
   value: {{ $root.Values.otel.sampler | quote }}
 - name: OTEL_TRACES_SAMPLER_ARG
   value: {{ $root.Values.otel.samplerArg | quote }}
+- name: TRACES_HONOR_CLIENT_SAMPLED
+  value: {{ $root.Values.otel.honorClientSampled | quote }}
 {{- end }}
 {{- $attrs := list (printf "service.version=%s" $root.Chart.AppVersion) "k8s.namespace.name=$(POD_NAMESPACE)" "k8s.pod.name=$(POD_NAME)" (printf "k8s.deployment.name=%s" (include "qr-payout.fullname" .)) }}
 {{- range $k, $v := $root.Values.otel.resourceAttributes }}

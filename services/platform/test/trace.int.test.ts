@@ -5,6 +5,7 @@ import { type BusMessage, createMemoryBus } from '@qr-payout/platform/events';
 import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
 import { createLogger } from '@qr-payout/platform/log';
 import { shutdownTelemetry, startTelemetry, traceHeadersOf } from '@qr-payout/platform/telemetry';
+import { Health } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { registerFakeDecoder } from '@qr-payout/test-kit/fake-decoder';
 
@@ -156,5 +157,32 @@ it('gives each message of a batch its own process span, child of its own produce
     const consumer = consumers.find((s) => parentOf(s) === producer.spanContext().spanId)!;
     expect(consumer.spanContext().traceId).toBe(root.spanContext().traceId);
     expect(contexts[i]).toBe(consumer.spanContext().spanId);
+  });
+});
+
+// docs/architecture.md "Sampling and personal data": what reaches the tracing backend.
+describe('no request data on spans', () => {
+  /** Every attribute value of every finished span, as text. */
+  const exported = () =>
+    exporter.getFinishedSpans().flatMap((s) => Object.values(s.attributes).map((value) => String(value)));
+
+  it('makes no span for a health check, even one carrying a sampled traceparent', async () => {
+    const health = createGrpcClient(Health, { baseUrl, timeoutMs: 2_000 });
+    await health.check(
+      { service: '' },
+      { headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } },
+    );
+    await health.check({ service: '' });
+    // Neither the client's span nor the server's.
+    expect(exporter.getFinishedSpans().filter((s) => s.name.includes('Health'))).toEqual([]);
+    // An ordinary call right after still gets its span: the probe skipped only itself.
+    const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 2_000 });
+    await trace.getTracer('test').startActiveSpan('request', async (span) => {
+      await decoder.listSchemes({});
+      span.end();
+    });
+    expect(
+      exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER && s.name.endsWith('/ListSchemes')),
+    ).toBe(true);
   });
 });

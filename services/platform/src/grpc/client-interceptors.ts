@@ -4,12 +4,14 @@ import { Metadata } from '@grpc/grpc-js';
 import {
   type Attributes,
   context,
+  INVALID_SPAN_CONTEXT,
   propagation,
   type Span,
   SpanKind,
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import { Health } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { requestContext } from '../context';
 import { headersToMetadata } from './status';
 import { metadataSetter, REQUEST_ID_HEADER } from './trace-headers';
@@ -22,17 +24,22 @@ const TENANT_ID_HEADER = 'x-tenant-id';
 const tracer = trace.getTracer(TRACER);
 
 /** The per-method constants of a client call. */
-export type ClientRoute = { readonly rpc: string; readonly attributes: Attributes };
+export type ClientRoute = { readonly rpc: string; readonly attributes: Attributes; readonly health: boolean };
 
 export function clientRoute(service: DescService, method: DescMethod): ClientRoute {
   return {
     rpc: `${service.typeName}/${method.name}`,
+    health: service.typeName === Health.typeName,
     attributes: { 'rpc.system': 'grpc', 'rpc.service': service.typeName, 'rpc.method': method.name },
   };
 }
 
-/** A CLIENT span for the call, a child of the active span. */
+/**
+ * A CLIENT span for the call, a child of the active span; none (a non-recording span) for a
+ * health check, which is not traffic (docs/architecture.md "Sampling and personal data").
+ */
 export function startClientSpan(route: ClientRoute): Span {
+  if (route.health) return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
   return tracer.startSpan(route.rpc, { kind: SpanKind.CLIENT, attributes: route.attributes });
 }
 

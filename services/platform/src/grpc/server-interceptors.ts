@@ -6,6 +6,7 @@ import {
   type Context,
   context,
   type Histogram,
+  INVALID_SPAN_CONTEXT,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -13,6 +14,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import { Health } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { requestContext } from '../context';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { newId } from '../ids';
@@ -27,7 +29,6 @@ import { firstValue, metadataGetter, REQUEST_ID_HEADER } from './trace-headers';
 // request context from x-request-id, one log line, and masking of unexpected errors.
 
 const TRACER = '@qr-payout/platform/grpc';
-const HEALTH_SERVICE = 'grpc.health.v1.Health';
 const TENANT_ID_HEADER = 'x-tenant-id';
 const tracer = trace.getTracer(TRACER);
 
@@ -74,7 +75,7 @@ export function serverRoute(
   inFlight: InFlight,
   durations?: Histogram,
 ): ServerRoute {
-  const quiet = service.typeName === HEALTH_SERVICE;
+  const quiet = service.typeName === Health.typeName;
   return {
     service,
     method,
@@ -117,8 +118,20 @@ class ObservedCall {
     route.inFlight.count++;
     // Only the caller's traceparent parents the span, never whatever was active at listen time.
     const parent = propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
-    this.span = tracer.startSpan(route.rpc, { kind: SpanKind.SERVER, attributes: route.attributes }, parent);
-    this.traceContext = trace.setSpan(parent, this.span);
+    // Health probes (kubelet's, the round-robin clients' Watch) are not traffic: no span, or each
+    // would start a trace of its own, thousands a day per pod; and no active span while they run,
+    // so what they call (instrumented with requireParentSpan) records none either.
+    if (route.quiet) {
+      this.span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+      this.traceContext = ROOT_CONTEXT;
+    } else {
+      this.span = tracer.startSpan(
+        route.rpc,
+        { kind: SpanKind.SERVER, attributes: route.attributes },
+        parent,
+      );
+      this.traceContext = trace.setSpan(parent, this.span);
+    }
     const requestId = firstValue(metadata, REQUEST_ID_HEADER) || newId('req');
     const tenantId = firstValue(metadata, TENANT_ID_HEADER);
     this.request = tenantId ? { requestId, tenantId } : { requestId };

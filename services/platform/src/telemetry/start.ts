@@ -36,8 +36,12 @@ export function startTelemetry(opts: TelemetryOptions): boolean {
   const { IORedisInstrumentation } =
     require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
 
+  const { samplerFromEnv } = require('./sampler') as typeof import('./sampler');
+
   sdk = new NodeSDK({
     serviceName: env['OTEL_SERVICE_NAME'] || opts.serviceName,
+    // Ours, not a client's: its sampled flag is not followed (sampler.ts).
+    sampler: samplerFromEnv(env),
     ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors as never } : {}),
     // Traces only. Metrics have their own MeterProvider, Prometheus on METRICS_PORT, whether or not
     // tracing runs (src/metrics/start.ts): the SDK must not register a second one, whatever
@@ -51,8 +55,13 @@ export function startTelemetry(opts: TelemetryOptions): boolean {
         // An outgoing call outside any request (a background retry) would start a trace of its own.
         requireParentforOutgoingSpans: true,
       }),
-      new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // The SQL text only: parameters (payer data, amounts) never go on spans.
+      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+      // The command name only. The default serializer puts the first argument on the span (and
+      // every argument of some commands): idempotency keys, and through EVALSHA's arguments the
+      // cached pay answers with merchant, payer and account (docs/architecture.md "Sampling and
+      // personal data").
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });
   sdk.start();
