@@ -21,8 +21,13 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end -}}
 
+{{/* The image reference: pinned by digest when image.digest is set, else by tag. */}}
 {{- define "qr-payout.image" -}}
+{{- if .Values.image.digest -}}
+{{ .Values.image.repository }}@{{ .Values.image.digest }}
+{{- else -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
 {{- end -}}
 
 {{/* The program a component runs (webhook roles run the webhook program). */}}
@@ -147,6 +152,9 @@ env map, then the component's env map (which wins).
 - name: {{ $k }}
   value: {{ $v | quote }}
 {{- end }}
+{{- with $root.Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
 {{- end -}}
 
 {{/* A probe: the handler (YAML) plus the timings, component overrides winning. */}}
@@ -160,6 +168,9 @@ env map, then the component's env map (which wins).
 serviceAccountName: {{ get . "serviceAccount" | default .root.Release.Name }}
 automountServiceAccountToken: false
 terminationGracePeriodSeconds: {{ .root.Values.terminationGracePeriodSeconds }}
+{{- with .root.Values.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
 securityContext:
   {{- toYaml .root.Values.podSecurityContext | nindent 2 }}
 {{- with .root.Values.imagePullSecrets }}
@@ -194,6 +205,9 @@ topologySpreadConstraints:
 {{/* Pod template metadata: labels and annotations. */}}
 {{- define "qr-payout.podMetadata" -}}
 labels:
+  {{- with .root.Values.podLabels }}
+  {{- toYaml (omit . "app.kubernetes.io/name" "app.kubernetes.io/instance" "app.kubernetes.io/component" "app.kubernetes.io/version" "app.kubernetes.io/managed-by" "helm.sh/chart") | nindent 2 }}
+  {{- end }}
   {{- include "qr-payout.labels" . | nindent 2 }}
 {{- with .root.Values.podAnnotations }}
 annotations:
@@ -201,11 +215,32 @@ annotations:
 {{- end }}
 {{- end -}}
 
-{{/* The writable /tmp every container gets (the root filesystem is read-only). */}}
-{{- define "qr-payout.tmpVolume" -}}
+{{/* A pod's volumes: the writable /tmp every container gets (the root filesystem is read-only), then extraVolumes. */}}
+{{- define "qr-payout.volumes" -}}
 volumes:
   - name: tmp
     emptyDir: { sizeLimit: 64Mi }
+  {{- with .root.Values.extraVolumes }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end -}}
+
+{{/* A container's mounts: /tmp, then extraVolumeMounts. */}}
+{{- define "qr-payout.volumeMounts" -}}
+volumeMounts:
+  - name: tmp
+    mountPath: /tmp
+  {{- with .Values.extraVolumeMounts }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end -}}
+
+{{/* A Deployment's annotations (deploymentAnnotations), when any. */}}
+{{- define "qr-payout.deploymentAnnotations" -}}
+{{- with .Values.deploymentAnnotations }}
+annotations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end -}}
 
 {{/* An egress rule from values (`to`, `ports`); an empty `to` means any destination. */}}
@@ -216,4 +251,11 @@ volumes:
   {{- end }}
   ports:
     {{- toYaml .ports | nindent 4 }}
+{{- end -}}
+
+{{/* Checks across values that the schema cannot express; rendered with the gateway, so always. */}}
+{{- define "qr-payout.validate" -}}
+{{- if ge (int .Values.preStopSleepSeconds) (int .Values.terminationGracePeriodSeconds) }}
+{{- fail (printf "preStopSleepSeconds (%v) must be shorter than terminationGracePeriodSeconds (%v): the kubelet kills the pod at the grace period, before it could drain" .Values.preStopSleepSeconds .Values.terminationGracePeriodSeconds) }}
+{{- end }}
 {{- end -}}
