@@ -69,6 +69,8 @@ export interface PrivateInfra {
   flushAndRestartRedis(downMs: number): Promise<void>;
   /** Kafka's node count: 1, or 3 with `startPrivateInfra(log, { kafkaNodes: 3 })`. */
   kafkaNodes: number;
+  /** With `kafkaSaslSsl`: the SASL_SSL listener, the CA that signed its certificate, the user. */
+  kafkaSaslSsl?: { brokers: string; caFile: string; username: string; password: string };
   /**
    * With `kafkaProxyPorts`: node i's PROXIED listener (`host:port`), advertised at
    * `127.0.0.1:kafkaProxyPorts[i]`; a fault proxy listening there forwards to it. Empty otherwise.
@@ -208,6 +210,11 @@ export interface PrivateInfraOptions {
    * scripts/infra). A client bootstrapped through those proxies reaches every broker through them.
    */
   kafkaProxyPorts?: readonly number[];
+  /**
+   * One Kafka node only: it also listens with SASL_SSL (`INFRA_KAFKA_SASL_SSL=1`, scripts/infra):
+   * a test CA, PLAIN and SCRAM for one user. See `kafkaSaslSsl` of the result.
+   */
+  kafkaSaslSsl?: boolean;
 }
 
 /** The name the standby streams under (scripts/infra's PG_STANDBY_NAME): synchronous_standby_names. */
@@ -258,7 +265,10 @@ export async function startPrivateInfra(
     INFRA_PG_CRASH_SAFE: options.crashSafe === false ? '0' : '1',
     INFRA_PG_STANDBY: options.pgStandby ? '1' : '0',
     INFRA_KAFKA_PROXY_PORTS: options.kafkaProxyPorts?.join(',') ?? '',
+    INFRA_KAFKA_SASL_SSL: options.kafkaSaslSsl ? '1' : '0',
   };
+  if (options.kafkaSaslSsl && kafkaNodes !== 1)
+    throw new Error('private infra: kafkaSaslSsl needs one Kafka node');
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   delete env.KAFKA_BROKERS;
@@ -541,6 +551,16 @@ export async function startPrivateInfra(
     redisUrl: exported.REDIS_URL!,
     kafkaBrokers: kafkaBrokers.join(','),
     kafkaNodes,
+    ...(options.kafkaSaslSsl
+      ? {
+          kafkaSaslSsl: {
+            brokers: state('kafka', 'secure_url'),
+            caFile: state('kafka', 'ca_file'),
+            username: state('kafka', 'sasl_user'),
+            password: state('kafka', 'sasl_password'),
+          },
+        }
+      : {}),
     kafkaProxiedListeners: options.kafkaProxyPorts
       ? Array.from(
           { length: kafkaNodes },

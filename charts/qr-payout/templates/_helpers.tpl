@@ -147,6 +147,24 @@ env map, then the component's env map (which wins).
   value: {{ $root.Values.metrics.port | quote }}
 - name: KAFKA_BROKERS
   value: {{ $root.Values.kafka.brokers | quote }}
+{{- with $root.Values.kafka.tls }}
+{{- if .enabled }}
+- name: KAFKA_TLS
+  value: "true"
+{{- range $name, $file := dict "KAFKA_TLS_CA_FILE" .caFile "KAFKA_TLS_CERT_FILE" .certFile "KAFKA_TLS_KEY_FILE" .keyFile }}
+{{- if $file }}
+- name: {{ $name }}
+  value: {{ $file | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- with $root.Values.kafka.sasl }}
+{{- if and .mechanism (ne .mechanism "none") }}
+- name: KAFKA_SASL_MECHANISM
+  value: {{ .mechanism | quote }}
+{{- end }}
+{{- end }}
 {{- $env := mustMergeOverwrite (deepCopy $root.Values.env) (deepCopy (get .values "env" | default dict)) }}
 {{- range $k, $v := $env }}
 - name: {{ $k }}

@@ -1,5 +1,6 @@
-import { bool, type Env, int, list, loadConfig, str, url } from '@qr-payout/platform/config';
+import { bool, type Env, int, loadConfig, str, url } from '@qr-payout/platform/config';
 import { dbDeadlineSettings, dbHealthSettings, pruneJobSettings } from '@qr-payout/platform/db';
+import { kafkaSettings } from '@qr-payout/platform/events';
 import { grpcClientSettings, grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { railLimits } from './limits/rail-limits';
 import { settlementHorizons } from './stuck/horizons';
@@ -18,8 +19,8 @@ export function loadPayoutConfig(env: Env) {
       dbSchema: str('DB_SCHEMA', { default: 'payout' }),
       migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
       // The outbox relay publishes here (docs/architecture.md "The outbox and Kafka"); the producer
-      // connects on first publish.
-      kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
+      // connects on first publish. KAFKA_BROKERS, KAFKA_TLS*, KAFKA_SASL_*.
+      ...kafkaSettings(),
       // The outbox relay runs in every replica (SKIP LOCKED shares the work); off only for
       // processes that must not publish (tools, some tests).
       outboxRelayEnabled: bool('OUTBOX_RELAY_ENABLED', { default: true }),

@@ -48,7 +48,13 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
   });
   const ownBus = overrides.bus === undefined;
   const bus =
-    overrides.bus ?? createKafkaBus({ brokers: [...config.kafkaBrokers], clientId: 'payout', logger });
+    overrides.bus ??
+    createKafkaBus({
+      brokers: [...config.kafkaBrokers],
+      connection: config.kafkaConnection,
+      clientId: 'payout',
+      logger,
+    });
   const partnerUrls: Readonly<Record<RailName, string | undefined>> = {
     pix: config.partnerPixUrl,
     'transferencias-3.0': config.partnerTransferencias30Url,

@@ -160,12 +160,10 @@ it('gives each message of a batch its own process span, child of its own produce
   });
 });
 
-// docs/architecture.md "Sampling and personal data": what reaches the tracing backend.
-describe('no request data on spans', () => {
-  /** Every attribute value of every finished span, as text. */
-  const exported = () =>
-    exporter.getFinishedSpans().flatMap((s) => Object.values(s.attributes).map((value) => String(value)));
-
+// docs/architecture.md "Sampling and personal data". (The Redis and SQL spans' contents are
+// checked in test-e2e/trace.e2e.test.ts: under jest the instrumentations cannot patch ioredis or
+// pg, which jest loads through its own module registry.)
+describe('health checks', () => {
   it('makes no span for a health check, even one carrying a sampled traceparent', async () => {
     const health = createGrpcClient(Health, { baseUrl, timeoutMs: 2_000 });
     await health.check(

@@ -3,7 +3,6 @@ import {
   type ConfigReader,
   type Env,
   int,
-  list,
   loadConfig,
   num,
   oneOf,
@@ -11,6 +10,7 @@ import {
   url,
 } from '@qr-payout/platform/config';
 import { dbDeadlineSettings, dbHealthSettings, pruneJobSettings } from '@qr-payout/platform/db';
+import { kafkaSettings } from '@qr-payout/platform/events';
 import { grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { LOG_LEVELS } from '@qr-payout/platform/log';
 import { previousSealingKeys, sealingKey } from './crypto/sealing-keys';
@@ -67,7 +67,8 @@ export function loadWebhookConfig(env: Env) {
       allowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', { default: false }),
       // docs/architecture.md "Webhooks": multiplies every retry delay and the auto-disable period.
       retryScale: num('WEBHOOK_RETRY_SCALE', { default: 1, min: 0 }),
-      kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
+      // The dispatcher's consumer and the lag gauge: KAFKA_BROKERS, KAFKA_TLS*, KAFKA_SASL_*.
+      ...kafkaSettings(),
       // One binary, roles by flag (as Svix splits API and worker): the gRPC API always serves.
       dispatcherEnabled: bool('WEBHOOK_DISPATCHER_ENABLED', { default: true }),
       // Replicas share the group; a new group starts at the topic's earliest event.

@@ -45,7 +45,12 @@ export function createDeps(config: WebhookConfig, overrides: WebhookOverrides = 
   // connection.
   const ownBus = overrides.bus === undefined;
   const kafka = ownBus
-    ? createKafkaBus({ brokers: [...config.kafkaBrokers], clientId: 'webhook', logger })
+    ? createKafkaBus({
+        brokers: [...config.kafkaBrokers],
+        connection: config.kafkaConnection,
+        clientId: 'webhook',
+        logger,
+      })
     : undefined;
   const bus = kafka ?? overrides.bus;
   let closing: Promise<void> | undefined;

@@ -6,6 +6,7 @@ import {
   type KafkaConfig,
   type LogEntry,
   logLevel,
+  type SASLOptions,
 } from 'kafkajs';
 import type { Logger } from '../logger';
 import {
@@ -15,6 +16,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './bus';
+import type { KafkaConnection } from './kafka-connection';
 import { installKafkajsIdleTimerFix } from './kafkajs-idle-timer';
 import { producerGenerations } from './producer';
 import { inConsumerSpans, startPublishSpans } from './trace';
@@ -23,8 +25,10 @@ type KafkaBusOptions = {
   brokers: string[];
   clientId: string;
   logger: Logger;
-  /** kafkajs connection options (ssl, sasl, timeouts) passed through. */
-  kafka?: Omit<KafkaConfig, 'brokers' | 'clientId' | 'logCreator' | 'logLevel'>;
+  /** TLS and SASL (KAFKA_TLS*, KAFKA_SASL_*: kafka-connection.ts); plaintext when absent. */
+  connection?: KafkaConnection;
+  /** Other kafkajs connection options (timeouts) passed through. */
+  kafka?: Omit<KafkaConfig, 'brokers' | 'clientId' | 'logCreator' | 'logLevel' | 'ssl' | 'sasl'>;
 };
 
 // kafkajs logs through our logger, warnings and errors only (its info level is chatty).
@@ -102,6 +106,9 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
   const { logger } = opts;
   const kafka = new Kafka({
     ...opts.kafka,
+    ssl: opts.connection?.ssl ?? false,
+    // kafkajs types SASL per mechanism; ours is one of its three user/password ones.
+    ...(opts.connection?.sasl ? { sasl: opts.connection.sasl as SASLOptions } : {}),
     brokers: opts.brokers,
     clientId: opts.clientId,
     logLevel: logLevel.WARN,
