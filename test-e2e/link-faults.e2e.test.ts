@@ -5,6 +5,7 @@
 // new connections and ends held ones, a half-open link hangs a query until the client's own
 // timeout, a reset ends a connection at its next use, a re-pointed proxy reaches the new upstream
 // behind the same address, and a receiver that never answers is left at the sender's deadline.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import Redis from 'ioredis';
@@ -54,6 +55,19 @@ function tcpConnect(port: number): Promise<string> {
     });
     socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
   });
+}
+
+/**
+ * SIGSTOP, then waits until the kernel reports the process stopped (state T in /proc/<pid>/stat):
+ * on a loaded machine the stop was seen to take effect only after requests sent later were served.
+ */
+async function stopProcess(pid: number): Promise<void> {
+  process.kill(pid, 'SIGSTOP');
+  const deadline = Date.now() + 5_000;
+  while (!/^\d+ \(.*\) T/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} did not stop within 5 s of SIGSTOP`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** client.end(), given up after 2 s (a client whose connect failed may never settle it). */
@@ -226,7 +240,7 @@ describe('a proxied link to the real PostgreSQL and Redis', () => {
       expect(await redis.ping()).toBe('PONG');
       await links.latency(link, 500);
       const frozen = links.serverPid(link);
-      process.kill(frozen, 'SIGSTOP');
+      await stopProcess(frozen);
 
       const cleared = await timed(() => links.clearToxics(link));
       expect(cleared.error).toBeUndefined();
@@ -243,7 +257,7 @@ describe('a proxied link to the real PostgreSQL and Redis', () => {
       await expect(other.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
 
       // A cut asked of a frozen server: the replacement starts cut.
-      process.kill(links.serverPid(link), 'SIGSTOP');
+      await stopProcess(links.serverPid(link));
       await links.cut(link);
       expect(links.replacements.get(link.name)).toBe(2);
       expect(await tcpConnect(link.port)).toBe('ECONNREFUSED');
