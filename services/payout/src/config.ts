@@ -21,6 +21,12 @@ export function loadPayoutConfig(env: Env) {
       // The outbox relay publishes here (docs/architecture.md "The outbox and Kafka"); the producer
       // connects on first publish. KAFKA_BROKERS, KAFKA_TLS*, KAFKA_SASL_*.
       ...kafkaSettings(),
+      // `main.js migrate` also creates the events topic when missing and checks it
+      // (outbox/topic.ts; the chart's kafka.topic.provision: job).
+      eventsTopicProvision: bool('EVENTS_TOPIC_PROVISION', { default: false }),
+      eventsTopicPartitions: int('EVENTS_TOPIC_PARTITIONS', { default: 6, min: 1 }),
+      eventsTopicReplicationFactor: int('EVENTS_TOPIC_REPLICATION_FACTOR', { default: 3, min: 1 }),
+      eventsTopicMinInsyncReplicas: int('EVENTS_TOPIC_MIN_INSYNC_REPLICAS', { default: 2, min: 1 }),
       // The outbox relay runs in every replica (SKIP LOCKED shares the work); off only for
       // processes that must not publish (tools, some tests).
       outboxRelayEnabled: bool('OUTBOX_RELAY_ENABLED', { default: true }),

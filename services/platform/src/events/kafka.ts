@@ -1,5 +1,6 @@
 import {
   type Admin,
+  ConfigResourceTypes,
   type Consumer,
   type IHeaders,
   Kafka,
@@ -72,6 +73,26 @@ async function waitForTopicLeaders(admin: Admin, topics: string[], timeoutMs = 3
   }
 }
 
+/**
+ * admin.createTopics, whose failure says what each topic met: kafkajs rejects with "Topic creation
+ * errors" and keeps the causes (an invalid replication factor, a policy) in `errors`.
+ */
+async function createTopicsNamingErrors(
+  admin: Admin,
+  options: Parameters<Admin['createTopics']>[0],
+): Promise<void> {
+  try {
+    await admin.createTopics(options);
+  } catch (err) {
+    const causes = (err as { errors?: Array<{ topic?: string; message?: string; type?: string }> }).errors;
+    if (!Array.isArray(causes) || causes.length === 0) throw err;
+    const detail = causes
+      .map((c) => `${c.topic ?? '?'}: ${c.type ?? ''} ${c.message ?? ''}`.trim())
+      .join('; ');
+    throw new Error(`creating Kafka topics failed: ${detail}`, { cause: err });
+  }
+}
+
 /** How a topic is created beyond its partitions (ensureTopics); unset: the broker's defaults. */
 export type TopicSettings = {
   replicationFactor?: number;
@@ -79,15 +100,23 @@ export type TopicSettings = {
   configEntries?: Record<string, string>;
 };
 
+export type TopicDescription = { partitions: number; replicationFactor: number; minInsyncReplicas: number };
+
 export type KafkaBus = EventBus & {
   /**
-   * Creates the topics that do not exist yet (tests, local setups; the chart creates them in k8s),
+   * Creates the topics that do not exist yet (tests, local setups, and payout's migration Job for
+   * the events topic: services/payout/src/outbox/topic.ts),
    * with `partitions` (default 3) and `settings` (default: the broker's replication and configs;
    * `topicSettingsFor` gives production's). An existing topic is left as it is.
    */
   ensureTopics(topics: string[], partitions?: number, settings?: TopicSettings): Promise<void>;
   /** Deletes topics (test cleanup). */
   deleteTopics(topics: string[]): Promise<void>;
+  /**
+   * A topic as the cluster has it: partitions, replicas of its first partition, and its
+   * min.insync.replicas (the topic's or the broker's default); undefined when it does not exist.
+   */
+  describeTopic(topic: string): Promise<TopicDescription | undefined>;
   /**
    * How far `groupId` is behind on `topic`: the end offset minus the group's committed offset,
    * summed over the partitions (a partition the group never committed counts from its start; a
@@ -249,7 +278,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       const admin = kafka.admin();
       await admin.connect();
       try {
-        await admin.createTopics({
+        await createTopicsNamingErrors(admin, {
           // kafkajs' own wait asks one broker, which on a cluster may not know the new topic yet
           // ("does not host this topic-partition"): waitForTopicLeaders polls until all do.
           waitForLeaders: false,
@@ -266,6 +295,25 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       } finally {
         await admin.disconnect();
       }
+    },
+
+    async describeTopic(topic) {
+      const cluster = await admin();
+      if (!(await cluster.listTopics()).includes(topic)) return undefined;
+      const [metadata, configs] = await Promise.all([
+        cluster.fetchTopicMetadata({ topics: [topic] }),
+        cluster.describeConfigs({
+          includeSynonyms: false,
+          resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas'] }],
+        }),
+      ]);
+      const partitions = metadata.topics[0]?.partitions ?? [];
+      const minIsr = configs.resources[0]?.configEntries.find((e) => e.configName === 'min.insync.replicas');
+      return {
+        partitions: partitions.length,
+        replicationFactor: partitions[0]?.replicas.length ?? 0,
+        minInsyncReplicas: Number(minIsr?.configValue ?? 1),
+      };
     },
 
     async deleteTopics(topics) {
