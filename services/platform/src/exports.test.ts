@@ -8,6 +8,9 @@ import path from 'node:path';
 const PLATFORM = path.resolve(__dirname, '..');
 const REPO = path.resolve(PLATFORM, '../..');
 const SKIP = new Set(['node_modules', 'dist', 'test', 'test-e2e', '.git', '.data', '.tools', 'gen']);
+// Exported for the declarations of the services' inferred config types (loadPayoutConfig's
+// `kafkaConnection`): TypeScript must be able to name them (TS2883), though no source names them.
+const NAMED_BY_DECLARATIONS = new Set(['./events: KafkaConnection']);
 
 type Exports = Record<string, { development: string; default: string }>;
 
@@ -66,7 +69,8 @@ describe('@qr-payout/platform exports', () => {
       const source = readFileSync(path.join(PLATFORM, target.development), 'utf8');
       return exportedNames(source)
         .filter((name) => !names.has(name))
-        .map((name) => `${subpath}: ${name}`);
+        .map((name) => `${subpath}: ${name}`)
+        .filter((entry) => !NAMED_BY_DECLARATIONS.has(entry));
     });
     expect(unused).toEqual([]);
   });
