@@ -1,9 +1,10 @@
 // Issue 12 "How we will know": every metric of docs/runbooks.md is scraped from its process's
 // /metrics (METRICS_PORT) and moves when its cause happens. The outbox backlog and the oldest due
 // delivery are caused for real by starting the system with the relay and the delivery worker off
-// and turning them on later (a second payout with the relay, a third webhook with the worker); the
-// consumer lag grows while no dispatcher runs (the webhook process without one still reports it)
-// and is back to 0 once a second webhook with the dispatcher has read the events. Errors are caused
+// and turning them on later (a second payout with the relay, a third webhook with the worker); a
+// webhook process without the dispatcher reports no Kafka gauge (no dispatcher is what that
+// absence alerts on), and a second webhook with the dispatcher reports its group's lag back to 0
+// once it has read the events, its members and the topic's partitions. Errors are caused
 // for real too: an unknown transaction, a refused body, a stopped decoder, partner faults.
 import { randomBytes } from 'node:crypto';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
@@ -141,13 +142,12 @@ describe('metrics', () => {
     );
     expect(total(backlog, 'payout_outbox_pending_events')).toBeGreaterThanOrEqual(1);
 
-    // No dispatcher runs, yet the webhook process reports its group's lag. Nothing of this system
-    // is on Kafka yet (the relay is off): whatever the lag is now, this test's events add to it.
-    const lagBefore = await eventually(
-      () => scrape(urls.webhook),
-      (s) => has(s, 'webhook_kafka_consumer_lag_messages'),
-      30_000,
-    ).then((s) => total(s, 'webhook_kafka_consumer_lag_messages', EVENTS_TOPIC));
+    // No dispatcher runs: the webhook process reports no Kafka gauge at all (its role has no Kafka
+    // egress in the chart), and none reporting is what "No webhook dispatcher" alerts on.
+    const noDispatcher = await scrape(urls.webhook);
+    expect(has(noDispatcher, 'webhook_oldest_due_delivery_seconds')).toBe(true);
+    expect(has(noDispatcher, 'webhook_kafka_consumer_lag_messages')).toBe(false);
+    expect(has(noDispatcher, 'webhook_dispatcher_group_members')).toBe(false);
 
     // A slow payment stays processing past its 2 s horizon: stuck on pix.
     const slow = await payPix(system.gatewayUrl, tenant.apiKey, 20.54);
@@ -170,28 +170,28 @@ describe('metrics', () => {
     const published = await read(relay.metricsUrl, 'payout_outbox_published_total');
     expect(published).toBeGreaterThanOrEqual(1);
 
-    // No dispatcher reads them: the group's lag grows by at least the events published (other
-    // systems' events on the shared topic only add to it).
-    await eventually(
-      () => read(urls.webhook, 'webhook_kafka_consumer_lag_messages', EVENTS_TOPIC),
-      (lag) => lag >= lagBefore + published,
-      30_000,
-    );
-    // …and no delivery was made meanwhile.
-    expect(await read(urls.webhook, 'webhook_oldest_due_delivery_seconds')).toBe(0);
-
-    // A webhook with the dispatcher reads them (the group's lag, as every webhook process reports
-    // it, back to 0) and makes the delivery; no worker runs yet, so it waits past its due time.
+    // No dispatcher reads them: no delivery was made meanwhile.
+    // A webhook with the dispatcher reads them (its group's lag, as the dispatcher reports it, back
+    // to 0; one member, at most as many as the topic's partitions) and makes the delivery; no
+    // worker runs yet, so it waits past its due time.
     const dispatcher = await system.startService('webhook', { WEBHOOK_DISPATCHER_ENABLED: 'true' });
+    const group = await eventually(
+      () => scrape(dispatcher.metricsUrl),
+      (s) =>
+        has(s, 'webhook_kafka_consumer_lag_messages') &&
+        total(s, 'webhook_kafka_consumer_lag_messages', EVENTS_TOPIC) === 0 &&
+        total(s, 'webhook_dispatcher_group_members') >= 1,
+      90_000,
+    );
+    expect(total(group, 'webhook_dispatcher_topic_partitions', EVENTS_TOPIC)).toBeGreaterThanOrEqual(
+      total(group, 'webhook_dispatcher_group_members'),
+    );
     const webhook = await eventually(
       () => scrape(urls.webhook),
-      (s) =>
-        total(s, 'webhook_kafka_consumer_lag_messages', EVENTS_TOPIC) === 0 &&
-        total(s, 'webhook_oldest_due_delivery_seconds') > 1,
+      (s) => total(s, 'webhook_oldest_due_delivery_seconds') > 1,
       90_000,
     );
     expect(total(webhook, 'webhook_oldest_due_delivery_seconds')).toBeGreaterThan(1);
-    expect(has(await scrape(dispatcher.metricsUrl), 'webhook_kafka_consumer_lag_messages')).toBe(true);
 
     // A worker replica sends it: the receiver answers 500 twice, then 200.
     const worker = await system.startService('webhook', {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createPgPool, migrate } from '@qr-payout/platform/db';
-import { createKafkaBus, type EventBus } from '@qr-payout/platform/events';
+import { createKafkaBus, type EventBus, type KafkaBus } from '@qr-payout/platform/events';
 import { createLogger, type Logger } from '@qr-payout/platform/log';
 import type pg from 'pg';
 import type { WebhookConfig } from './config';
@@ -20,10 +20,11 @@ export type WebhookDeps = {
   /** The caller's bus, or Kafka when none was given. */
   readonly bus: EventBus | undefined;
   /**
-   * The dispatcher group's lag on a topic, when the bus is Kafka's (the consumer-lag gauge, read
-   * by every process, dispatcher or not: docs/runbooks.md "Webhook consumer lag").
+   * The Kafka side of the dispatcher group, when the bus is Kafka's: its lag on a topic, its
+   * members, the topic's partitions (the dispatcher's gauges: docs/runbooks.md "Webhook consumer
+   * lag", "Idle webhook dispatchers").
    */
-  readonly consumerLag: ((groupId: string, topic: string) => Promise<number>) | undefined;
+  readonly kafkaGroup: Pick<KafkaBus, 'consumerLag' | 'groupMembers' | 'describeTopic'> | undefined;
   /** Applies the pending migrations of the configured schema. */
   migrate(): Promise<void>;
   /** Closes the bus (when created here), then ends the pool. Idempotent. */
@@ -58,7 +59,7 @@ export function createDeps(config: WebhookConfig, overrides: WebhookOverrides = 
     logger,
     pool,
     bus,
-    consumerLag: kafka ? (groupId, topic) => kafka.consumerLag(groupId, topic) : undefined,
+    kafkaGroup: kafka,
     migrate: async () => {
       await migrate(pool, { schema: config.dbSchema, dir: MIGRATIONS_DIR, logger });
     },

@@ -4,10 +4,11 @@ import { attemptOutcome, createDeliveryMetrics, registerWebhookGauges } from './
 
 describe('webhook metrics', () => {
   let collected: CollectedMetrics;
-  beforeAll(() => {
+  // A fresh MeterProvider per test: a gauge's last points would otherwise carry into the next.
+  beforeEach(() => {
     collected = collectGlobalMetrics();
   });
-  afterAll(() => collected.stop());
+  afterEach(() => collected.stop());
 
   /** name → { "label=value" → value } */
   async function read(): Promise<Record<string, Record<string, number>>> {
@@ -47,15 +48,20 @@ describe('webhook metrics', () => {
     expect(read1['webhook_deliveries']).toEqual({ 'outcome=delivered': 1, 'outcome=failed': 3 });
   });
 
-  it('reports how late the oldest due delivery is, and the consumer lag read at most once per refresh', async () => {
+  it('reports how late the oldest due delivery is, and the Kafka readings at most once per refresh', async () => {
     let dueAt: Date | null = new Date(10_000);
     let clock = 12_500;
     const lag = jest.fn(async () => 7);
     const gauges = registerWebhookGauges({
       oldestDueAt: async () => dueAt,
-      consumerLag: { topic: 'payout.transaction-events.v1', read: lag },
+      dispatcher: {
+        topic: 'payout.transaction-events.v1',
+        lag,
+        members: async () => 4,
+        partitions: async () => 3,
+      },
       logger: silentLogger(),
-      lagRefreshMs: 5_000,
+      refreshMs: 5_000,
       now: () => clock,
     });
     try {
@@ -63,6 +69,10 @@ describe('webhook metrics', () => {
       expect(first['webhook_oldest_due_delivery_seconds']).toEqual({ '': 2.5 });
       expect(first['webhook_kafka_consumer_lag_messages']).toEqual({
         'topic=payout.transaction-events.v1': 7,
+      });
+      expect(first['webhook_dispatcher_group_members']).toEqual({ '': 4 });
+      expect(first['webhook_dispatcher_topic_partitions']).toEqual({
+        'topic=payout.transaction-events.v1': 3,
       });
       dueAt = null;
       clock += 1_000;
@@ -72,6 +82,52 @@ describe('webhook metrics', () => {
       clock += 5_000;
       await read();
       expect(lag).toHaveBeenCalledTimes(2);
+    } finally {
+      await gauges.stop();
+    }
+  });
+
+  it('never holds a scrape on a slow Kafka reading: the last value is served, or none yet', async () => {
+    let clock = 0;
+    let answer: ((value: number) => void) | undefined;
+    const gauges = registerWebhookGauges({
+      oldestDueAt: async () => null,
+      dispatcher: {
+        topic: 't',
+        lag: () => new Promise<number>((resolve) => (answer = resolve)),
+        members: async () => 1,
+        partitions: async () => 1,
+      },
+      logger: silentLogger(),
+      refreshMs: 5_000,
+      waitMs: 50,
+      now: () => clock,
+    });
+    try {
+      const started = Date.now();
+      const first = await read();
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(first['webhook_kafka_consumer_lag_messages']).toBeUndefined();
+      answer?.(12);
+      await new Promise((resolve) => setImmediate(resolve));
+      clock += 1_000;
+      expect((await read())['webhook_kafka_consumer_lag_messages']).toEqual({ 'topic=t': 12 });
+    } finally {
+      await gauges.stop();
+    }
+  });
+
+  it('reports no Kafka gauge in a process without the dispatcher', async () => {
+    const gauges = registerWebhookGauges({
+      oldestDueAt: async () => null,
+      logger: silentLogger(),
+      refreshMs: 5_000,
+    });
+    try {
+      const values = await read();
+      expect(values['webhook_oldest_due_delivery_seconds']).toEqual({ '': 0 });
+      expect(values['webhook_kafka_consumer_lag_messages']).toBeUndefined();
+      expect(values['webhook_dispatcher_group_members']).toBeUndefined();
     } finally {
       await gauges.stop();
     }

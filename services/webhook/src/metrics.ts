@@ -7,11 +7,21 @@
 // - webhook_kafka_consumer_lag_messages {topic}: transaction events the dispatcher's group
 //   (WEBHOOK_DISPATCHER_GROUP) has not committed yet, summed over partitions; a partition the group
 //   never committed counts from its earliest offset, where the dispatcher starts (a new group
-//   reads from the beginning: README "Configuration").
-// The two gauges read the database and Kafka, so every replica reports the same value, whatever its
-// roles (a process without the dispatcher reports the lag too, so it still shows when every
-// dispatcher is down): dashboards and alerts take max().
-import { type Attributes, type Counter, metrics } from '@opentelemetry/api';
+//   reads from the beginning: README "Configuration");
+// - webhook_dispatcher_group_members, webhook_dispatcher_topic_partitions {topic}: consumers in
+//   that group and the topic's partitions; members beyond the partitions sit idle.
+// The oldest-due gauge reads the database, so every replica reports the same value: dashboards
+// and alerts take max(). The three Kafka gauges are reported by dispatcher processes only (the
+// API and worker roles have no Kafka egress in the chart's NetworkPolicies); no process reporting
+// them is itself the "no dispatcher" alert (docs/runbooks.md "No webhook dispatcher"). A scrape
+// never waits on Kafka longer than `waitMs`: a slow read is served from the last value.
+import {
+  type Attributes,
+  type Counter,
+  metrics,
+  type ObservableCallback,
+  type ObservableGauge,
+} from '@opentelemetry/api';
 import type { Logger } from '@qr-payout/platform/log';
 import type { DeliveryStatus } from './deliveries/state';
 
@@ -81,15 +91,59 @@ export function createDeliveryMetrics(): DeliveryMetrics {
 export type WebhookGauges = { stop(): Promise<void> };
 
 /**
- * The two gauges. Each collection reads the oldest due delivery (one index lookup); the consumer
- * lag (two Kafka admin requests) is read at most every `lagRefreshMs` and cached between.
+ * Reads `read` at most every `refreshMs`, waiting at most `waitMs` for a fresh value before
+ * answering with the last one (undefined before the first read succeeds).
+ */
+function cachedReading(
+  what: string,
+  read: () => Promise<number>,
+  opts: { refreshMs: number; waitMs: number; now: () => number; logger: Logger },
+): () => Promise<number | undefined> {
+  let value: number | undefined;
+  let readAt = Number.NEGATIVE_INFINITY;
+  let reading: Promise<void> | undefined;
+  return async () => {
+    if (opts.now() - readAt >= opts.refreshMs) {
+      reading ??= read()
+        .then(
+          (fresh) => {
+            value = fresh;
+            readAt = opts.now();
+          },
+          (err: unknown) => opts.logger.warn({ err }, `reading ${what} failed`),
+        )
+        .finally(() => {
+          reading = undefined;
+        });
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([reading, new Promise((resolve) => (timer = setTimeout(resolve, opts.waitMs)))]);
+      clearTimeout(timer);
+    }
+    return value;
+  };
+}
+
+/** The dispatcher group as Kafka sees it (the dispatcher's process only). */
+export type DispatcherGroupReadings = {
+  topic: string;
+  lag(): Promise<number>;
+  members(): Promise<number>;
+  partitions(): Promise<number>;
+};
+
+/**
+ * Registers the gauges (see the top of this file); `stop` removes their callbacks. The Kafka
+ * readings (two admin requests for the lag, one each for members and partitions) are made at most
+ * every `refreshMs` and cached between.
  */
 export function registerWebhookGauges(deps: {
   oldestDueAt(): Promise<Date | null>;
-  /** Absent when the bus is not Kafka (the sandbox's in-memory bus: no consumer group to measure). */
-  consumerLag?: { topic: string; read(): Promise<number> };
+  /** Present in a process that runs the dispatcher over Kafka. */
+  dispatcher?: DispatcherGroupReadings;
   logger: Logger;
-  lagRefreshMs: number;
+  refreshMs: number;
+  /** How long a scrape waits for a fresh Kafka reading (default 1 s). */
+  waitMs?: number;
   now?: () => number;
 }): WebhookGauges {
   const now = deps.now ?? Date.now;
@@ -108,37 +162,44 @@ export function registerWebhookGauges(deps: {
   };
   oldestDue.addCallback(observeOldestDue);
 
-  const lagSource = deps.consumerLag;
-  const lagGauge = meter.createObservableGauge('webhook_kafka_consumer_lag_messages', {
-    description: "Transaction events the dispatcher's consumer group has not committed, over partitions",
-  });
-  let lag: number | undefined;
-  let lagReadAt = Number.NEGATIVE_INFINITY;
-  let reading: Promise<void> | undefined;
-  const observeLag = async (result: { observe(value: number, attributes?: Attributes): void }) => {
-    if (!lagSource) return;
-    if (now() - lagReadAt >= deps.lagRefreshMs) {
-      reading ??= lagSource
-        .read()
-        .then(
-          (value) => {
-            lag = value;
-            lagReadAt = now();
-          },
-          (err: unknown) => deps.logger.warn({ err }, 'reading the consumer lag failed'),
-        )
-        .finally(() => {
-          reading = undefined;
-        });
-      await reading;
-    }
-    if (lag !== undefined) result.observe(lag, { topic: lagSource.topic });
-  };
-  lagGauge.addCallback(observeLag);
+  const kafkaGauges: Array<{ gauge: ObservableGauge; callback: ObservableCallback }> = [];
+  const group = deps.dispatcher;
+  if (group) {
+    const opts = { refreshMs: deps.refreshMs, waitMs: deps.waitMs ?? 1_000, now, logger: deps.logger };
+    const topic = { topic: group.topic };
+    const gauge = (
+      name: string,
+      description: string,
+      read: () => Promise<number>,
+      attributes?: Attributes,
+    ) => {
+      const current = cachedReading(name, read, opts);
+      const observable = meter.createObservableGauge(name, { description });
+      const callback: ObservableCallback = async (result) => {
+        const value = await current();
+        if (value !== undefined) result.observe(value, attributes);
+      };
+      observable.addCallback(callback);
+      kafkaGauges.push({ gauge: observable, callback });
+    };
+    gauge(
+      'webhook_kafka_consumer_lag_messages',
+      "Transaction events the dispatcher's consumer group has not committed, over partitions",
+      () => group.lag(),
+      topic,
+    );
+    gauge('webhook_dispatcher_group_members', "Consumers in the dispatcher's group", () => group.members());
+    gauge(
+      'webhook_dispatcher_topic_partitions',
+      'Partitions of the topic the dispatchers read; members beyond them sit idle',
+      () => group.partitions(),
+      topic,
+    );
+  }
   return {
     stop: async () => {
       oldestDue.removeCallback(observeOldestDue);
-      lagGauge.removeCallback(observeLag);
+      for (const { gauge, callback } of kafkaGauges) gauge.removeCallback(callback);
     },
   };
 }

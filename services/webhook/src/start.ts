@@ -30,7 +30,7 @@ import { createSigningSecretService } from './secrets/service';
 
 const HOUR_MS = 3_600_000;
 // The consumer lag costs two Kafka admin requests: read at most this often, whatever the scrapes.
-const CONSUMER_LAG_REFRESH_MS = 5_000;
+const KAFKA_GAUGES_REFRESH_MS = 5_000;
 // What an attempt keeps of the receiver's answer, for support (never request headers).
 const RESPONSE_EXCERPT_BYTES = 1024;
 
@@ -83,23 +83,27 @@ export async function startWebhook(
   // attempts in flight.
   const startRoles = (): ServiceWorker[] => {
     const roles: ServiceWorker[] = [];
-    // docs/runbooks.md "Oldest due delivery", "Webhook consumer lag". Stopped last. Every process
-    // reports the dispatcher group's lag, whatever its roles: when no dispatcher runs, the lag
-    // grows and the alert must still fire.
-    const consumerLag = deps.consumerLag;
+    // docs/runbooks.md "Oldest due delivery", "Webhook consumer lag", "No webhook dispatcher",
+    // "Idle webhook dispatchers". Stopped last. The Kafka gauges come from dispatcher processes
+    // only: the other roles have no Kafka egress, and none reporting them is what "no dispatcher"
+    // alerts on.
+    const group = config.dispatcherEnabled ? deps.kafkaGroup : undefined;
     roles.push(
       registerWebhookGauges({
         oldestDueAt: () => deliveries.oldestDueAt(),
-        ...(consumerLag
+        ...(group
           ? {
-              consumerLag: {
+              dispatcher: {
                 topic: TRANSACTION_EVENTS_TOPIC,
-                read: () => consumerLag(config.dispatcherGroup, TRANSACTION_EVENTS_TOPIC),
+                lag: () => group.consumerLag(config.dispatcherGroup, TRANSACTION_EVENTS_TOPIC),
+                members: () => group.groupMembers(config.dispatcherGroup),
+                partitions: async () =>
+                  (await group.describeTopic(TRANSACTION_EVENTS_TOPIC))?.partitions ?? 0,
               },
             }
           : {}),
         logger,
-        lagRefreshMs: CONSUMER_LAG_REFRESH_MS,
+        refreshMs: KAFKA_GAUGES_REFRESH_MS,
       }),
     );
     // Finished deliveries and their attempts (docs/operators.md "Retention").

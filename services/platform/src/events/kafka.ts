@@ -117,6 +117,8 @@ export type KafkaBus = EventBus & {
    * min.insync.replicas (the topic's or the broker's default); undefined when it does not exist.
    */
   describeTopic(topic: string): Promise<TopicDescription | undefined>;
+  /** How many consumers the group has now (0 when it has none, or does not exist). */
+  groupMembers(groupId: string): Promise<number>;
   /**
    * How far `groupId` is behind on `topic`: the end offset minus the group's committed offset,
    * summed over the partitions (a partition the group never committed counts from its start; a
@@ -314,6 +316,12 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
         replicationFactor: partitions[0]?.replicas.length ?? 0,
         minInsyncReplicas: Number(minIsr?.configValue ?? 1),
       };
+    },
+
+    async groupMembers(groupId) {
+      const cluster = await admin();
+      const { groups } = await cluster.describeGroups([groupId]);
+      return groups[0]?.members.length ?? 0;
     },
 
     async deleteTopics(topics) {
