@@ -51,6 +51,17 @@ const shape = {
 
 export type GatewayConfig = ConfigOf<typeof shape>;
 
+/**
+ * What `main.js migrate` needs: the database and the log level. The migration Job gets
+ * DATABASE_URL only (charts/qr-payout/secret-keys.json), not the admin token or Redis.
+ */
+export function loadGatewayMigrateConfig(env: Env) {
+  return loadConfig(
+    { databaseUrl: shape.databaseUrl, dbSchema: shape.dbSchema, logLevel: shape.logLevel },
+    env,
+  );
+}
+
 export class GatewayConfigError extends Error {}
 
 export function loadGatewayConfig(env: Env): GatewayConfig {

@@ -2,7 +2,7 @@
 // serves until SIGTERM/SIGINT, then first fails readiness, then closes in order.
 import { createPgPool } from '@qr-payout/platform/db';
 import { runServiceMain } from '@qr-payout/platform/service-main';
-import { loadGatewayConfig } from './config';
+import { loadGatewayConfig, loadGatewayMigrateConfig } from './config';
 import { migrateGateway } from './migrations';
 import { startGateway } from './start';
 
@@ -14,6 +14,7 @@ runServiceMain({
     { name: 'readiness', run: () => gateway.beginShutdown() },
     { name: 'servers, clients, pool, redis', run: () => gateway.stop() },
   ],
+  loadMigrateConfig: loadGatewayMigrateConfig,
   migrate: async (config, logger) => {
     const pool = createPgPool({ connectionString: config.databaseUrl, schema: config.dbSchema, max: 1 });
     try {

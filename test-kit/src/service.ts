@@ -70,6 +70,8 @@ const REPO_ROOT = path.resolve(__dirname, '../..');
 /**
  * Runs `node <mainTs> migrate` as its own process, as the chart's migrate Job does, against the
  * test PostgreSQL in `schema`; `mainTs` is relative to the repository (services/fx/src/main.ts).
+ * Its environment holds what the Job's does: the database and plain settings, no other secret
+ * (charts/qr-payout/secret-keys.json), so a migrate that reads more fails here.
  */
 export async function runMigrateCommand(mainTs: string, schema: string): Promise<void> {
   const preload = './services/platform/src/telemetry/preload.ts';
@@ -78,7 +80,13 @@ export async function runMigrateCommand(mainTs: string, schema: string): Promise
     ['--conditions=development', '--import', 'tsx', '--require', preload, mainTs, 'migrate'],
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...databaseEnv(schema), MIGRATE_ON_START: 'false', OTEL_SDK_DISABLED: 'true' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...databaseEnv(schema),
+        MIGRATE_ON_START: 'false',
+        OTEL_SDK_DISABLED: 'true',
+      },
     },
   );
 }

@@ -183,7 +183,7 @@ env map, then the component's env map (which wins).
 {{- end -}}
 
 {{- define "qr-payout.podSpecCommon" -}}
-serviceAccountName: {{ get . "serviceAccount" | default .root.Release.Name }}
+serviceAccountName: {{ get . "serviceAccount" | default (include "qr-payout.fullname" .) }}
 automountServiceAccountToken: false
 terminationGracePeriodSeconds: {{ .root.Values.terminationGracePeriodSeconds }}
 {{- with .root.Values.priorityClassName }}
@@ -275,5 +275,24 @@ annotations:
 {{- define "qr-payout.validate" -}}
 {{- if ge (int .Values.preStopSleepSeconds) (int .Values.terminationGracePeriodSeconds) }}
 {{- fail (printf "preStopSleepSeconds (%v) must be shorter than terminationGracePeriodSeconds (%v): the kubelet kills the pod at the grace period, before it could drain" .Values.preStopSleepSeconds .Values.terminationGracePeriodSeconds) }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The Secret keys a container reads (secret-keys.json), each as its own env var from the component's
+Secret: a process never holds another component's secrets. .program: gateway, decoder, fx, payout,
+webhook, partner-sim or migrate; .secret: the Secret's name.
+*/}}
+{{- define "qr-payout.secretEnv" -}}
+{{- $keys := index ((.root.Files.Get "secret-keys.json" | fromJson).components) .program -}}
+{{- range $keys }}
+- name: {{ .key }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $.secret }}
+      key: {{ .key }}
+      {{- if .optional }}
+      optional: true
+      {{- end }}
 {{- end }}
 {{- end -}}
