@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createPgPool } from '@qr-payout/platform/db';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import type { Logger } from '@qr-payout/platform/log';
@@ -47,6 +48,9 @@ const REDIS_ERROR_LOG_INTERVAL_MS = 10_000;
  */
 function createRateLimitRedis(url: string, config: GatewayConfig, logger: Logger): Redis {
   const redis = new Redis(url, {
+    // rediss://: TLS, verified against REDIS_TLS_CA_FILE when given (docs/architecture.md "TLS to
+    // PostgreSQL and Redis").
+    ...(config.redisTlsCaFile ? { tls: { ca: [readFileSync(config.redisTlsCaFile, 'utf8')] } } : {}),
     connectionName: 'gateway-ratelimit',
     enableOfflineQueue: false,
     commandTimeout: config.redisCommandTimeoutMs,

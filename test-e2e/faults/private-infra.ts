@@ -71,6 +71,8 @@ export interface PrivateInfra {
   kafkaNodes: number;
   /** With `kafkaSaslSsl`: the SASL_SSL listener, the CA that signed its certificate, the user. */
   kafkaSaslSsl?: { brokers: string; caFile: string; username: string; password: string };
+  /** With `tls`: PostgreSQL's CA, and Redis's TLS address and CA. */
+  tls?: { pgCaFile: string; redisUrl: string; redisCaFile: string };
   /**
    * With `kafkaProxyPorts`: node i's PROXIED listener (`host:port`), advertised at
    * `127.0.0.1:kafkaProxyPorts[i]`; a fault proxy listening there forwards to it. Empty otherwise.
@@ -215,6 +217,11 @@ export interface PrivateInfraOptions {
    * a test CA, PLAIN and SCRAM for one user. See `kafkaSaslSsl` of the result.
    */
   kafkaSaslSsl?: boolean;
+  /**
+   * PostgreSQL with ssl on and Redis with a TLS port, each with a test CA (`INFRA_PG_SSL=1`,
+   * `INFRA_REDIS_TLS=1`, scripts/infra). See `tls` of the result.
+   */
+  tls?: boolean;
 }
 
 /** The name the standby streams under (scripts/infra's PG_STANDBY_NAME): synchronous_standby_names. */
@@ -266,7 +273,10 @@ export async function startPrivateInfra(
     INFRA_PG_STANDBY: options.pgStandby ? '1' : '0',
     INFRA_KAFKA_PROXY_PORTS: options.kafkaProxyPorts?.join(',') ?? '',
     INFRA_KAFKA_SASL_SSL: options.kafkaSaslSsl ? '1' : '0',
+    INFRA_PG_SSL: options.tls ? '1' : '0',
+    INFRA_REDIS_TLS: options.tls ? '1' : '0',
   };
+  if (options.tls && options.pgStandby) throw new Error('private infra: tls is not made for a standby');
   if (options.kafkaSaslSsl && kafkaNodes !== 1)
     throw new Error('private infra: kafkaSaslSsl needs one Kafka node');
   delete env.DATABASE_URL;
@@ -551,6 +561,15 @@ export async function startPrivateInfra(
     redisUrl: exported.REDIS_URL!,
     kafkaBrokers: kafkaBrokers.join(','),
     kafkaNodes,
+    ...(options.tls
+      ? {
+          tls: {
+            pgCaFile: state('pg', 'ca_file'),
+            redisUrl: state('redis', 'tls_url'),
+            redisCaFile: state('redis', 'ca_file'),
+          },
+        }
+      : {}),
     ...(options.kafkaSaslSsl
       ? {
           kafkaSaslSsl: {

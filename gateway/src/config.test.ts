@@ -1,0 +1,44 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadGatewayConfig, loadGatewayMigrateConfig } from './config';
+
+const BASE = { DATABASE_URL: 'postgres://u:p@db:5432/payments', PAYOUT_ADMIN_TOKEN: 'token' };
+const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-config-'));
+const CA = path.join(dir, 'ca.crt');
+writeFileSync(CA, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+
+describe('loadGatewayConfig: TLS to Redis', () => {
+  it('takes the CA of a rediss:// Redis', () => {
+    const config = loadGatewayConfig({ ...BASE, REDIS_URL: 'rediss://cache:6380', REDIS_TLS_CA_FILE: CA });
+    expect(config.redisTlsCaFile).toBe(CA);
+  });
+
+  it('refuses a CA for a plaintext Redis, and a file it cannot read or that holds no PEM', () => {
+    expect(() =>
+      loadGatewayConfig({ ...BASE, REDIS_URL: 'redis://cache:6379', REDIS_TLS_CA_FILE: CA }),
+    ).toThrow(/REDIS_TLS_CA_FILE needs a rediss:\/\/ REDIS_URL/);
+    expect(() =>
+      loadGatewayConfig({
+        ...BASE,
+        REDIS_URL: 'rediss://cache:6380',
+        REDIS_TLS_CA_FILE: path.join(dir, 'none'),
+      }),
+    ).toThrow(/cannot read .*none \(ENOENT\)/);
+    const notPem = path.join(dir, 'not.pem');
+    writeFileSync(notPem, 'x');
+    expect(() =>
+      loadGatewayConfig({ ...BASE, REDIS_URL: 'rediss://cache:6380', REDIS_TLS_CA_FILE: notPem }),
+    ).toThrow(/holds no PEM block/);
+  });
+});
+
+describe('loadGatewayMigrateConfig', () => {
+  it('needs the database only: no admin token, no Redis', () => {
+    expect(loadGatewayMigrateConfig({ DATABASE_URL: BASE.DATABASE_URL })).toEqual({
+      databaseUrl: BASE.DATABASE_URL,
+      dbSchema: 'gateway',
+      logLevel: 'info',
+    });
+  });
+});
