@@ -5,6 +5,7 @@ import path from 'node:path';
 import { credentialsFile, loadSandboxCredentials } from '@qr-payout/sandbox/credentials';
 import type { AdminClient } from './commands';
 import { EXIT_OK, runPayoutctl } from './run';
+import { recordSandboxSigningSecret } from './sandbox-secret';
 
 let cwd: string;
 const io = { stdout: () => undefined, stderr: () => undefined };
@@ -70,5 +71,26 @@ describe('secret rotate of the sandbox tenant', () => {
       await runPayoutctl(argv, { PAYOUT_ADMIN_TOKEN: 't' }, io, rotating('whsec_c_1234567890'), cwd),
     ).toBe(EXIT_OK);
     await expect(stat(path.join(cwd, '.data'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('needs no sandbox package installed (the production image ships none)', async () => {
+    const missing = () =>
+      Promise.reject(
+        Object.assign(new Error("Cannot find module '@qr-payout/sandbox/credentials'"), {
+          code: 'MODULE_NOT_FOUND',
+        }),
+      );
+    const opts = {
+      env: {},
+      cwd,
+      tenantId: 'ten_sandbox',
+      adminToken: 't',
+      signingSecret: 'whsec_d_1234567890',
+    };
+    await expect(recordSandboxSigningSecret(opts, missing)).resolves.toBeUndefined();
+    // Any other failure of the sandbox module is not swallowed.
+    await expect(
+      recordSandboxSigningSecret(opts, () => Promise.reject(new Error('disk full'))),
+    ).rejects.toThrow('disk full');
   });
 });

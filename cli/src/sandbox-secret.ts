@@ -1,12 +1,13 @@
 import path from 'node:path';
-import { recordRotatedSigningSecret, SANDBOX_TENANT_ID } from '@qr-payout/sandbox/credentials';
 
 // `secret rotate` of the sandbox's own tenant keeps the sandbox's credentials file true
 // (cli/README.md "Rotating the sandbox's secret"). The sandbox hands its stored signing secret to
 // the admin API on every start (sandbox/src/credentials.ts), so a secret rotated here but not
 // written there would be rotated back at the next `npm start`, and the banner would print it.
 // Only a local sandbox has this file; a production gateway has none, and a file whose operator
-// token is not the one this call used belongs to another sandbox: both are left alone.
+// token is not the one this call used belongs to another sandbox: both are left alone. The
+// sandbox's module is loaded only here, when a rotation happens: the production image ships no
+// sandbox package, and payoutctl must not need one to start.
 
 const DEFAULT_SANDBOX_DATA_DIR = '.data';
 
@@ -20,13 +21,34 @@ function sandboxDataDir(env: NodeJS.ProcessEnv, cwd: string): string {
  * sandbox's tenant, made with its operator token (the sandbox's credentials module decides and
  * writes). Returns the file written, or undefined.
  */
-export async function recordSandboxSigningSecret(opts: {
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  tenantId: string;
-  adminToken: string;
-  signingSecret: string;
-}): Promise<string | undefined> {
-  if (opts.tenantId !== SANDBOX_TENANT_ID) return undefined;
-  return recordRotatedSigningSecret(sandboxDataDir(opts.env, opts.cwd), opts.adminToken, opts.signingSecret);
+export async function recordSandboxSigningSecret(
+  opts: {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    tenantId: string;
+    adminToken: string;
+    signingSecret: string;
+  },
+  loadSandbox: () => Promise<SandboxCredentialsModule> = () => import('@qr-payout/sandbox/credentials'),
+): Promise<string | undefined> {
+  let sandbox: SandboxCredentialsModule;
+  try {
+    sandbox = await loadSandbox();
+  } catch (err) {
+    // Installed without the sandbox (the production image): there is no sandbox to keep true.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw err;
+  }
+  if (opts.tenantId !== sandbox.SANDBOX_TENANT_ID) return undefined;
+  return sandbox.recordRotatedSigningSecret(
+    sandboxDataDir(opts.env, opts.cwd),
+    opts.adminToken,
+    opts.signingSecret,
+  );
 }
+
+type SandboxCredentialsModule = Pick<
+  typeof import('@qr-payout/sandbox/credentials'),
+  'SANDBOX_TENANT_ID' | 'recordRotatedSigningSecret'
+>;
