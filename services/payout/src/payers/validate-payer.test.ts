@@ -63,6 +63,17 @@ describe('validatePayer', () => {
     });
   });
 
+  it('counts characters as the API schema does (code points): 64 emoji are 64 characters, not 128', () => {
+    // Found by Schemathesis: a tax id of 64 characters with some outside the BMP passed the
+    // gateway's maxLength and was refused here, a schema-valid request rejected.
+    const wide = '😀'.repeat(64);
+    expect(wide.length).toBe(128);
+    expect(validatePayer(payer({ taxId: wide, name: '𝒜'.repeat(140) }))).toMatchObject({ taxId: wide });
+    expect(refusal(() => validatePayer(payer({ taxId: `${wide}😀` })))?.message).toBe(
+      'payer_tax_id must be at most 64 characters',
+    );
+  });
+
   it('refuses a missing payer by its first field', () => {
     expect(refusal(() => validatePayer(undefined))?.field).toBe('payer_name');
   });

@@ -33,7 +33,9 @@ function invalidPayer(field: string, message: string): ConnectError {
 function text(field: string, value: string, max: number): string {
   const trimmed = value.trim();
   if (trimmed === '') throw invalidPayer(field, `${field} is required`);
-  if (trimmed.length > max) throw invalidPayer(field, `${field} must be at most ${max} characters`);
+  // Characters as the API's schema counts them (JSON Schema maxLength: code points), not UTF-16
+  // units: a character outside the BMP is one, as the gateway's validation already counted it.
+  if ([...trimmed].length > max) throw invalidPayer(field, `${field} must be at most ${max} characters`);
   if (CONTROL.test(trimmed)) throw invalidPayer(field, `${field} must not contain control characters`);
   return trimmed;
 }
