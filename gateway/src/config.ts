@@ -1,5 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { bool, type ConfigOf, type Env, int, loadConfig, oneOf, str, url } from '@qr-payout/platform/config';
+import {
+  bool,
+  type ConfigOf,
+  type Env,
+  int,
+  loadConfig,
+  oneOf,
+  pemFile,
+  str,
+  url,
+} from '@qr-payout/platform/config';
 import { dbDeadlineSettings } from '@qr-payout/platform/db';
 import { grpcClientSettings } from '@qr-payout/platform/grpc';
 import { metricsSettings } from '@qr-payout/platform/metrics';
@@ -15,8 +24,9 @@ const shape = {
   // DB_QUERY_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS (docs/architecture.md "Deadlines").
   ...dbDeadlineSettings(),
   redisUrl: url('REDIS_URL', { optional: true }),
-  // The CA that signed a managed Redis's certificate (rediss:// only; default: the system's CAs).
-  redisTlsCaFile: str('REDIS_TLS_CA_FILE', { optional: true }),
+  // The CA that signed a managed Redis's certificate, read at start (rediss:// only; default: the
+  // system's CAs).
+  redisTlsCa: pemFile('REDIS_TLS_CA_FILE', { optional: true }),
   rateLimitBackend: oneOf('RATE_LIMIT_BACKEND', ['redis', 'memory'], { default: 'redis' }),
   rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', { default: 'gateway:rl:' }),
   rateLimitDefault: int('RATE_LIMIT_DEFAULT', { default: 100, min: 1, max: 1_000_000 }),
@@ -74,22 +84,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       'invalid configuration: REDIS_URL is required unless RATE_LIMIT_BACKEND=memory',
     );
   }
-  if (config.redisTlsCaFile !== undefined) {
-    if (!config.redisUrl?.startsWith('rediss://'))
-      throw new GatewayConfigError('invalid configuration: REDIS_TLS_CA_FILE needs a rediss:// REDIS_URL');
-    let pem: string;
-    try {
-      pem = readFileSync(config.redisTlsCaFile, 'utf8');
-    } catch (err) {
-      throw new GatewayConfigError(
-        `invalid configuration: REDIS_TLS_CA_FILE: cannot read ${config.redisTlsCaFile} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
-    }
-    if (!pem.includes('-----BEGIN '))
-      throw new GatewayConfigError(
-        `invalid configuration: REDIS_TLS_CA_FILE: ${config.redisTlsCaFile} holds no PEM block`,
-      );
-  }
+  if (config.redisTlsCa !== undefined && !config.redisUrl?.startsWith('rediss://'))
+    throw new GatewayConfigError('invalid configuration: REDIS_TLS_CA_FILE needs a rediss:// REDIS_URL');
   return config;
 }
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createPgPool } from '@qr-payout/platform/db';
 import { closeGrpcClients, createGrpcClient } from '@qr-payout/platform/grpc';
 import type { Logger } from '@qr-payout/platform/log';
@@ -50,7 +49,7 @@ function createRateLimitRedis(url: string, config: GatewayConfig, logger: Logger
   const redis = new Redis(url, {
     // rediss://: TLS, verified against REDIS_TLS_CA_FILE when given (docs/architecture.md "TLS to
     // PostgreSQL and Redis").
-    ...(config.redisTlsCaFile ? { tls: { ca: [readFileSync(config.redisTlsCaFile, 'utf8')] } } : {}),
+    ...(config.redisTlsCa ? { tls: { ca: [config.redisTlsCa] } } : {}),
     connectionName: 'gateway-ratelimit',
     enableOfflineQueue: false,
     commandTimeout: config.redisCommandTimeoutMs,

@@ -1,5 +1,6 @@
 // Typed, frozen configuration read from the environment. Every bad or missing variable is
 // collected so one start-up failure names all of them; secret values are never echoed.
+import { readFileSync } from 'node:fs';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -126,6 +127,29 @@ export function url(name: string, opts: BaseOptions & { default?: string; option
     // URLs often embed credentials (postgres://user:pass@host), so a bad one is never echoed.
     if (!URL.canParse(raw)) return { ok: false, problem: `${name} must be a valid URL` };
     return { ok: true, value: raw };
+  });
+}
+
+/**
+ * A PEM file (a CA bundle, a certificate, a key) named by the variable, read when the config loads:
+ * its text. Refused, naming the variable and the path but never the content, when it cannot be
+ * read or holds no PEM block.
+ */
+export function pemFile(name: string, opts: Optional): ConfigReader<string | undefined>;
+export function pemFile(name: string, opts?: Required): ConfigReader<string>;
+export function pemFile(name: string, opts: BaseOptions & { optional?: boolean } = {}) {
+  return reader<string>(name, opts, (file) => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      return {
+        ok: false,
+        problem: `${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      };
+    }
+    if (!text.includes('-----BEGIN ')) return { ok: false, problem: `${name}: ${file} holds no PEM block` };
+    return { ok: true, value: text };
   });
 }
 

@@ -3,8 +3,7 @@
 // TLS listeners require (docs/architecture.md "Kafka over TLS and SASL"). One reader for every
 // variable, so the rules between them (a certificate needs its key, SASL needs a user and a
 // password, files need TLS) are checked in one place and reported with the others at start.
-import { readFileSync } from 'node:fs';
-import { type ConfigReader, type Env, list } from '../config';
+import { bool, type ConfigReader, type Env, list, oneOf, pemFile, str } from '../config';
 
 export const KAFKA_SASL_MECHANISMS = ['none', 'plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type KafkaSaslMechanism = (typeof KAFKA_SASL_MECHANISMS)[number];
@@ -16,92 +15,62 @@ export type KafkaConnection = {
   sasl?: { mechanism: Exclude<KafkaSaslMechanism, 'none'>; username: string; password: string };
 };
 
-const VARIABLES = [
-  'KAFKA_TLS',
-  'KAFKA_TLS_CA_FILE',
-  'KAFKA_TLS_CERT_FILE',
-  'KAFKA_TLS_KEY_FILE',
-  'KAFKA_SASL_MECHANISM',
-  'KAFKA_SASL_USERNAME',
-  'KAFKA_SASL_PASSWORD',
-] as const;
+const tlsReaders = {
+  tls: bool('KAFKA_TLS', { default: false }),
+  ca: pemFile('KAFKA_TLS_CA_FILE', { optional: true }),
+  cert: pemFile('KAFKA_TLS_CERT_FILE', { optional: true }),
+  key: pemFile('KAFKA_TLS_KEY_FILE', { optional: true }),
+};
+const saslReaders = {
+  mechanism: oneOf('KAFKA_SASL_MECHANISM', KAFKA_SASL_MECHANISMS, { default: 'none' }),
+  username: str('KAFKA_SASL_USERNAME', { optional: true }),
+  password: str('KAFKA_SASL_PASSWORD', { optional: true, secret: true }),
+};
 
-function value(env: Env, name: (typeof VARIABLES)[number]): string | undefined {
-  const raw = env[name]?.trim();
-  return raw === '' ? undefined : raw;
-}
-
-/** A PEM file's text, or the problem naming the variable (never the file's content). */
-function pem(name: string, file: string, problems: string[]): string | undefined {
-  try {
-    const text = readFileSync(file, 'utf8');
-    if (!text.includes('-----BEGIN ')) problems.push(`${name}: ${file} holds no PEM block`);
-    return text;
-  } catch (err) {
-    problems.push(`${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    return undefined;
-  }
-}
-
-/** Reads and checks KAFKA_TLS*, KAFKA_SASL_* (see the top of this file). */
+/**
+ * Reads and checks KAFKA_TLS*, KAFKA_SASL_* (see the top of this file): each variable by the
+ * platform's own readers, then the rules between them.
+ */
 export function readKafkaConnection(
   env: Env,
 ): { ok: true; value: KafkaConnection } | { ok: false; problem: string } {
   const problems: string[] = [];
-  const tlsRaw = value(env, 'KAFKA_TLS')?.toLowerCase();
-  if (tlsRaw !== undefined && tlsRaw !== 'true' && tlsRaw !== 'false')
-    problems.push(`KAFKA_TLS must be true or false (got ${JSON.stringify(tlsRaw)})`);
-  const tls = tlsRaw === 'true';
-  const caFile = value(env, 'KAFKA_TLS_CA_FILE');
-  const certFile = value(env, 'KAFKA_TLS_CERT_FILE');
-  const keyFile = value(env, 'KAFKA_TLS_KEY_FILE');
-  if (!tls && (caFile || certFile || keyFile))
+  const read = <T>(reader: ConfigReader<T>, from: Env = env): T | undefined => {
+    const result = reader.read(from);
+    if (result.ok) return result.value;
+    problems.push(result.problem);
+    return undefined;
+  };
+  const tls = read(tlsReaders.tls) === true;
+  const ca = read(tlsReaders.ca);
+  const cert = read(tlsReaders.cert);
+  const key = read(tlsReaders.key);
+  if (!tls && [tlsReaders.ca, tlsReaders.cert, tlsReaders.key].some((r) => env[r.name]?.trim()))
     problems.push('KAFKA_TLS_CA_FILE, KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE need KAFKA_TLS=true');
-  if (Boolean(certFile) !== Boolean(keyFile))
+  if (Boolean(env.KAFKA_TLS_CERT_FILE?.trim()) !== Boolean(env.KAFKA_TLS_KEY_FILE?.trim()))
     problems.push(
       'KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE go together (a client certificate and its key)',
     );
 
-  const mechanism = (value(env, 'KAFKA_SASL_MECHANISM')?.toLowerCase() ?? 'none') as KafkaSaslMechanism;
-  if (!KAFKA_SASL_MECHANISMS.includes(mechanism))
-    problems.push(
-      `KAFKA_SASL_MECHANISM must be one of ${KAFKA_SASL_MECHANISMS.join(', ')} (got ${JSON.stringify(mechanism)})`,
-    );
-  const username = value(env, 'KAFKA_SASL_USERNAME');
-  // Secret: never echoed.
-  const password = env.KAFKA_SASL_PASSWORD;
-  const sasl = mechanism !== 'none' && KAFKA_SASL_MECHANISMS.includes(mechanism);
-  if (sasl && (!username || !password))
+  // Mechanism names are case-insensitive (SCRAM-SHA-512 as Kafka writes it).
+  const mechanism = read(saslReaders.mechanism, {
+    KAFKA_SASL_MECHANISM: env.KAFKA_SASL_MECHANISM?.toLowerCase(),
+  });
+  const username = read(saslReaders.username);
+  const password = read(saslReaders.password);
+  if (mechanism && mechanism !== 'none' && (!username || !password))
     problems.push(`KAFKA_SASL_MECHANISM=${mechanism} needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD`);
-  if (!sasl && mechanism === 'none' && (username || password))
+  if (mechanism === 'none' && (username || password))
     problems.push('KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD need KAFKA_SASL_MECHANISM');
-
-  let ssl: KafkaConnection['ssl'] = tls;
-  if (tls && (caFile || certFile)) {
-    const files: { ca?: string[]; cert?: string; key?: string } = {};
-    if (caFile) {
-      const ca = pem('KAFKA_TLS_CA_FILE', caFile, problems);
-      if (ca) files.ca = [ca];
-    }
-    if (certFile && keyFile) {
-      files.cert = pem('KAFKA_TLS_CERT_FILE', certFile, problems);
-      files.key = pem('KAFKA_TLS_KEY_FILE', keyFile, problems);
-    }
-    ssl = files;
-  }
   if (problems.length > 0) return { ok: false, problem: problems.join('; ') };
+
+  const files = { ...(ca ? { ca: [ca] } : {}), ...(cert && key ? { cert, key } : {}) };
   return {
     ok: true,
     value: {
-      ssl,
-      ...(sasl
-        ? {
-            sasl: {
-              mechanism: mechanism as Exclude<KafkaSaslMechanism, 'none'>,
-              username: username!,
-              password: password!,
-            },
-          }
+      ssl: tls && Object.keys(files).length > 0 ? files : tls,
+      ...(mechanism && mechanism !== 'none'
+        ? { sasl: { mechanism, username: username!, password: password! } }
         : {}),
     },
   };
@@ -117,6 +86,10 @@ export function kafkaSettings(): {
 } {
   return {
     kafkaBrokers: list('KAFKA_BROKERS', { default: ['127.0.0.1:9092'] }),
-    kafkaConnection: { name: VARIABLES.join(', '), secret: true, read: readKafkaConnection },
+    kafkaConnection: {
+      name: [...Object.values(tlsReaders), ...Object.values(saslReaders)].map((r) => r.name).join(', '),
+      secret: true,
+      read: readKafkaConnection,
+    },
   };
 }
