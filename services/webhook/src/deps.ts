@@ -24,7 +24,7 @@ export type WebhookDeps = {
    * members, the topic's partitions (the dispatcher's gauges: docs/runbooks.md "Webhook consumer
    * lag", "Idle webhook dispatchers").
    */
-  readonly kafkaGroup: Pick<KafkaBus, 'consumerLag' | 'groupMembers' | 'describeTopic'> | undefined;
+  readonly kafkaGroup: Pick<KafkaBus, 'consumerLag' | 'groupMembers' | 'partitionCount'> | undefined;
   /** Applies the pending migrations of the configured schema. */
   migrate(): Promise<void>;
   /** Closes the bus (when created here), then ends the pool. Idempotent. */

@@ -97,8 +97,7 @@ export async function startWebhook(
                 topic: TRANSACTION_EVENTS_TOPIC,
                 lag: () => group.consumerLag(config.dispatcherGroup, TRANSACTION_EVENTS_TOPIC),
                 members: () => group.groupMembers(config.dispatcherGroup),
-                partitions: async () =>
-                  (await group.describeTopic(TRANSACTION_EVENTS_TOPIC))?.partitions ?? 0,
+                partitions: async () => (await group.partitionCount(TRANSACTION_EVENTS_TOPIC)) ?? 0,
               },
             }
           : {}),

@@ -117,6 +117,11 @@ export type KafkaBus = EventBus & {
    * min.insync.replicas (the topic's or the broker's default); undefined when it does not exist.
    */
   describeTopic(topic: string): Promise<TopicDescription | undefined>;
+  /**
+   * A topic's partition count (undefined when it does not exist), cached for a minute: what the
+   * publish path splits sends by.
+   */
+  partitionCount(topic: string): Promise<number | undefined>;
   /** How many consumers the group has now (0 when it has none, or does not exist). */
   groupMembers(groupId: string): Promise<number>;
   /**
@@ -158,16 +163,21 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     });
     return sharedAdmin;
   };
+  // A topic's partitions as the cluster lists them; undefined when it does not exist (asked first:
+  // kafkajs retries a missing topic's metadata for seconds).
+  const topicPartitions = async (topic: string) => {
+    const cluster = await admin();
+    if (!(await cluster.listTopics()).includes(topic)) return undefined;
+    const { topics } = await cluster.fetchTopicMetadata({ topics: [topic] });
+    return topics[0]?.partitions ?? [];
+  };
   // Each topic's partition count, asked again after PARTITION_COUNT_TTL_MS (a topic can grow). A
   // missing topic is not remembered: the send that creates it is followed by split sends at once.
   const partitionCounts = new Map<string, { count: number; at: number }>();
   const partitionCount = async (topic: string): Promise<number | undefined> => {
     const known = partitionCounts.get(topic);
     if (known && Date.now() - known.at < PARTITION_COUNT_TTL_MS) return known.count;
-    const cluster = await admin();
-    if (!(await cluster.listTopics()).includes(topic)) return undefined;
-    const { topics } = await cluster.fetchTopicMetadata({ topics: [topic] });
-    const count = topics[0]?.partitions.length;
+    const count = (await topicPartitions(topic))?.length;
     if (!count) return undefined;
     partitionCounts.set(topic, { count, at: Date.now() });
     return count;
@@ -299,17 +309,15 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       }
     },
 
+    partitionCount,
+
     async describeTopic(topic) {
-      const cluster = await admin();
-      if (!(await cluster.listTopics()).includes(topic)) return undefined;
-      const [metadata, configs] = await Promise.all([
-        cluster.fetchTopicMetadata({ topics: [topic] }),
-        cluster.describeConfigs({
-          includeSynonyms: false,
-          resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas'] }],
-        }),
-      ]);
-      const partitions = metadata.topics[0]?.partitions ?? [];
+      const partitions = await topicPartitions(topic);
+      if (!partitions) return undefined;
+      const configs = await (await admin()).describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas'] }],
+      });
       const minIsr = configs.resources[0]?.configEntries.find((e) => e.configName === 'min.insync.replicas');
       return {
         partitions: partitions.length,
