@@ -40,23 +40,23 @@ export function createSettlementSignals(opts: { recentMs?: number } = {}): Settl
     }
   }
 
+  /** Ends every wait on the transaction, handing over the settled row when there is one. */
+  function wakeWaiters(transactionId: string, settled?: LiveTransaction): void {
+    const set = waiters.get(transactionId);
+    if (!set) return;
+    waiters.delete(transactionId);
+    for (const wake of set) wake(settled);
+  }
+
   return {
     notify(transactionId, settled) {
       const now = Date.now();
       forgetStale(now);
       recent.delete(transactionId);
       recent.set(transactionId, { row: settled, at: now });
-      const set = waiters.get(transactionId);
-      if (!set) return;
-      waiters.delete(transactionId);
-      for (const wake of set) wake(settled);
+      wakeWaiters(transactionId, settled);
     },
-    wake(transactionId) {
-      const set = waiters.get(transactionId);
-      if (!set) return;
-      waiters.delete(transactionId);
-      for (const wake of set) wake();
-    },
+    wake: (transactionId) => wakeWaiters(transactionId),
     next(transactionId, ms, signal) {
       const now = Date.now();
       forgetStale(now);
