@@ -184,8 +184,6 @@ export type Direction = Stream | 'both';
 export interface LinkFaults {
   /** Directory of the servers' logs (JSON lines, `toxiproxy-<port>.log`, one per link). */
   readonly logDir: string;
-  /** The end of every link server's log, for failure messages. */
-  logTail(lines?: number): string;
   /**
    * A new proxy `name` listening on a free loopback port (or on `opts.port`, one chosen and
    * reserved before, such as the port a Kafka broker advertises), forwarding to `upstream`. Each
@@ -375,7 +373,6 @@ export async function startLinkFaults(opts: StartLinkFaultsOptions = {}): Promis
   const servers = new Map<string, LinkServer>();
   const specs = new Map<string, LinkSpec>();
   const replacements = new Map<string, number>();
-  const logFiles: string[] = [];
 
   const nameOf = (proxy: LinkProxy | string) => (typeof proxy === 'string' ? proxy : proxy.name);
   const directions = (direction: Direction): Stream[] =>
@@ -394,7 +391,6 @@ export async function startLinkFaults(opts: StartLinkFaultsOptions = {}): Promis
   /** A server running the proxy `name` as `spec` says (created enabled, then cut if it is). */
   const serve = async (name: string, spec: LinkSpec): Promise<LinkServer> => {
     const server = await startServer(binary, logDir);
-    logFiles.push(server.logFile);
     try {
       await server.client.createProxy({
         name,
@@ -497,8 +493,6 @@ export async function startLinkFaults(opts: StartLinkFaultsOptions = {}): Promis
 
   return {
     logDir,
-    logTail: (lines = 40) =>
-      logFiles.map((file) => `----- ${path.basename(file)}\n${tail(file, lines)}`).join('\n') || '(no log)',
     replacements,
 
     async proxy(name, upstream, proxyOpts = {}) {
