@@ -174,7 +174,9 @@ describe('tenant service', () => {
     const input = {
       name: 'Sandbox',
       tenantId,
-      apiKey: `sk_sandbox_${randomBytes(8).toString('hex')}`,
+      // A key is known by its first 12 characters: random ones there, as the sandbox's own
+      // (qrp_<8 random>_…), or two keys of this test share a prefix one time in 16.
+      apiKey: `qrp_${randomBytes(4).toString('hex')}_${randomBytes(16).toString('hex')}`,
       signingSecret: 'given-secret',
     };
 
@@ -194,7 +196,7 @@ describe('tenant service', () => {
     });
 
     // A new given key for the existing tenant is added; a key of another tenant is refused.
-    const rotatedKey = `sk_sandbox_${randomBytes(8).toString('hex')}`;
+    const rotatedKey = `qrp_${randomBytes(4).toString('hex')}_${randomBytes(16).toString('hex')}`;
     await tenants.createTenant({ ...input, apiKey: rotatedKey });
     expect(await tenants.listApiKeys(tenantId)).toHaveLength(2);
     const other = await tenants.createTenant({ name: 'Other' });
