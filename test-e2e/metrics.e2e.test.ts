@@ -7,11 +7,10 @@
 // once it has read the events, its members and the topic's partitions. Errors are caused
 // for real too: an unknown transaction, a refused body, a stopped decoder, partner faults.
 import { randomBytes } from 'node:crypto';
-import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { type System, startSystem, type TestTenant } from './harness';
-import { call } from './support/http';
+import { call, causeClientErrors } from './support/http';
 import { parseExposition, type Sample, total } from './support/metrics';
-import { payPix } from './support/pay';
+import { payPix, resolvePix } from './support/pay';
 import { eventually } from './support/processes';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -24,8 +23,6 @@ const PAY_RPC = {
   rpc_grpc_status_code: '0',
 };
 const EVENTS_TOPIC = { topic: 'payout.transaction-events.v1' };
-// A well-formed transaction id no transaction has: the gateway asks payout, which answers NOT_FOUND.
-const UNKNOWN_TRANSACTION = `txn_${'0'.repeat(26)}`;
 
 let system: System;
 let tenant: TestTenant;
@@ -265,18 +262,8 @@ describe('metrics', () => {
       server5: await read(urls.payout, 'rpc_server_call_duration_seconds_count', notFound),
     };
 
-    // An unknown transaction: 404 on the route, NOT_FOUND (5) at both ends of GetTransaction.
-    const unknown = await call(system.gatewayUrl, `/v1/transactions/${UNKNOWN_TRANSACTION}`, {
-      apiKey: tenant.apiKey,
-    });
-    expect(unknown.status).toBe(404);
-    // A body the schema refuses: 400 on the pay route.
-    const refused = await call(system.gatewayUrl, '/v1/pay', {
-      apiKey: tenant.apiKey,
-      body: '{}',
-      contentType: 'application/json',
-    });
-    expect(refused.status).toBe(400);
+    // An unknown transaction (404, NOT_FOUND at both ends of GetTransaction) and a refused body (400).
+    await causeClientErrors(system.gatewayUrl, tenant.apiKey);
     const gateway = await scrape(urls.gateway);
     expect(
       total(gateway, 'http_server_request_duration_seconds_count', {
@@ -301,12 +288,7 @@ describe('metrics', () => {
     const decoder = system.processes.find((proc) => proc.name.startsWith('decoder-') && !proc.hasExited());
     expect(decoder).toBeDefined();
     await decoder!.stop();
-    const resolve = () =>
-      call(system.gatewayUrl, '/v1/resolve', {
-        apiKey: tenant.apiKey,
-        body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: 10.0 }),
-        contentType: 'application/json',
-      });
+    const resolve = () => resolvePix(system.gatewayUrl, tenant.apiKey);
     expect((await resolve()).status).toBe(503);
     const down = await scrape(urls.gateway);
     expect(

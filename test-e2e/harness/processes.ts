@@ -31,29 +31,73 @@ export interface SpawnOptions {
   logDir: string;
 }
 
+/** A program the chart deploys (charts/qr-payout/README.md "Image": one image, an entry point each). */
+export type Deployable = 'gateway' | 'decoder' | 'fx' | 'payout' | 'webhook' | 'partner-sim';
+
+/** Each deployable's entry point in the source tree; the image runs its build, <package>/dist/main.js. */
+export const ENTRY_POINTS: Record<Deployable, string> = {
+  gateway: 'gateway/src/main.ts',
+  decoder: 'services/decoder/src/main.ts',
+  fx: 'services/fx/src/main.ts',
+  payout: 'services/payout/src/main.ts',
+  webhook: 'services/webhook/src/main.ts',
+  'partner-sim': 'partner-sim/src/main.ts',
+};
+
+/** What to execute for one process: program, arguments, working directory and environment. */
+export interface Launch {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
 /**
- * Runs a TypeScript entry point as its own process under the current Node, the way the e2e brief
- * and the Dockerfiles run a deployable: tsx loader, development export condition, telemetry preload.
+ * How the harness starts a deployable: from its TypeScript source (fromSource, the default) or from
+ * the built image (test-e2e/support/image.ts).
  */
-export function spawnTsProcess(opts: SpawnOptions): ManagedProcess {
-  const logFile = path.join(opts.logDir, `${opts.name}.log`);
-  // The child writes straight into the file: no pipe that a quiet parent could let fill up.
-  const fd = openSync(logFile, 'a');
-  const child = spawn(
-    process.execPath,
-    [
+export type Launcher = (deployable: Deployable, env: NodeJS.ProcessEnv) => Launch;
+
+/** A TypeScript script under the current Node: tsx loader, development export condition, telemetry preload. */
+function tsLaunch(script: string, args: string[], env: NodeJS.ProcessEnv): Launch {
+  return {
+    command: process.execPath,
+    args: [
       '--conditions=development',
       '--import',
       'tsx',
       '--require',
       TELEMETRY_PRELOAD,
-      path.join(REPO_ROOT, opts.script),
-      ...(opts.args ?? []),
+      path.join(REPO_ROOT, script),
+      ...args,
     ],
-    { cwd: REPO_ROOT, env: opts.env, stdio: ['ignore', fd, fd] },
-  );
+    cwd: REPO_ROOT,
+    env,
+  };
+}
+
+export const fromSource: Launcher = (deployable, env) => tsLaunch(ENTRY_POINTS[deployable], [], env);
+
+/**
+ * Runs a TypeScript entry point as its own process under the current Node, the way the e2e brief
+ * and the Dockerfiles run a deployable: tsx loader, development export condition, telemetry preload.
+ */
+export function spawnTsProcess(opts: SpawnOptions): ManagedProcess {
+  return spawnProcess(opts.name, tsLaunch(opts.script, opts.args ?? [], opts.env), opts.logDir);
+}
+
+/** Starts one process as `launch` says, its output into <logDir>/<name>.log. */
+export function spawnProcess(name: string, launch: Launch, logDir: string): ManagedProcess {
+  const logFile = path.join(logDir, `${name}.log`);
+  // The child writes straight into the file: no pipe that a quiet parent could let fill up.
+  const fd = openSync(logFile, 'a');
+  const child = spawn(launch.command, launch.args, {
+    cwd: launch.cwd,
+    env: launch.env,
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
-  if (child.pid === undefined) throw new Error(`could not spawn ${opts.name}`);
+  if (child.pid === undefined) throw new Error(`could not spawn ${name}`);
 
   let exitResult: number | string | undefined;
   const exited = new Promise<number | string>((resolve) => {
@@ -83,7 +127,7 @@ export function spawnTsProcess(opts: SpawnOptions): ManagedProcess {
   };
 
   return {
-    name: opts.name,
+    name,
     pid: child.pid,
     child,
     logFile,

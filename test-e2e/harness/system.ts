@@ -14,24 +14,16 @@ import {
 } from './admin';
 import { createRunDatabase } from './database';
 import { freePort, freePorts } from './ports';
-import { type ManagedProcess, spawnTsProcess } from './processes';
+import { fromSource, type Launcher, type ManagedProcess, spawnProcess } from './processes';
 import { grpcServing, httpOk, waitUntilReady } from './readiness';
 
 export type ServiceName = 'decoder' | 'fx' | 'payout' | 'webhook';
 /** A deployable the harness can run several replicas of (docs/testing.md "Replicas"). */
 export type ComponentName = ServiceName | 'gateway';
 
-const SERVICE_SCRIPTS: Record<ServiceName, string> = {
-  decoder: 'services/decoder/src/main.ts',
-  fx: 'services/fx/src/main.ts',
-  payout: 'services/payout/src/main.ts',
-  webhook: 'services/webhook/src/main.ts',
-};
-const SERVICE_NAMES = Object.keys(SERVICE_SCRIPTS) as ServiceName[];
+const SERVICE_NAMES: readonly ServiceName[] = ['decoder', 'fx', 'payout', 'webhook'];
 /** Start order (all are started before any is waited for): the services, then the gateways. */
 const COMPONENTS: readonly ComponentName[] = [...SERVICE_NAMES, 'gateway'];
-const GATEWAY_SCRIPT = 'gateway/src/main.ts';
-const PARTNER_SIM_SCRIPT = 'partner-sim/src/main.ts';
 
 export interface SystemOptions {
   /** Default warn: quiet children, as the bench needs. */
@@ -68,6 +60,8 @@ export interface SystemOptions {
    * through a fault proxy for payout replica 1 only.
    */
   replicaEnv?: (name: ComponentName, index: number) => NodeJS.ProcessEnv | undefined;
+  /** How each process is started: from source by default; the image test runs the built image. */
+  launcher?: Launcher;
 }
 
 export interface GatewayHandle {
@@ -244,6 +238,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const partnerCallbackSecret = randomBytes(24).toString('base64url');
   const database = await createRunDatabase(serverDatabaseUrl);
   const processes: ManagedProcess[] = [];
+  const launch = opts.launcher ?? fromSource;
   const dns: Partial<Record<ServiceName, DnsResponder>> = {};
   let spawned = 0;
 
@@ -280,7 +275,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       METRICS_PORT: String(metricsPort),
       ...extraEnv,
     };
-    const proc = spawnTsProcess({ name: `${name}-${++spawned}`, script: SERVICE_SCRIPTS[name], env, logDir });
+    const proc = spawnProcess(`${name}-${++spawned}`, launch(name, env), logDir);
     processes.push(proc);
     const url = `http://${env.HOST}:${port}`;
     return {
@@ -305,10 +300,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       ? Number(extraEnv.METRICS_PORT)
       : (ports?.metricsPort ?? (await freePort()));
     const host = extraEnv.HOST ?? sharedEnv.HOST;
-    const proc = spawnTsProcess({
-      name: `gateway-${++spawned}`,
-      script: GATEWAY_SCRIPT,
-      env: {
+    const proc = spawnProcess(
+      `gateway-${++spawned}`,
+      launch('gateway', {
         ...sharedEnv,
         ...telemetryEnv('gateway', opts.otlpTracesUrl),
         PORT: String(port),
@@ -322,9 +316,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         PARTNER_CALLBACK_SECRET: partnerCallbackSecret,
         METRICS_PORT: String(metricsPort),
         ...extraEnv,
-      },
+      }),
       logDir,
-    });
+    );
     processes.push(proc);
     const url = `http://${host}:${port}`;
     const handle: GatewayHandle = {
@@ -346,19 +340,18 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const launchPartnerSim = async () => {
     partnerSimPort ??= await freePort();
     const port = partnerSimPort;
-    const proc = spawnTsProcess({
-      name: `partner-sim-${++spawned}`,
-      script: PARTNER_SIM_SCRIPT,
-      env: {
+    const proc = spawnProcess(
+      `partner-sim-${++spawned}`,
+      launch('partner-sim', {
         ...sharedEnv,
         ...telemetryEnv('partner-sim', opts.otlpTracesUrl),
         PORT: String(port),
         PARTNER_SIM_CALLBACK_SECRET: partnerCallbackSecret,
         PARTNER_SIM_STATE_FILE: partnerSimStateFile,
         ...opts.partnerSimEnv,
-      },
+      }),
       logDir,
-    });
+    );
     processes.push(proc);
     const host = `127.0.0.1:${port}`;
     const url = `http://${host}`;

@@ -40,3 +40,17 @@ export async function call(baseUrl: string, path: string, opts: CallOptions = {}
 
 /** RFC 9562 UUID (any version), lowercase or uppercase hex. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** A well-formed transaction id no transaction has: the gateway asks payout, which answers NOT_FOUND. */
+export const UNKNOWN_TRANSACTION = `txn_${'0'.repeat(26)}`;
+
+/**
+ * The two client errors the metrics tests cause and check: an unknown transaction (404 on the
+ * route, NOT_FOUND at both ends of GetTransaction) and a body the schema refuses (400 on /v1/pay).
+ */
+export async function causeClientErrors(gatewayUrl: string, apiKey: string): Promise<void> {
+  const unknown = await call(gatewayUrl, `/v1/transactions/${UNKNOWN_TRANSACTION}`, { apiKey });
+  if (unknown.status !== 404) throw new Error(`unknown transaction answered ${unknown.status}, not 404`);
+  const refused = await call(gatewayUrl, '/v1/pay', { apiKey, body: '{}', contentType: 'application/json' });
+  if (refused.status !== 400) throw new Error(`an empty pay body answered ${refused.status}, not 400`);
+}

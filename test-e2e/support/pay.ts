@@ -33,6 +33,15 @@ export function payPix(
  * The transaction as GET /v1/transactions/{id} and the pay answer show it
  * (docs/api/resources.md "Transactions").
  */
+/** POST /v1/resolve of PIX_WITHOUT_AMOUNT for 10.00: what the metrics tests send with the decoder stopped. */
+export function resolvePix(gatewayUrl: string, apiKey: string): Promise<ApiResponse> {
+  return call(gatewayUrl, '/v1/resolve', {
+    apiKey,
+    body: JSON.stringify({ qr_string: PIX_WITHOUT_AMOUNT, amount: 10.0 }),
+    contentType: 'application/json',
+  });
+}
+
 export type PublicTransaction = {
   id: string;
   instructionId: string;
