@@ -12,7 +12,7 @@ import {
   createTenantViaCli,
   type TestTenant,
 } from './admin';
-import { createRunDatabase } from './database';
+import { createRunDatabase, type SchemaOwner } from './database';
 import { freePort, freePorts } from './ports';
 import { fromSource, type Launcher, type ManagedProcess, spawnProcess } from './processes';
 import { grpcServing, httpOk, waitUntilReady } from './readiness';
@@ -62,6 +62,11 @@ export interface SystemOptions {
   replicaEnv?: (name: ComponentName, index: number) => NodeJS.ProcessEnv | undefined;
   /** How each process is started: from source by default; the image test runs the built image. */
   launcher?: Launcher;
+  /**
+   * A database role per service that owns only its schema (docs/operators.md "One database role
+   * per service"), instead of the server's superuser for all.
+   */
+  databaseRoles?: boolean;
 }
 
 export interface GatewayHandle {
@@ -115,6 +120,8 @@ export interface System {
   adminUrl: string;
   adminToken: string;
   databaseUrl: string;
+  /** With `databaseRoles`: each schema-owning service's connection string, as its own role. */
+  serviceDatabaseUrls?: Record<SchemaOwner, string>;
   /** Each service's first replica, by its own address (the test runner can call it directly). */
   serviceUrls: Record<ServiceName, string>;
   /**
@@ -236,7 +243,12 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const adminToken = randomBytes(24).toString('base64url');
   // Partners sign their callbacks with it; the gateway verifies them (partner-sim README).
   const partnerCallbackSecret = randomBytes(24).toString('base64url');
-  const database = await createRunDatabase(serverDatabaseUrl);
+  const database = await createRunDatabase(serverDatabaseUrl, { serviceRoles: opts.databaseRoles });
+  // With roles, each service connects as its own (the decoder has no database at all).
+  const databaseEnv = (name: ComponentName): NodeJS.ProcessEnv => {
+    if (!database.serviceUrls) return {};
+    return { DATABASE_URL: name === 'decoder' ? undefined : database.serviceUrls[name] };
+  };
   const processes: ManagedProcess[] = [];
   const launch = opts.launcher ?? fromSource;
   const dns: Partial<Record<ServiceName, DnsResponder>> = {};
@@ -268,6 +280,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const metricsPort = extraEnv.METRICS_PORT ? Number(extraEnv.METRICS_PORT) : await freePort();
     const env: NodeJS.ProcessEnv = {
       ...sharedEnv,
+      ...databaseEnv(name),
       ...telemetryEnv(name, opts.otlpTracesUrl),
       ...serviceEnv[name],
       ...opts.serviceEnv?.[name],
@@ -304,6 +317,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       `gateway-${++spawned}`,
       launch('gateway', {
         ...sharedEnv,
+        ...databaseEnv('gateway'),
         ...telemetryEnv('gateway', opts.otlpTracesUrl),
         PORT: String(port),
         ADMIN_PORT: String(adminPort),
@@ -490,6 +504,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       adminUrl,
       adminToken,
       databaseUrl: database.url,
+      serviceDatabaseUrls: database.serviceUrls,
       serviceUrls: byService((replica) => replica.url),
       serviceTargets: { ...serviceTargets },
       dns,

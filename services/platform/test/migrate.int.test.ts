@@ -111,6 +111,53 @@ describe('migrate (real PostgreSQL)', () => {
   });
 });
 
+describe('migrate as a role of its own (docs/operators.md "One database role per service")', () => {
+  const suffix = randomBytes(6).toString('hex');
+  const schema = `platform_role_${suffix}`;
+  const role = `platform_role_${suffix}`;
+  let admin: pg.Pool;
+  let pool: pg.Pool;
+  let dir: string;
+
+  beforeAll(async () => {
+    admin = createPgPool({
+      connectionString: DATABASE_URL,
+      schema: 'public',
+      max: 1,
+      applicationName: 'platform-test',
+    });
+    // The operator's set-up: a login role, its schema made for it, no CREATE on the database.
+    await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${suffix}'`);
+    await admin.query(`CREATE SCHEMA ${schema} AUTHORIZATION ${role}`);
+    const url = new URL(DATABASE_URL);
+    url.username = role;
+    url.password = suffix;
+    pool = createPgPool({
+      connectionString: url.toString(),
+      schema,
+      max: 2,
+      applicationName: 'platform-test',
+    });
+    dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+    await writeFile(path.join(dir, '0001_create_widgets.sql'), 'CREATE TABLE widgets (id text PRIMARY KEY);');
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.query(`DROP ROLE IF EXISTS ${role}`);
+    await admin.end();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('applies the files in the schema made for it, without CREATE on the database', async () => {
+    await expect(pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)).rejects.toThrow(/permission denied/);
+    expect((await migrate(pool, { schema, dir })).applied).toEqual(['0001_create_widgets.sql']);
+    await pool.query('INSERT INTO widgets (id) VALUES ($1)', ['w1']);
+    expect((await migrate(pool, { schema, dir })).applied).toEqual([]);
+  });
+});
+
 describe('migrate: rows recorded with the old whole-file checksum', () => {
   const schema = `platform_legacy_${randomBytes(6).toString('hex')}`;
   const NAME = '0001_create_gadgets.sql';

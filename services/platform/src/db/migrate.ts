@@ -185,7 +185,11 @@ export async function migrate(pool: pg.Pool, opts: MigrateOptions): Promise<Migr
   try {
     await run('SELECT pg_advisory_lock($1::bigint)', [key]);
     try {
-      await run(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      // A schema made beforehand for the service's own role (docs/operators.md "One database role
+      // per service") is used as it is: CREATE SCHEMA, even IF NOT EXISTS, asks for CREATE on the
+      // whole database, which such a role is not given.
+      const { rowCount } = await run('SELECT 1 FROM pg_namespace WHERE nspname = $1', [opts.schema]);
+      if (rowCount === 0) await run(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await run(
         `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
            version text PRIMARY KEY,
