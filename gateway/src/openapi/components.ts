@@ -1,3 +1,4 @@
+import { forbiddenCharacterClass } from '@qr-payout/platform/text';
 import { ERROR_TAGS } from '../errors/registry';
 import {
   CALLBACK_URL_PROPERTY,
@@ -76,12 +77,13 @@ const WEBHOOK_EVENT_SCHEMA = {
 /**
  * What payout checks of a payment request beyond the route's schema, stated in the document only:
  * the route leaves these rules to their owner so a refusal is worded once (docs/payer-identity.md).
- * Payer texts are not blank and carry no control characters; the tax id is 1 to 64 characters;
+ * Payer texts are not blank and carry no control or bidirectional formatting character
+ * (@qr-payout/platform/text); the tax id is 1 to 64 characters;
  * callback_url is an absolute http(s) URL (http only where private targets are allowed, the sandbox;
  * docs/api/webhooks.md "Where we send").
  */
-const PAYER_TEXT_PATTERN =
-  '^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$';
+const FORBIDDEN = forbiddenCharacterClass();
+const PAYER_TEXT_PATTERN = `^[^${FORBIDDEN}]*[^\\s${FORBIDDEN}][^${FORBIDDEN}]*$`;
 
 /** A payment request (execute, pay) with payout's rules on its fields as documented. */
 function documentedPaymentRequest<S extends { properties: Record<string, object> }>(schema: S): S {

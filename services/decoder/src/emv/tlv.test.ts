@@ -1,4 +1,5 @@
 import { readErrorDetail } from '@qr-payout/platform/errors';
+import { staticPixQr } from '@qr-payout/test-kit/qrs';
 import { crc16, crcHex } from './crc';
 import { encodeMerchantQr } from './encode';
 import { parseEmv, parseTemplate, tlvGet } from './tlv';
@@ -108,5 +109,41 @@ describe('parseTemplate', () => {
       values: ['br.gov.bcb.pix', 'x'],
     });
     expect(parseTemplate('396675601610467266269')).toBeUndefined();
+  });
+});
+
+// A static Pix QR whose name (59), city (60) and reference (62.05) the cases fill in.
+function qr(name: string, city = 'SAO PAULO', reference = 'REF123'): string {
+  return staticPixQr({ key: 'pix@example.com', name, city, txid: reference });
+}
+
+describe('characters no data object may hold (docs/qr-schemes.md "Characters")', () => {
+  test.each([
+    ['NUL', '\u0000', 'U+0000'],
+    ['BEL', '\u0007', 'U+0007'],
+    ['ESC', '\u001b', 'U+001B'],
+    ['a line feed', '\n', 'U+000A'],
+    ['DEL', '\u007f', 'U+007F'],
+    ['a C1 control', '\u0085', 'U+0085'],
+    ['a right-to-left override', '\u202e', 'U+202E'],
+    ['a bidirectional isolate', '\u2067', 'U+2067'],
+    ['a lone high surrogate', '\ud83d', 'U+D83D'],
+    ['a lone low surrogate', '\ude00', 'U+DE00'],
+  ])('%s in the merchant name is refused, naming data object 59', (_name, character, label) => {
+    const text = qr(`LOJA${character}CENTRAL`);
+    const detail = decodeError(text);
+    expect(detail).toMatchObject({ tag: 'QrDecodeError', field: 'qr_string' });
+    expect(detail?.message).toContain(`Data object 59 holds ${label}`);
+    expect(detail?.metadata).toEqual({ data_object: '59', position: String(text.indexOf(character)) });
+  });
+
+  test('in the city and inside template 62, the message names the object and sub-object', () => {
+    expect(decodeError(qr('LOJA', 'SAO\u0000PAULO'))?.metadata?.data_object).toBe('60');
+    expect(decodeError(qr('LOJA', 'SAO PAULO', 'REF\u001b[31m'))?.metadata?.data_object).toBe('62.05');
+  });
+
+  test('accented names and characters outside the BMP (a surrogate pair) are text, not refused', () => {
+    expect(parseEmv(qr('JOSÉ DA SILVA', 'BOGOTÁ')).get(59)).toBe('JOSÉ DA SILVA');
+    expect(parseEmv(qr('CAFÉ 😀')).get(59)).toBe('CAFÉ 😀');
   });
 });

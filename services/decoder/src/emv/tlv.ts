@@ -1,6 +1,7 @@
 // EMVCo Merchant Presented Mode TLV reading (docs/qr-schemes.md "EMVCo TLV"): 2-digit id, 2-digit
 // decimal length counted in characters (code points), then the value. One pass, no regex, no
 // exception on the happy path; a malformed input throws QrDecodeError naming the position.
+import { codePointLabel, firstForbidden } from '@qr-payout/platform/text';
 import { crc16Scan, crcHex, HAS_SURROGATES } from './crc';
 import { qrDecodeError } from './errors';
 
@@ -45,14 +46,22 @@ function twoDigits(text: string, pos: number): number {
   return tens < 0 || units < 0 ? -1 : tens * 10 + units;
 }
 
+// Whether a surrogate pair (one character outside the BMP) starts at `at`. A lone surrogate is a
+// code unit of its own, as the encoder and the CRC count it (and "Characters" refuses it).
+function isPairAt(text: string, at: number, end: number): boolean {
+  const high = text.charCodeAt(at);
+  if (high < 0xd800 || high > 0xdbff || at + 1 >= end) return false;
+  const low = text.charCodeAt(at + 1);
+  return low >= 0xdc00 && low <= 0xdfff;
+}
+
 // The code-unit index `count` code points after `pos`, or -1 past `end`. Only used when the
 // text has surrogate pairs (characters outside the BMP take two code units).
 function advanceCodePoints(text: string, pos: number, count: number, end: number): number {
   let at = pos;
   for (let n = 0; n < count; n++) {
     if (at >= end) return -1;
-    const code = text.charCodeAt(at);
-    at += code >= 0xd800 && code <= 0xdbff && at + 1 < end ? 2 : 1;
+    at += isPairAt(text, at, end) ? 2 : 1;
   }
   return at;
 }
@@ -116,10 +125,37 @@ function hasSurrogates(text: string): boolean {
 function codePointLength(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (!(code >= 0xdc00 && code <= 0xdfff && i > 0)) count++;
+    if (isPairAt(text, i, text.length)) i++;
+    count++;
   }
   return count;
+}
+
+/** Whether a top-level id is a template (26–51, 62, 64, 80–99: docs/qr-schemes.md "EMVCo TLV"). */
+function isTemplateId(id: number): boolean {
+  return (id >= 26 && id <= 51) || id === 62 || id === 64 || id >= 80;
+}
+
+/**
+ * The data object holding code unit `index` of the text `list` was read from (its values starting
+ * at `base`): "59", or "62.05" inside a template; undefined when no value holds it.
+ */
+function dataObjectAt(list: TlvList, base: number, index: number, nested = false): string | undefined {
+  let pos = base;
+  for (let i = 0; i < list.ids.length; i++) {
+    const id = list.ids[i] as number;
+    const value = list.values[i] as string;
+    const valueStart = pos + 4;
+    const valueEnd = valueStart + value.length;
+    if (index < valueEnd) {
+      if (index < valueStart) return undefined;
+      const inner = !nested && isTemplateId(id) ? parseTemplate(value) : undefined;
+      const sub = inner && dataObjectAt(inner, valueStart, index, true);
+      return sub ? `${pad(id)}.${sub}` : pad(id);
+    }
+    pos = valueEnd;
+  }
+  return undefined;
 }
 
 /** Reads a template value (26–51, 62, 64, 80–99) as TLV; undefined when it is not TLV. */
@@ -188,6 +224,14 @@ export function parseEmv(text: string): EmvPayload {
   // The trailer check above saw "6304" 8 characters from the end; TLV must agree that it is an object.
   if (result.ids[result.ids.length - 1] !== 63)
     throw qrDecodeError('The QR has no CRC: tag 63 with 4 hex digits must be the last data object.');
+  const forbidden = firstForbidden(text, 0, length);
+  if (forbidden >= 0) {
+    const field = dataObjectAt(result, 0, forbidden) ?? '?';
+    throw qrDecodeError(
+      `Data object ${field} holds ${codePointLabel(text, forbidden)} at position ${forbidden}: a control or formatting character no EMVCo QR may contain.`,
+      { data_object: field, position: String(forbidden) },
+    );
+  }
   return new ParsedPayload(result, (scan & HAS_SURROGATES) !== 0);
 }
 

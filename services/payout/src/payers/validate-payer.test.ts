@@ -38,12 +38,28 @@ describe('validatePayer', () => {
   it.each([
     ['payer_name', { name: '   ' }, 'payer_name is required'],
     ['payer_name', { name: 'x'.repeat(141) }, 'payer_name must be at most 140 characters'],
-    ['payer_name', { name: 'Ana\u0000' }, 'payer_name must not contain control characters'],
+    ['payer_name', { name: 'Ana\u0000' }, 'payer_name must not contain control or formatting characters'],
+    [
+      'payer_name',
+      { name: 'Ana \u202eanuJ' },
+      'payer_name must not contain control or formatting characters',
+    ],
+    [
+      'payer_account',
+      { account: '12\u001b[2J34' },
+      'payer_account must not contain control or formatting characters',
+    ],
     ['payer_account', { account: '' }, 'payer_account is required'],
     ['payer_account', { account: '1'.repeat(65) }, 'payer_account must be at most 64 characters'],
     ['payer_tax_id', { taxId: '' }, 'payer_tax_id is required'],
     ['payer_tax_id', { taxId: 'P'.repeat(65) }, 'payer_tax_id must be at most 64 characters'],
-    ['payer_tax_id', { taxId: 'AB\u0007' }, 'payer_tax_id must not contain control characters'],
+    ['payer_tax_id', { taxId: 'AB\u0007' }, 'payer_tax_id must not contain control or formatting characters'],
+    // A lone surrogate is no character at all (it has no UTF-8 form): found accepted, paid, stored.
+    [
+      'payer_tax_id',
+      { taxId: 'X1234\ud800' },
+      'payer_tax_id must not contain control or formatting characters',
+    ],
     ['payer_tax_id', { taxId: '123.456.789-00', country: 'BR' }, 'payer_tax_id is not a valid CPF'],
     [
       'payer_country',

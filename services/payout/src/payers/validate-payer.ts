@@ -3,6 +3,7 @@
 // identifier in their own country, checked by that country's rules when payer_country (and
 // payer_id_type) say which (docs/payer-identity.md). The error names the request field.
 import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
+import { firstForbidden } from '@qr-payout/platform/text';
 import type { Payer } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayerIdType } from './documents';
 import { resolvePayerDocument } from './identity';
@@ -23,8 +24,6 @@ const MAX_NAME = 140;
 const MAX_ACCOUNT = 64;
 // Long enough for any national document or passport number, short enough for partner files.
 const MAX_TAX_ID = 64;
-// C0/C1 control characters have no place in a name or an account, and break partner files.
-const CONTROL = /\p{Cc}/u;
 
 function invalidPayer(field: string, message: string): ConnectError {
   return serviceError('ValidationError', message, { code: Code.InvalidArgument, field });
@@ -36,7 +35,10 @@ function text(field: string, value: string, max: number): string {
   // Characters as the API's schema counts them (JSON Schema maxLength: code points), not UTF-16
   // units: a character outside the BMP is one, as the gateway's validation already counted it.
   if ([...trimmed].length > max) throw invalidPayer(field, `${field} must be at most ${max} characters`);
-  if (CONTROL.test(trimmed)) throw invalidPayer(field, `${field} must not contain control characters`);
+  // Control and bidirectional formatting characters, and lone surrogates, have no place in a name,
+  // an account or a document number, and break partner files (docs/payer-identity.md "Fields").
+  if (firstForbidden(trimmed) >= 0)
+    throw invalidPayer(field, `${field} must not contain control or formatting characters`);
   return trimmed;
 }
 
