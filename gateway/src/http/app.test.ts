@@ -313,6 +313,18 @@ describe('public app', () => {
       expect(({} as Record<string, unknown>)['admin']).toBeUndefined();
     });
 
+    it('400 ValidationError for a key twice in one object, and for an amount not kept as written', async () => {
+      const twice = await post('{"qr_string":"a","amount":1,"amount":2}');
+      expectErrorBody(twice, 400, 'ValidationError');
+      expect(twice.json().message).toMatch(/"amount" more than once/);
+      // Parsed, it would be 12.35: paying that is paying an amount the client did not write.
+      const inexact = await post('{"qr_string":"a","amount":12.3499999999999999999}');
+      expectErrorBody(inexact, 400, 'ValidationError');
+      expect(inexact.json().message).toMatch(
+        /^amount is 12.3499999999999999999 as written, which reads back as 12.35/,
+      );
+    });
+
     it('400 ValidationError naming the field', async () => {
       const cases: [object, RegExp][] = [
         [{}, /^qr_string is required$/],

@@ -1,3 +1,4 @@
+import { describeJsonProblem, JsonRefused, parseStrictJson } from '@qr-payout/platform/json';
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import { apiError } from '../errors/api-error';
@@ -7,7 +8,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 /**
  * Only JSON bodies are accepted (415 for anything else, docs/api/errors.md "Error names"). Parsing
  * is secure-json-parse with both __proto__ and constructor.prototype keys refused, so a body can
- * never reach an object's prototype; each failure is a 400 ValidationError saying what was wrong.
+ * never reach an object's prototype, under @qr-payout/platform/json's rules (a key once per object, a
+ * number exactly as written); each failure is a 400 ValidationError saying what was wrong.
  */
 export function registerJsonBodyParser(
   app: FastifyInstance,
@@ -36,14 +38,23 @@ export function registerJsonBodyParser(
 export function parseJsonBody(text: string): unknown {
   if (text.length === 0) throw apiError('ValidationError', 'The request body is empty; send a JSON object.');
   try {
-    return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    // Keys once per object, numbers exactly as written (@qr-payout/platform/json), and no key that
+    // reaches a prototype.
+    return parseStrictJson(text, (body, reviver) => {
+      try {
+        return sjson.parse(body, reviver, { protoAction: 'error', constructorAction: 'error' });
+      } catch (err) {
+        if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) {
+          throw apiError(
+            'ValidationError',
+            'The request body contains a forbidden key (__proto__ or constructor.prototype).',
+          );
+        }
+        throw err;
+      }
+    });
   } catch (err) {
-    if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) {
-      throw apiError(
-        'ValidationError',
-        'The request body contains a forbidden key (__proto__ or constructor.prototype).',
-      );
-    }
-    throw apiError('ValidationError', 'The request body is not valid JSON.');
+    if (err instanceof JsonRefused) throw apiError('ValidationError', describeJsonProblem(err.problem));
+    throw err;
   }
 }

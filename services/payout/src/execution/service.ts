@@ -13,6 +13,7 @@
 
 import { checkIdempotencyKey, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '@qr-payout/platform/idempotency-key';
 import { isId, newId } from '@qr-payout/platform/ids';
+import { describeJsonProblem, JsonRefused, parseStrictJson } from '@qr-payout/platform/json';
 import type { Logger } from '@qr-payout/platform/log';
 import { checkTargetUrl } from '@qr-payout/platform/net';
 import type {
@@ -137,9 +138,10 @@ function checkCallbackUrl(value: string, allowPrivateTargets: boolean): string |
 function parseCallbackPayload(payload: Uint8Array): PayoutResource {
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(payload).toString('utf8'));
-  } catch {
-    throw invalidRequest('payload', 'The request body is not valid JSON.');
+    body = parseStrictJson(Buffer.from(payload).toString('utf8'));
+  } catch (err) {
+    if (err instanceof JsonRefused) throw invalidRequest('payload', describeJsonProblem(err.problem));
+    throw err;
   }
   const resource = parsePayoutResource(body);
   if (!resource) {
