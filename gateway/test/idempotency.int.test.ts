@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { silentLogger } from '@qr-payout/platform/log';
 import { testInfra } from '@qr-payout/test-kit/infra';
@@ -277,6 +278,29 @@ function post(
 
 const newKey = () => `idem-${randomSuffix()}`;
 
+/** A POST whose headers go on the wire line by line, repeated names included (fetch would join them). */
+function postWithHeaderLines(
+  base: string,
+  path: string,
+  lines: [string, string][],
+): Promise<{ status: number; body: { _tag?: string; message?: string } }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ instruction_id: INS, ...PAYER });
+    // Raw headers: Node adds none of its own, so Host and Content-Length are written here.
+    const raw = [['host', new URL(base).host], ['content-length', String(Buffer.byteLength(body))], ...lines];
+    const req = http.request(`${base}${path}`, { method: 'POST', headers: raw.flat() }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function flushRedis(): Promise<void> {
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length > 0) await redis.del(...keys);
@@ -449,7 +473,22 @@ describe.each(BACKENDS)('with the $name cache', (backend) => {
       expect([missing.status, missing.json()._tag]).toEqual([400, 'IdempotencyKeyMissing']);
       const long = await post(base, '/v1/execute', 'k'.repeat(256), { instruction_id: INS, ...PAYER });
       expect([long.status, long.json()._tag]).toEqual([400, 'ValidationError']);
-      expect(state.calls).toBe(0);
+      // Two header lines, which Node would join into the one key "a, b".
+      const twice = await postWithHeaderLines(base, '/v1/execute', [
+        ['x-api-key', 'key_a'],
+        ['content-type', 'application/json'],
+        ['idempotency-key', 'a'],
+        ['idempotency-key', 'b'],
+      ]);
+      expect([twice.status, twice.body._tag, twice.body.message]).toEqual([
+        400,
+        'ValidationError',
+        'Idempotency-Key must be sent once.',
+      ]);
+      // One line whose value holds a comma is one key, as sent.
+      const comma = await post(base, '/v1/execute', `a, b ${newKey()}`, { instruction_id: INS, ...PAYER });
+      expect(comma.status).toBe(200);
+      expect(state.calls).toBe(1);
     });
   });
 

@@ -7,12 +7,24 @@ import type { IdempotentResponse } from './run';
  * so a request without a key is 400 IdempotencyKeyMissing whatever its body.
  */
 export async function requireIdempotencyKey(request: FastifyRequest): Promise<void> {
-  readIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+  readIdempotencyKey(headerLines(request, IDEMPOTENCY_KEY_HEADER));
 }
 
 /** The request's Idempotency-Key (already checked by requireIdempotencyKey). */
 export function idempotencyKeyOf(request: FastifyRequest): string {
-  return readIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+  return readIdempotencyKey(headerLines(request, IDEMPOTENCY_KEY_HEADER));
+}
+
+/**
+ * Each value sent for header `name`, one per header line. Node joins repeated lines of most
+ * headers into one "a, b", which would make two keys one; the raw lines keep them apart.
+ */
+function headerLines(request: FastifyRequest, name: string): string[] {
+  const raw = request.raw.rawHeaders;
+  const values: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    if (raw[i]?.toLowerCase() === name) values.push(raw[i + 1] as string);
+  return values;
 }
 
 /**

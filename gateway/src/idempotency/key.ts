@@ -6,15 +6,15 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
 /**
  * The Idempotency-Key of a payment operation (docs/api/idempotency.md "The Idempotency-Key"), by
- * the rule payout applies too (platform `idempotency-key`): 400 IdempotencyKeyMissing when absent
- * or blank, 400 ValidationError when sent twice, longer than 255 characters or not printable ASCII.
+ * the rule payout applies too (platform `idempotency-key`), from the value of each header line that
+ * carried it: 400 IdempotencyKeyMissing when absent or blank, 400 ValidationError when sent on two
+ * lines, longer than 255 characters or not printable ASCII.
  */
-export function readIdempotencyKey(value: string | string[] | undefined): string {
-  if (value === undefined || (Array.isArray(value) && value.length === 0))
-    throw apiError('IdempotencyKeyMissing');
-  if (Array.isArray(value)) {
-    throw apiError('ValidationError', 'Idempotency-Key must be sent once.');
-  }
+export function readIdempotencyKey(lines: string | readonly string[]): string {
+  const values = typeof lines === 'string' ? [lines] : lines;
+  if (values.length > 1) throw apiError('ValidationError', 'Idempotency-Key must be sent once.');
+  const value = values[0];
+  if (value === undefined) throw apiError('IdempotencyKeyMissing');
   const verdict = checkIdempotencyKey(value);
   if (verdict === 'missing') throw apiError('IdempotencyKeyMissing');
   if (verdict === 'invalid') throw apiError('ValidationError', INVALID_IDEMPOTENCY_KEY_MESSAGE);
