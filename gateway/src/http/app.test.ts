@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { silentLogger } from '@qr-payout/platform/log';
 import { RAILS } from '@qr-payout/platform/partner-protocol';
@@ -520,5 +521,63 @@ describe('public app', () => {
       app = build({ readiness: { notReadyReason: async () => 'shutting down' } });
       expectErrorBody(await inject(app, { url: '/readyz' }), 503, 'ServiceUnavailable');
     });
+  });
+});
+
+describe("requests Node's HTTP parser refuses (over a real socket)", () => {
+  let app: FastifyInstance;
+  let port: number;
+  beforeAll(async () => {
+    app = build();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as { port: number }).port;
+  });
+  afterAll(() => app.close());
+
+  /** Writes `head` (request line and headers, CRLF-separated) and reads the whole answer. */
+  function exchange(head: string): Promise<InjectResponse> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(`${head}\r\n\r\n`));
+      let raw = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk) => {
+        raw += chunk;
+      });
+      socket.on('error', () => {}); // the server closes after answering
+      socket.on('close', () => {
+        const [headText = '', body = ''] = raw.split('\r\n\r\n');
+        const [statusLine = '', ...lines] = headText.split('\r\n');
+        const headers = Object.fromEntries(
+          lines.map((line) => [
+            line.slice(0, line.indexOf(':')).toLowerCase(),
+            line.slice(line.indexOf(':') + 1).trim(),
+          ]),
+        );
+        if (statusLine === '') reject(new Error('no answer'));
+        else
+          resolve({
+            statusCode: Number(statusLine.split(' ')[1]),
+            headers,
+            body,
+            json: () => JSON.parse(body),
+          });
+      });
+    });
+  }
+
+  it('headers larger than Node reads: 400 ValidationError in the error shape (was 431 in Fastify shape)', async () => {
+    const res = await exchange(`GET /v1/schemes HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(100 * 1024)}`);
+    expectErrorBody(res, 400, 'ValidationError');
+    expect(res.json().message).toMatch(/headers are larger/);
+  });
+
+  it('a DEL byte in a header value: 400 ValidationError in the error shape', async () => {
+    const res = await exchange(`GET /v1/schemes HTTP/1.1\r\nHost: x\r\nx-api-key: qrp_\x7f`);
+    expectErrorBody(res, 400, 'ValidationError');
+  });
+
+  it('a request without Host reaches the routes and their answers', async () => {
+    const res = await exchange('GET /v1/schemes HTTP/1.1\r\nConnection: close');
+    expectErrorBody(res, 401, 'AuthError');
   });
 });

@@ -8,6 +8,7 @@ import { buildOpenApiDocument, serverUrlFromDocsUrl } from '../openapi/document'
 import type { RateLimiter } from '../ratelimit/limiter';
 import type { SchemeCatalogue } from '../schemes/catalogue';
 import { type AuthTenants, createAuthHook } from './auth';
+import { clientErrorHandler } from './client-error';
 import { sendApiError, toApiError } from './error-reply';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
 import { registerRequestMetrics } from './metrics';
@@ -86,6 +87,10 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
     return503OnClosing: false,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     schemaErrorFormatter: (errors, dataVar) => new Error(formatValidationMessage(errors, dataVar)),
+    // What Node's HTTP parser refuses is answered in the error shape too; a request without Host
+    // reaches the routes (and their error answers) instead of Node's bodiless 400.
+    clientErrorHandler: clientErrorHandler(publicDocsUrl),
+    http: { requireHostHeader: false },
     frameworkErrors: (error, request, reply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       sendApiError(reply, toApiError(error, request, logger), publicDocsUrl);
