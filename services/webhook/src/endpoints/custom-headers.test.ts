@@ -132,6 +132,17 @@ describe('checkCustomHeaders', () => {
     'service-signature',
     'SERVICE-SIGNATURE',
     'Service-signature',
+    'X-Event-Id',
+    'x-event-type',
+    'Transfer-Encoding',
+    'Connection',
+    'Keep-Alive',
+    'TE',
+    'Trailer',
+    'Upgrade',
+    'Expect',
+    'Proxy-Authorization',
+    'proxy-connection',
   ])('refuses the reserved name %s', (name) => {
     expect(
       checkCustomHeaders([

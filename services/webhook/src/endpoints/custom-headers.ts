@@ -5,7 +5,31 @@
 
 export const MAX_CUSTOM_HEADERS = 20;
 export const MAX_CUSTOM_HEADER_BYTES = 8 * 1024;
-export const RESERVED_HEADER_NAMES = ['host', 'content-length', 'content-type', 'service-signature'];
+// Names the sender writes itself (the body's framing, the signature and the event's ids) and the
+// hop-by-hop and framing headers of RFC 9110 §7.6.1 plus Expect: a receiver that gets
+// Transfer-Encoding beside Content-Length, or Connection: upgrade, refuses the request, and every
+// attempt would fail until the endpoint is disabled.
+const RESERVED_HEADER_NAMES: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'service-signature',
+  'x-event-id',
+  'x-event-type',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+]);
+
+/** Whether a custom header may not have this name (any case): the list above, and every Proxy-*. */
+export function isReservedHeaderName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return RESERVED_HEADER_NAMES.has(lower) || lower.startsWith('proxy-');
+}
 
 // RFC 9110 §5.6.2 token.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -28,7 +52,7 @@ export function checkCustomHeaders(headers: readonly CustomHeader[]): HeadersPro
     if (!TOKEN.test(name)) {
       return { field: `headers[${index}].name`, problem: 'header name must be an HTTP token' };
     }
-    if (RESERVED_HEADER_NAMES.includes(lower)) {
+    if (isReservedHeaderName(name)) {
       return { field: `headers[${index}].name`, problem: `header ${name} is reserved and cannot be set` };
     }
     if (seen.has(lower)) {
