@@ -256,7 +256,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   'endpoint create': {
     summary: "Register a webhook endpoint for a tenant's events.",
     details:
-      'Header values are write-only: no command or API shows them again. The webhook service refuses more than 20 headers, more than 8 KiB of them, and the reserved names Host, Content-Length, Content-Type and Service-Signature.',
+      'Header values are write-only: no command or API shows them again. The webhook service refuses more than 20 headers, more than 8 KiB of them, and reserved names: the headers it writes itself (Host, Content-Length, Content-Type, Service-Signature, X-Event-Id, X-Event-Type) and hop-by-hop ones (Connection, Transfer-Encoding, Proxy-* and the like; docs/api/webhooks.md "Custom headers").',
     options: {
       tenant: TENANT,
       url: {
