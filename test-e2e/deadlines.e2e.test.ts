@@ -205,7 +205,7 @@ describe("the gateway's Redis through a half-open link", () => {
       IDEMPOTENCY_KEY_PREFIX: `test:deadlines:${newId('req')}:`,
       RATE_LIMIT_REDIS_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS),
       REDIS_SOCKET_TIMEOUT_MS: String(SOCKET_TIMEOUT_MS),
-      PAYOUT_ADMIN_TOKEN: 'test-admin-deadlines',
+      PAYOUT_ADMIN_TOKEN: 'test-admin-deadlines-0123456789abcdef',
     });
     deps = createGatewayDeps(config, silentLogger());
   });

@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadGatewayConfig, loadGatewayMigrateConfig } from './config';
 
-const BASE = { DATABASE_URL: 'postgres://u:p@db:5432/payments', PAYOUT_ADMIN_TOKEN: 'token' };
+const BASE = {
+  DATABASE_URL: 'postgres://u:p@db:5432/payments',
+  PAYOUT_ADMIN_TOKEN: 'operator-token-of-32-characters!',
+};
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-config-'));
 const CA = path.join(dir, 'ca.crt');
 writeFileSync(CA, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
@@ -40,5 +43,23 @@ describe('loadGatewayMigrateConfig', () => {
       dbSchema: 'gateway',
       logLevel: 'info',
     });
+  });
+});
+
+describe('loadGatewayConfig: the operator token', () => {
+  it('refuses a token shorter than 32 characters at start, without echoing it', () => {
+    const short = 'op-token-31-characters-long-xyz';
+    expect(short).toHaveLength(31);
+    let problem = '';
+    try {
+      loadGatewayConfig({ ...BASE, REDIS_URL: 'redis://cache:6379', PAYOUT_ADMIN_TOKEN: short });
+    } catch (err) {
+      problem = (err as Error).message;
+    }
+    expect(problem).toMatch(/PAYOUT_ADMIN_TOKEN must be at least 32 characters/);
+    expect(problem).not.toContain(short);
+    expect(loadGatewayConfig({ ...BASE, REDIS_URL: 'redis://cache:6379' }).adminToken).toBe(
+      BASE.PAYOUT_ADMIN_TOKEN,
+    );
   });
 });

@@ -12,6 +12,7 @@ import {
 import { dbDeadlineSettings } from '@qr-payout/platform/db';
 import { grpcClientSettings } from '@qr-payout/platform/grpc';
 import { metricsSettings } from '@qr-payout/platform/metrics';
+import { MIN_OPERATOR_TOKEN_LENGTH } from './admin/operator-auth';
 
 // Every variable of the gateway (README "Configuration"). Fails fast naming each bad variable.
 const shape = {
@@ -46,7 +47,9 @@ const shape = {
   // GRPC_LOAD_BALANCING, GRPC_DNS_MIN_RESOLUTION_INTERVAL_MS: how calls spread over each service's
   // replicas (docs/architecture.md "Internal load balancing").
   ...grpcClientSettings(),
-  adminToken: str('PAYOUT_ADMIN_TOKEN', { secret: true }),
+  // A guessable operator token would open the admin API (docs/operators.md "Where the admin API
+  // and its token come from"): at least 32 characters, e.g. `openssl rand -base64 32`.
+  adminToken: str('PAYOUT_ADMIN_TOKEN', { secret: true, minLength: MIN_OPERATOR_TOKEN_LENGTH }),
   publicDocsUrl: url('PUBLIC_DOCS_URL', { default: 'http://localhost:8080/docs' }),
   schemesCacheTtlMs: int('SCHEMES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),
   currenciesCacheTtlMs: int('FX_CURRENCIES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),

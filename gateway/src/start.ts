@@ -104,6 +104,7 @@ export async function startGateway(
       webhook: deps.webhook,
       payout: deps.payout,
       adminToken: config.adminToken,
+      throttle: { limiter: deps.limiter, failureLimit: config.authFailureLimit },
       logger,
     });
     let adminPort: number;

@@ -28,6 +28,7 @@ import { createAdminClient } from '@qr-payout/test-kit/admin';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
 import { buildAdminServer, type PayoutAdminClient } from '../src/admin/server';
+import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService, type TenantService } from '../src/tenants/service';
 
 type GrpcServer = ReturnType<typeof createGrpcServer>;
@@ -39,6 +40,8 @@ const run = promisify(execFile);
 const REPO_ROOT = path.join(__dirname, '../..');
 const PAYOUTCTL = path.join(REPO_ROOT, 'cli/bin/payoutctl.js');
 const ADMIN_TOKEN = `op_${randomBytes(24).toString('hex')}`;
+// Failed operator token attempts per address per minute on the throttle test's own admin server.
+const FAILED_TOKEN_LIMIT = 3;
 const schema = `gw_admin_${randomBytes(6).toString('hex')}`;
 
 let pool: pg.Pool;
@@ -197,7 +200,14 @@ beforeAll(async () => {
   const webhook = createGrpcClient(WebhookService, { baseUrl: `http://127.0.0.1:${webhookPort}` });
   const logger = silentLogger();
   tenants = createTenantService({ pool, webhook, logger, defaultRateLimit: 100 });
-  adminServer = buildAdminServer({ tenants, webhook, payout: fakePayout, adminToken: ADMIN_TOKEN, logger });
+  adminServer = buildAdminServer({
+    tenants,
+    webhook,
+    payout: fakePayout,
+    adminToken: ADMIN_TOKEN,
+    throttle: { limiter: createMemoryRateLimiter(), failureLimit: 100 },
+    logger,
+  });
   await new Promise<void>((resolve) => adminServer.listen(0, '127.0.0.1', resolve));
   adminUrl = `http://127.0.0.1:${(adminServer.address() as AddressInfo).port}`;
 });
@@ -571,4 +581,39 @@ describe('payoutctl against the admin API', () => {
     expect(usage.code).toBe(2);
     expect(JSON.parse(usage.stderr).error).toEqual({ code: 'usage', message: '--url is required' });
   }, 60_000);
+
+  it('throttles failed operator tokens per address with Retry-After; the right token still works', async () => {
+    // A server of its own, so its failure budget is this test's alone.
+    const throttled = buildAdminServer({
+      tenants,
+      webhook: createGrpcClient(WebhookService, { baseUrl: 'http://127.0.0.1:9' }),
+      payout: fakePayout,
+      adminToken: ADMIN_TOKEN,
+      throttle: { limiter: createMemoryRateLimiter(), failureLimit: FAILED_TOKEN_LIMIT },
+      logger: silentLogger(),
+    });
+    await new Promise<void>((resolve) => throttled.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(throttled.address() as AddressInfo).port}`;
+    const listTenants = (token: string) =>
+      fetch(`${url}/payout.admin.v1.AdminService/ListTenants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let attempt = 0; attempt <= FAILED_TOKEN_LIMIT; attempt++) {
+      last = await listTenants(`wrong-${attempt}`);
+      statuses.push(last.status);
+    }
+    // Connect's HTTP statuses: Unauthenticated 401, ResourceExhausted 429.
+    expect(statuses).toEqual([...Array(FAILED_TOKEN_LIMIT).fill(401), 429]);
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await last?.json()) as { message: string }).message).toMatch(
+      /too many failed operator token attempts/,
+    );
+    expect((await listTenants(ADMIN_TOKEN)).status).toBe(200);
+    throttled.closeAllConnections();
+    await new Promise((resolve) => throttled.close(resolve));
+  });
 });

@@ -37,7 +37,7 @@ export function gatewayEnv(opts: {
     RATE_LIMIT_KEY_PREFIX: opts.redisPrefix,
     DECODER_URL: opts.decoderUrl,
     ...(opts.payoutUrl ? { PAYOUT_URL: opts.payoutUrl } : {}),
-    PAYOUT_ADMIN_TOKEN: `test-admin-${randomSuffix()}`,
+    PAYOUT_ADMIN_TOKEN: `test-admin-${randomBytes(16).toString('hex')}`,
     MIGRATE_ON_START: 'true',
     LOG_LEVEL: 'error',
     AUTH_FAILURE_LIMIT: '5',

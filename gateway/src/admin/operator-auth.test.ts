@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createMemoryRateLimiter } from '../ratelimit/memory';
 import { bearerToken, operatorTokenInterceptor, tokenMatches } from './operator-auth';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -21,6 +22,7 @@ describe('operator token', () => {
   });
 
   it('refuses to build an open admin API', () => {
-    expect(() => operatorTokenInterceptor('')).toThrow(/PAYOUT_ADMIN_TOKEN/);
+    const throttle = { limiter: createMemoryRateLimiter(), failureLimit: 5 };
+    expect(() => operatorTokenInterceptor('', throttle)).toThrow(/PAYOUT_ADMIN_TOKEN/);
   });
 });

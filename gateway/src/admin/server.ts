@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { type Client, Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+import { type Client, Code, ConnectError, createContextValues, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { Logger } from '@qr-payout/platform/log';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
@@ -7,7 +7,7 @@ import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb'
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { TenantService } from '../tenants/service';
 import { createAdminHandlers } from './handlers';
-import { operatorTokenInterceptor } from './operator-auth';
+import { kCallerAddress, type OperatorAuthThrottle, operatorTokenInterceptor } from './operator-auth';
 
 /** The part of the webhook service's gRPC client the admin API forwards to. */
 export type WebhookAdminClient = Pick<
@@ -31,6 +31,8 @@ export interface AdminServerDeps {
   payout: PayoutAdminClient;
   /** PAYOUT_ADMIN_TOKEN: the operator's bearer token. Required: the admin API never runs open. */
   adminToken: string;
+  /** Failed token attempts per caller address: the public API's limiter and AUTH_FAILURE_LIMIT. */
+  throttle: OperatorAuthThrottle;
   logger: Logger;
 }
 
@@ -52,7 +54,15 @@ function callLogInterceptor(logger: Logger): Interceptor {
         logger.info({ rpc, code: Code[err.code], duration_ms }, 'admin call failed');
         // A webhook service error carries that gRPC response's headers (content-type, grpc-*) as
         // metadata; sent on as they are, they would corrupt this Connect response.
-        const clean = new ConnectError(err.rawMessage, err.code, undefined, undefined, err.cause);
+        // Our own Retry-After (the operator token throttle) is the one header kept.
+        const retryAfter = err.metadata.get('retry-after');
+        const clean = new ConnectError(
+          err.rawMessage,
+          err.code,
+          retryAfter === null ? undefined : new Headers({ 'retry-after': retryAfter }),
+          undefined,
+          err.cause,
+        );
         clean.details = err.details;
         throw clean;
       }
@@ -71,7 +81,8 @@ export function buildAdminServer(deps: AdminServerDeps): http.Server {
   const handler = connectNodeAdapter({
     routes: (router) => router.service(AdminService, createAdminHandlers(deps)),
     // The logging interceptor is outermost so it also records refused tokens.
-    interceptors: [callLogInterceptor(deps.logger), operatorTokenInterceptor(deps.adminToken)],
+    interceptors: [callLogInterceptor(deps.logger), operatorTokenInterceptor(deps.adminToken, deps.throttle)],
+    contextValues: (req) => createContextValues().set(kCallerAddress, req.socket.remoteAddress ?? 'unknown'),
     connect: true,
     grpc: true,
     grpcWeb: false,

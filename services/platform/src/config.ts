@@ -50,11 +50,23 @@ function shown(raw: string, secret: boolean | undefined): string {
   return secret ? '' : ` (got ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw)})`;
 }
 
-export function str(name: string, opts: Defaulted<string>): ConfigReader<string>;
-export function str(name: string, opts: Optional): ConfigReader<string | undefined>;
-export function str(name: string, opts?: Required): ConfigReader<string>;
-export function str(name: string, opts: BaseOptions & { default?: string; optional?: boolean } = {}) {
-  return reader(name, opts, (raw) => ({ ok: true, value: raw }));
+/** minLength: the fewest characters accepted (a token that must not be guessable). */
+type StrOptions = { minLength?: number };
+export function str(name: string, opts: Defaulted<string> & StrOptions): ConfigReader<string>;
+export function str(name: string, opts: Optional & StrOptions): ConfigReader<string | undefined>;
+export function str(name: string, opts?: Required & StrOptions): ConfigReader<string>;
+export function str(
+  name: string,
+  opts: BaseOptions & StrOptions & { default?: string; optional?: boolean } = {},
+) {
+  return reader(name, opts, (raw) =>
+    opts.minLength !== undefined && raw.length < opts.minLength
+      ? {
+          ok: false,
+          problem: `${name} must be at least ${opts.minLength} characters${shown(raw, opts.secret)}`,
+        }
+      : { ok: true, value: raw },
+  );
 }
 
 type IntOptions = { min?: number; max?: number };
