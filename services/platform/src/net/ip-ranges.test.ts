@@ -29,3 +29,25 @@ describe('blockedAddressClass, IPv4 reached through IPv6 translation', () => {
     expect(blockedAddressClass(address)).toBe(label);
   });
 });
+
+describe('blockedAddressClass, tunnelling and non-routable IPv6 ranges', () => {
+  it.each([
+    ['192.88.99.1', '6to4 relay'],
+    ['192.88.99.255', '6to4 relay'],
+    // Teredo: server 65.54.227.120, client 1.2.3.4 obfuscated (XOR) in the last 32 bits.
+    ['2001:0:4136:e378:8000:63bf:fefd:fcfb', 'Teredo'],
+    ['2001::1', 'Teredo'],
+    ['2001:10::1', 'ORCHID'],
+    ['2001:20::1', 'ORCHIDv2'],
+    ['3fff::1', 'documentation'],
+  ])('refuses %s as %s', (address, label) => {
+    expect(blockedAddressClass(address)).toBe(label);
+  });
+
+  it.each(['192.88.98.1', '192.88.100.1', '2001:4860:4860::8888', '2001:1::1', '2001:30::1'])(
+    'leaves the public %s alone',
+    (address) => {
+      expect(blockedAddressClass(address)).toBeUndefined();
+    },
+  );
+});

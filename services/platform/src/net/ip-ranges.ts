@@ -3,8 +3,9 @@ import { isIPv4, isIPv6 } from 'node:net';
 // Address classes a webhook must never be sent to unless private targets are allowed
 // (docs/api/webhooks.md "Where we send"): loopback, private, link-local (which holds the cloud
 // metadata address 169.254.169.254), carrier-grade NAT, unspecified, multicast, reserved and
-// documentation ranges. IPv6 forms that embed an IPv4 address (mapped, translated, NAT64, 6to4) are
-// judged by the embedded address, so `[::ffff:127.0.0.1]` is as refused as `127.0.0.1`.
+// documentation ranges, and the tunnelling ranges (6to4 relays, Teredo). IPv6 forms that embed an
+// IPv4 address (mapped, translated, NAT64, 6to4) are judged by the embedded address, so
+// `[::ffff:127.0.0.1]` is as refused as `127.0.0.1`.
 
 type Range = { prefix: number[]; bits: number; label: string };
 
@@ -26,6 +27,8 @@ const IPV4_BLOCKED: Range[] = [
   v4('172.16.0.0/12', 'private'),
   v4('192.0.0.0/24', 'reserved'),
   v4('192.0.2.0/24', 'documentation'),
+  // RFC 7526: the deprecated 6to4 relay anycast; whatever answers there relays into other networks.
+  v4('192.88.99.0/24', '6to4 relay'),
   v4('192.168.0.0/16', 'private'),
   v4('198.18.0.0/15', 'benchmarking'),
   v4('198.51.100.0/24', 'documentation'),
@@ -38,7 +41,13 @@ const IPV6_BLOCKED: Range[] = [
   v6([0, 0, 0, 0, 0, 0, 0, 0], 128, 'unspecified'),
   v6([0, 0, 0, 0, 0, 0, 0, 1], 128, 'loopback'),
   v6([0x0100, 0, 0, 0], 64, 'discard'),
+  // RFC 4380 Teredo: the client's IPv4 address sits obfuscated in the last 32 bits and the server's
+  // in bits 32..63, so the address cannot be judged by an embedded one: the whole /32 is refused.
+  v6([0x2001, 0], 32, 'Teredo'),
+  v6([0x2001, 0x0010], 28, 'ORCHID'),
+  v6([0x2001, 0x0020], 28, 'ORCHIDv2'),
   v6([0x2001, 0x0db8], 32, 'documentation'),
+  v6([0x3fff], 20, 'documentation'),
   // RFC 8215: a site's own NAT64 translator, which reaches that site's private IPv4 network; where
   // the IPv4 address sits depends on the site's prefix length, so the whole /48 is refused.
   v6([0x64, 0xff9b, 0x1], 48, 'local-use NAT64'),
