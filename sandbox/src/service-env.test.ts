@@ -82,6 +82,20 @@ describe('sharedServiceEnv', () => {
     });
   });
 
+  it('lets webhooks reach private addresses only while bound to loopback, and not when told false', () => {
+    const allowed = (env: NodeJS.ProcessEnv) =>
+      sharedServiceEnv(env, credentials).WEBHOOK_ALLOW_PRIVATE_TARGETS;
+    expect(allowed({})).toBe('true');
+    expect(allowed({ HOST: '127.0.0.1' })).toBe('true');
+    expect(allowed({ HOST: 'localhost' })).toBe('true');
+    expect(allowed({ HOST: '::1' })).toBe('true');
+    expect(allowed({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' })).toBe('false');
+    // Reachable from elsewhere: a key holder must not read internal services through a delivery.
+    expect(allowed({ HOST: '0.0.0.0' })).toBe('false');
+    expect(allowed({ HOST: '0.0.0.0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toBe('false');
+    expect(allowed({ HOST: '192.168.1.20' })).toBe('false');
+  });
+
   it('keeps telemetry off when asked, even with an endpoint', () => {
     const env = sharedServiceEnv(
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' },

@@ -27,7 +27,7 @@ export function sharedServiceEnv(env: NodeJS.ProcessEnv, credentials: SandboxCre
     DB_POOL_MAX: env.DB_POOL_MAX || SANDBOX_DB_POOL_MAX,
     PAYOUT_ADMIN_TOKEN: credentials.adminToken,
     WEBHOOK_SECRETS_KEY: credentials.webhookSecretsKey,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: privateTargetsAllowed(env) ? 'true' : 'false',
     WEBHOOK_RETRY_SCALE: env.WEBHOOK_RETRY_SCALE || SANDBOX_RETRY_SCALE,
     // Scaled retries are milliseconds to seconds apart: look for due ones often.
     WEBHOOK_POLL_MS: '100',
@@ -36,6 +36,18 @@ export function sharedServiceEnv(env: NodeJS.ProcessEnv, credentials: SandboxCre
     // Telemetry only when the developer points it at a collector.
     OTEL_SDK_DISABLED: env.OTEL_EXPORTER_OTLP_ENDPOINT ? env.OTEL_SDK_DISABLED || 'false' : 'true',
   };
+}
+
+/**
+ * Whether webhooks may go to private addresses (the developer's receiver on http://127.0.0.1): only
+ * while the API is bound to loopback, and not when WEBHOOK_ALLOW_PRIVATE_TARGETS=false. Bound
+ * beyond loopback, anyone holding the sandbox's key could register an internal address and read
+ * the first KiB of its answer in the delivery's attempt log (sandbox/README.md "Configuration").
+ */
+export function privateTargetsAllowed(env: NodeJS.ProcessEnv): boolean {
+  const host = env.HOST || '127.0.0.1';
+  const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return loopback && env.WEBHOOK_ALLOW_PRIVATE_TARGETS !== 'false';
 }
 
 export type GatewayPlacement = {
