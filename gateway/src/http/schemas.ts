@@ -770,13 +770,19 @@ export const WEBHOOK_DELIVERY_ATTEMPT_SCHEMA = {
 
 export const WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA = {
   ...WEBHOOK_DELIVERY_SCHEMA,
-  required: [...WEBHOOK_DELIVERY_SCHEMA.required, 'attempt_log'],
+  required: [...WEBHOOK_DELIVERY_SCHEMA.required, 'attempt_log', 'earlier_attempts'],
   properties: {
     ...WEBHOOK_DELIVERY_SCHEMA.properties,
     attempt_log: {
       type: 'array',
       items: WEBHOOK_DELIVERY_ATTEMPT_SCHEMA,
-      description: 'Every attempt, oldest first, across replays.',
+      description:
+        'The attempts, oldest first, across replays: every attempt of the current series and the latest 100 of earlier ones.',
+    },
+    earlier_attempts: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Attempts of earlier series no longer in attempt_log (the oldest ones), 0 when none.',
     },
   },
 } as const;

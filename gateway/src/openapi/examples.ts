@@ -167,6 +167,7 @@ export const EXAMPLE_DELIVERY_WITH_ATTEMPTS = {
       succeeded: true,
     },
   ],
+  earlier_attempts: 0,
 };
 
 export const EXAMPLE_REPLAYED_DELIVERY = {

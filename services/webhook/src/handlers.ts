@@ -144,8 +144,12 @@ export function createWebhookHandlers(deps: {
     },
 
     async getDelivery(req) {
-      const { delivery, attempts } = await deliveries.get(req.deliveryId, scopeOf(req));
-      return { delivery: toDeliveryMessage(delivery), attempts: attempts.map(toAttemptMessage) };
+      const { delivery, attempts, earlierAttempts } = await deliveries.get(req.deliveryId, scopeOf(req));
+      return {
+        delivery: toDeliveryMessage(delivery),
+        attempts: attempts.map(toAttemptMessage),
+        earlierAttempts,
+      };
     },
 
     async replayDelivery(req) {

@@ -19,6 +19,7 @@ import { testInfra } from '@qr-payout/test-kit/infra';
 import { failure, startOnFreshSchema } from '@qr-payout/test-kit/service';
 import pg from 'pg';
 import { baseDelayMs } from '../src/deliveries/schedule';
+import { KEPT_EARLIER_ATTEMPTS } from '../src/deliveries/store';
 import { DISABLED_AFTER_FAILING } from '../src/endpoints/service';
 import { generateSealingKey, loadWebhookConfig, type RunningWebhook, startWebhook } from '../src/index';
 import { type ReceivedRequest, type Receiver, type Route, startReceiver } from './support/receiver';
@@ -714,6 +715,26 @@ describe('replay and listing', () => {
     expect(after[1]!.verified).toBe(true);
     // The callback delivery of the same event was not touched.
     expect(requestsOf(routes.callback, eventId)).toHaveLength(1);
+  });
+
+  it('keeps the attempt log bounded across replays: the latest 100 of earlier series, the rest counted', async () => {
+    // 150 attempts of earlier series, as many replays would leave (before the bound, ~3,700 made
+    // GetDelivery's answer larger than a gRPC message may be).
+    await pool.query(
+      `INSERT INTO "${main.schema}".delivery_attempts (delivery_id, attempt_number, trigger, started_at, succeeded)
+       SELECT $1, 1, 'replay', now() - make_interval(secs => 1000 - n), true FROM generate_series(1, 150) AS n`,
+      [ids.xEndpoint],
+    );
+    const before = await main.client.getDelivery({ tenantId, deliveryId: ids.xEndpoint });
+    expect(before.attempts).toHaveLength(152);
+    expect(before.earlierAttempts).toBe(0);
+    await main.client.replayDelivery({ tenantId, deliveryId: ids.xEndpoint });
+    const { delivery, attempts, earlierAttempts } = await deliveryWhen(main, tenantId, ids.xEndpoint);
+    expect(delivery?.status).toBe(DeliveryStatus.DELIVERED);
+    // The 100 latest of the 152 earlier ones, then this replay's one attempt.
+    expect(attempts).toHaveLength(KEPT_EARLIER_ATTEMPTS + 1);
+    expect(earlierAttempts).toBe(152 - KEPT_EARLIER_ATTEMPTS);
+    expect(attempts.at(-1)).toMatchObject({ trigger: 'replay', succeeded: true });
   });
 });
 

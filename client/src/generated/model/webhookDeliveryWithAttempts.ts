@@ -45,6 +45,11 @@ export interface WebhookDeliveryWithAttempts {
   last_error: string | null;
   created_at: string;
   updated_at: string;
-  /** Every attempt, oldest first, across replays. */
+  /** The attempts, oldest first, across replays: every attempt of the current series and the latest 100 of earlier ones. */
   attempt_log: WebhookDeliveryAttempt[];
+  /**
+     * Attempts of earlier series no longer in attempt_log (the oldest ones), 0 when none.
+     * @minimum 0
+     */
+  earlier_attempts: number;
 }

@@ -168,8 +168,9 @@ describe('toPublicWebhookDeliveryAttempt', () => {
     const attempts = [1, 2].map((n) =>
       create(DeliveryAttemptSchema, { attemptNumber: n, trigger: 'scheduled' }),
     );
-    const shown = toPublicWebhookDeliveryWithAttempts(delivery(), attempts);
+    const shown = toPublicWebhookDeliveryWithAttempts(delivery(), attempts, 7);
     expect(shown.attempt_log.map((a) => a.attempt_number)).toEqual([1, 2]);
+    expect(shown.earlier_attempts).toBe(7);
     expect(shown.id).toBe('whd_01JD0000000000000000000001');
   });
 });

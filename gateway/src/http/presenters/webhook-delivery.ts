@@ -120,12 +120,20 @@ export function toPublicWebhookDeliveryAttempt(attempt: DeliveryAttempt): Public
   };
 }
 
-/** The delivery with its attempts, oldest first, as `attempt_log`. */
+/**
+ * The delivery with its attempts, oldest first, as `attempt_log`, and `earlier_attempts`: how many
+ * older attempts of earlier series are no longer kept (docs/api/webhooks.md "Seeing what happened").
+ */
 export function toPublicWebhookDeliveryWithAttempts(
   delivery: Delivery,
   attempts: DeliveryAttempt[],
-): PublicWebhookDelivery & { attempt_log: PublicWebhookDeliveryAttempt[] } {
-  return { ...toPublicWebhookDelivery(delivery), attempt_log: attempts.map(toPublicWebhookDeliveryAttempt) };
+  earlierAttempts: number,
+): PublicWebhookDelivery & { attempt_log: PublicWebhookDeliveryAttempt[]; earlier_attempts: number } {
+  return {
+    ...toPublicWebhookDelivery(delivery),
+    attempt_log: attempts.map(toPublicWebhookDeliveryAttempt),
+    earlier_attempts: earlierAttempts,
+  };
 }
 
 function isoOrNull(ts: Timestamp | undefined): string | null {

@@ -69,12 +69,15 @@ export function registerWebhookDeliveriesRoutes(
     '/v1/webhook-deliveries/:id',
     { onRequest: authenticate },
     async (request) => {
-      const { delivery, attempts } = await webhook.getDelivery({
+      const { delivery, attempts, earlierAttempts } = await webhook.getDelivery({
         tenantId: request.auth?.tenantId ?? '',
         deliveryId: deliveryIdOf(request.params.id),
       });
       if (!delivery) throw new Error('webhook returned no delivery');
-      return { delivery: toPublicWebhookDeliveryWithAttempts(delivery, attempts), request_id: request.id };
+      return {
+        delivery: toPublicWebhookDeliveryWithAttempts(delivery, attempts, earlierAttempts),
+        request_id: request.id,
+      };
     },
   );
 

@@ -32,7 +32,7 @@ export interface DeliveryService {
   get(
     deliveryId: string,
     tenantId: string | null,
-  ): Promise<{ delivery: store.DeliveryRow; attempts: store.AttemptRow[] }>;
+  ): Promise<{ delivery: store.DeliveryRow; attempts: store.AttemptRow[]; earlierAttempts: number }>;
   replay(deliveryId: string, tenantId: string | null): Promise<store.DeliveryRow>;
   ping(endpointId: string): Promise<store.DeliveryRow>;
 }
@@ -91,7 +91,7 @@ export function createDeliveryService(deps: {
       requireDeliveryId(deliveryId);
       const delivery = await deliveries.findDelivery(deliveryId, tenantId);
       if (!delivery) throw deliveryNotFound(deliveryId);
-      return { delivery, attempts: await deliveries.listAttempts(deliveryId) };
+      return { delivery, ...(await deliveries.listAttempts(deliveryId)) };
     },
 
     async replay(deliveryId, tenantId) {

@@ -47,6 +47,9 @@ interface DeliveryRecord {
   updated_at: Date;
 }
 
+/** Attempts of earlier series a replay keeps (docs/api/webhooks.md "Seeing what happened"). */
+export const KEPT_EARLIER_ATTEMPTS = 100;
+
 const DELIVERY_COLUMNS = `id, tenant_id, event_id, event_type, transaction_id, endpoint_id, url, status,
   retry_strategy, attempts, next_attempt_at, last_attempt_at, last_response_status, last_error,
   created_at, updated_at`;
@@ -291,7 +294,8 @@ export interface DeliveryStore {
   /** The delivery, when it exists and (unless `tenantId` is null: the operator) is the tenant's. */
   findDelivery(id: string, tenantId: string | null): Promise<DeliveryRow | undefined>;
   /** A delivery's attempts, oldest first, across replays. */
-  listAttempts(deliveryId: string): Promise<AttemptRow[]>;
+  /** The attempts kept, oldest first, and how many older ones replays dropped. */
+  listAttempts(deliveryId: string): Promise<{ attempts: AttemptRow[]; earlierAttempts: number }>;
   /**
    * Replay (docs/api/webhooks.md "Delivery states"): from delivered, failed or exhausted back to
    * pending, attempts 0, due now; the stored body (same event_id) is sent again. `replayed` is
@@ -598,7 +602,11 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
          FROM delivery_attempts WHERE delivery_id = $1 ORDER BY id`,
         [deliveryId],
       );
-      return rows.map((r) => ({
+      const earlier = await db.query<{ earlier_attempts: number }>(
+        'SELECT earlier_attempts FROM deliveries WHERE id = $1',
+        [deliveryId],
+      );
+      const attempts = rows.map((r) => ({
         attemptNumber: r.attempt_number,
         trigger: r.trigger,
         startedAt: r.started_at,
@@ -610,6 +618,7 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
         responseExcerpt: r.response_excerpt,
         succeeded: r.succeeded,
       }));
+      return { attempts, earlierAttempts: earlier.rows[0]?.earlier_attempts ?? 0 };
     },
 
     async replayDelivery(id, tenantId) {
@@ -618,15 +627,23 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
            SELECT id FROM deliveries WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2)
          ), replayed AS (
            UPDATE deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(),
-             next_trigger = 'replay', last_error = NULL, updated_at = now()
+             next_trigger = 'replay', last_error = NULL, updated_at = now(),
+             earlier_attempts = d.earlier_attempts + GREATEST(0,
+               (SELECT count(*) FROM delivery_attempts a WHERE a.delivery_id = d.id) - $3)::int
            FROM found WHERE d.id = found.id AND d.status IN ${statusIn('replay')}
            RETURNING d.*
+         ), dropped AS (
+           -- The log stays bounded: the earlier series keep their latest $3 attempts.
+           DELETE FROM delivery_attempts a
+           WHERE a.delivery_id IN (SELECT id FROM replayed)
+             AND a.id NOT IN (SELECT k.id FROM delivery_attempts k WHERE k.delivery_id = a.delivery_id
+                              ORDER BY k.id DESC LIMIT $3)
          )
          SELECT ${DELIVERY_COLUMNS}, true AS replayed FROM replayed
          UNION ALL
          SELECT ${DELIVERY_COLUMNS}, false AS replayed FROM deliveries
          WHERE id IN (SELECT id FROM found) AND NOT EXISTS (SELECT 1 FROM replayed)`,
-        [id, tenantId],
+        [id, tenantId, KEPT_EARLIER_ATTEMPTS],
       );
       const row = rows[0];
       if (!row) return {};
