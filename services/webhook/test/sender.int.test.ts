@@ -307,16 +307,18 @@ describe('the egress guard in front of the sender', () => {
   it('refuses localhost by its resolved address when the name rule is not asked (real resolver)', async () => {
     await expect(pinPublicAddress('localhost', { allowPrivateTargets: false })).resolves.toEqual({
       ok: false,
-      errorClass: 'refused_target',
-      reason: 'localhost resolves only to loopback addresses',
+      errorClass: 'dns',
+      reason: 'localhost does not resolve to a public address',
+      detail: 'only loopback addresses',
     });
   });
 
   it('refuses a public-looking name that resolves to 127.0.0.1', async () => {
     await expect(strict.check(`https://receiver.example.test:${port}/ok`)).resolves.toEqual({
       ok: false,
-      errorClass: 'refused_target',
-      reason: 'receiver.example.test resolves only to loopback addresses',
+      errorClass: 'dns',
+      reason: 'receiver.example.test does not resolve to a public address',
+      detail: 'only loopback addresses',
     });
   });
 

@@ -225,6 +225,8 @@ export function startDeliveryWorker(deps: {
     }
     const target = await guard.check(claimed.url);
     if (!target.ok) {
+      // What the resolver said stays here: the tenant sees one answer for every such name.
+      if (target.detail) logger.info({ delivery_id: claimed.id, detail: target.detail }, 'no public address');
       return failedBeforeSending(
         startedAt,
         target.errorClass,

@@ -40,10 +40,13 @@ describe('createEgressGuard: the address rule on resolved names', () => {
   ])('refuses a name resolving only to %s (%s)', async (address, label) => {
     const lookup = fakeLookup(address);
     const result = await strict(lookup).check('https://hooks.example.com/webhooks');
+    // One answer for every name without a public address: no DNS oracle (docs/api/webhooks.md
+    // "Where we send"); the classes stay in the detail, for our logs.
     expect(result).toEqual({
       ok: false,
-      errorClass: 'refused_target',
-      reason: `hooks.example.com resolves only to ${label} addresses`,
+      errorClass: 'dns',
+      reason: 'hooks.example.com does not resolve to a public address',
+      detail: `only ${label} addresses`,
     });
     expect(lookup.calls).toEqual(['hooks.example.com']);
   });
@@ -52,7 +55,8 @@ describe('createEgressGuard: the address rule on resolved names', () => {
     const result = await strict(fakeLookup('127.0.0.1', '::1', '10.0.0.1')).check('https://a.example.com/');
     expect(result).toMatchObject({
       ok: false,
-      reason: 'a.example.com resolves only to loopback, private addresses',
+      reason: 'a.example.com does not resolve to a public address',
+      detail: 'only loopback, private addresses',
     });
   });
 
@@ -68,20 +72,31 @@ describe('createEgressGuard: the address rule on resolved names', () => {
     expect(lookup.calls).toHaveLength(1);
   });
 
-  it('calls a resolver failure a retryable dns error', async () => {
+  it('calls a resolver failure a retryable dns error, worded as a name resolving only to refused addresses', async () => {
     const failing: HostLookup = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nope.example.com'), { code: 'ENOTFOUND' });
     };
     await expect(strict(failing).check('https://nope.example.com/')).resolves.toEqual({
       ok: false,
       errorClass: 'dns',
-      reason: 'could not resolve nope.example.com (ENOTFOUND)',
+      reason: 'nope.example.com does not resolve to a public address',
+      detail: 'lookup failed (ENOTFOUND)',
     });
     await expect(strict(fakeLookup()).check('https://empty.example.com/')).resolves.toEqual({
       ok: false,
       errorClass: 'dns',
-      reason: 'empty.example.com resolves to no address',
+      reason: 'empty.example.com does not resolve to a public address',
+      detail: 'no address',
     });
+    // An internal name that exists and one that does not: the tenant cannot tell them apart.
+    const internal = await strict(fakeLookup('10.0.0.7')).check('https://db.internal/');
+    const missing = await strict(failing).check('https://db.internal/');
+    expect(
+      [internal, missing].map((r) => (r.ok ? r : { errorClass: r.errorClass, reason: r.reason })),
+    ).toEqual([
+      { errorClass: 'dns', reason: 'db.internal does not resolve to a public address' },
+      { errorClass: 'dns', reason: 'db.internal does not resolve to a public address' },
+    ]);
     await expect(strict(fakeLookup('not-an-ip')).check('https://odd.example.com/')).resolves.toMatchObject({
       errorClass: 'dns',
     });
@@ -186,7 +201,8 @@ describe('pinPublicAddress (the address rule alone)', () => {
       }),
     ).resolves.toMatchObject({
       ok: false,
-      reason: 'totally-public.example resolves only to private addresses',
+      reason: 'totally-public.example does not resolve to a public address',
+      detail: 'only private addresses',
     });
   });
 });

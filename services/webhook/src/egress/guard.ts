@@ -17,8 +17,16 @@ export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export type EgressTarget = { ok: true; url: URL; address: string; family: 4 | 6 };
-/** `refused_target` is permanent (the delivery fails); `dns` may pass on a later attempt. */
-export type EgressRefusal = { ok: false; errorClass: 'refused_target' | 'dns'; reason: string };
+/**
+ * `refused_target` is permanent (the delivery fails); `dns` may pass on a later attempt. `reason`
+ * reaches the tenant; `detail`, when set, is for our logs only.
+ */
+export type EgressRefusal = {
+  ok: false;
+  errorClass: 'refused_target' | 'dns';
+  reason: string;
+  detail?: string;
+};
 export type PinnedAddress = { ok: true; address: string; family: 4 | 6 };
 
 export type EgressGuardOptions = { allowPrivateTargets: boolean; lookup?: HostLookup };
@@ -38,6 +46,16 @@ function dnsFailure(reason: string): EgressRefusal {
   return { ok: false, errorClass: 'dns', reason };
 }
 
+/**
+ * The one answer for a name that gives no address we may send to: it does not resolve, resolves to
+ * nothing, or resolves only to refused addresses. One message and one class for all three, so a
+ * tenant cannot learn through deliveries which internal names exist (a DNS oracle); retried, since
+ * a public name may resolve later. What the resolver said is kept for our logs only.
+ */
+function noPublicAddress(hostname: string, detail: string): EgressRefusal {
+  return { ...dnsFailure(`${hostname} does not resolve to a public address`), detail };
+}
+
 async function resolveOnce(hostname: string, lookup: HostLookup): Promise<ResolvedAddress[] | EgressRefusal> {
   const literalFamily = isIP(hostname);
   if (literalFamily !== 0) return [{ address: hostname, family: literalFamily === 6 ? 6 : 4 }];
@@ -46,18 +64,19 @@ async function resolveOnce(hostname: string, lookup: HostLookup): Promise<Resolv
     answers = await lookup(hostname);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    return dnsFailure(`could not resolve ${hostname}${typeof code === 'string' ? ` (${code})` : ''}`);
+    return noPublicAddress(hostname, `lookup failed${typeof code === 'string' ? ` (${code})` : ''}`);
   }
   // Only IP literals can be pinned; anything else a custom lookup answers is ignored.
   const addresses = answers.filter(({ address }) => isIP(address) !== 0);
-  if (addresses.length === 0) return dnsFailure(`${hostname} resolves to no address`);
+  if (addresses.length === 0) return noPublicAddress(hostname, 'no address');
   return addresses.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
 }
 
 /**
  * The address rule on its own: resolve `hostname` once (an IP literal is taken as is), drop every
- * address of a refused class unless private targets are allowed, and pin the first one left. The
- * reason names the classes, never the addresses, since it reaches the tenant as the delivery's error.
+ * address of a refused class unless private targets are allowed, and pin the first one left. An IP
+ * literal is refused naming its class (the tenant wrote it); a name left with no address is the one
+ * answer of noPublicAddress. No reason ever names an address: it reaches the tenant.
  */
 export async function pinPublicAddress(
   hostname: string,
@@ -72,9 +91,9 @@ export async function pinPublicAddress(
   const pinned = allowed[0];
   if (pinned) return { ok: true, address: pinned.address, family: pinned.family };
   const classes = [...new Set(resolved.map(({ address }) => blockedAddressClass(address)))].join(', ');
-  return refused(
-    isIP(host) !== 0 ? `${host} is a ${classes} address` : `${host} resolves only to ${classes} addresses`,
-  );
+  return isIP(host) !== 0
+    ? refused(`${host} is a ${classes} address`)
+    : noPublicAddress(host, `only ${classes} addresses`);
 }
 
 export function createEgressGuard(opts: EgressGuardOptions): EgressGuard {
