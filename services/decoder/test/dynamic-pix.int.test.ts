@@ -295,8 +295,13 @@ describe('dynamic Pix: partner simulator → decoder http fetcher', () => {
     expect(detail).toMatchObject({ metadata: { reason: 'location_invalid' } });
     // Refused by policy, not an outage: asking again gives the same answer.
     const byName = await failureOf(strict.fetch(`localhost:${sim.port}/pix/v2/qr/abc`));
-    expect(byName).toMatchObject({ tag: 'QrDecodeError', metadata: { reason: 'location_invalid' } });
-    expect(byName?.message).toMatch(/non-public address/);
+    expect(byName).toMatchObject({ tag: 'QrDecodeError', metadata: { reason: 'location_host_unknown' } });
+    // The same answer as for a name that does not exist: no DNS oracle through printed QRs.
+    const missing = await failureOf(strict.fetch('no-such-host.invalid/pix/v2/qr/abc'));
+    expect([byName?.message.replace(`localhost:${sim.port}`, 'HOST'), byName?.metadata?.reason]).toEqual([
+      missing?.message.replace('no-such-host.invalid', 'HOST'),
+      missing?.metadata?.reason,
+    ]);
   });
 
   it('decodes a dynamic Pix QR through the decoder service, whose deps build the http fetcher from env', async () => {

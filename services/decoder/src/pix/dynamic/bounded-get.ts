@@ -19,7 +19,7 @@ export type BoundedGetResponse = { status: number; body: Buffer };
 /**
  * Why a GET failed. `unreachable` and `timeout` are outages of the server, which may be over on a
  * retry; `unknown_host` (the name does not exist) and `non_public_address` (refused by our
- * SSRF guard) are answers that a retry cannot change.
+ * SSRF guard) are answers that a retry cannot change, worded alike to the caller (http-fetcher).
  */
 export type BoundedGetFailure =
   | 'unreachable'

@@ -174,16 +174,14 @@ function locationFailure(err: unknown, url: URL, metadata: Record<string, string
         `The dynamic Pix location at ${url.host} answered too much: ${err.message}.`,
         metadata,
       );
+    // A name that does not exist and one that resolves only to our network's addresses get one
+    // answer, so a printed QR cannot tell anyone which internal names exist (docs/qr-schemes.md
+    // "Dynamic Pix locations").
     case 'non_public_address':
-      return dynamicPixError(
-        'location_invalid',
-        `The dynamic Pix location in 26/25 is invalid: it must name a public host (${err.message}).`,
-        metadata,
-      );
     case 'unknown_host':
       return dynamicPixError(
         'location_host_unknown',
-        `The dynamic Pix location names a host that does not exist (${url.host}).`,
+        `The dynamic Pix location names a host that does not resolve to a public address (${url.host}).`,
         metadata,
       );
     case 'unreachable':
