@@ -1,4 +1,4 @@
-import { describeJsonProblem, firstDuplicateKey, JsonRefused, parseStrictJson } from './json';
+import { describeJsonProblem, JsonRefused, parseStrictJson } from './json';
 
 function refusal(text: string) {
   try {
@@ -26,8 +26,9 @@ describe('parseStrictJson (docs/api/errors.md "Bodies we refuse")', () => {
   });
 
   test('the same key in different objects, or as a value, is not a duplicate', () => {
-    expect(firstDuplicateKey('{"a":{"a":"a"},"b":["a","a"],"c":{"a":1}}')).toBeUndefined();
-    expect(firstDuplicateKey('{"k":"\\"k\\"","j":"k"}')).toBeUndefined();
+    for (const text of ['{"a":{"a":"a"},"b":["a","a"],"c":{"a":1}}', '{"k":"\\"k\\"","j":"k"}']) {
+      expect(parseStrictJson(text)).toEqual(JSON.parse(text));
+    }
   });
 
   test.each([

@@ -7,7 +7,7 @@
 //   paying that would pay an amount the client did not write, so the body is refused instead.
 
 /** Why a text was refused: not JSON, a key twice in one object, or a number not kept as written. */
-export type JsonProblem =
+type JsonProblem =
   | { kind: 'syntax' }
   | { kind: 'duplicate-key'; key: string }
   | { kind: 'inexact-number'; key: string; written: string; read: number };
@@ -38,7 +38,7 @@ function decimalValue(literal: string): string {
  * The first key that appears twice in one object of `text`, which must already be valid JSON; a
  * key written with escapes (`"\u0061mount"`) is compared as the string it stands for.
  */
-export function firstDuplicateKey(text: string): string | undefined {
+function firstDuplicateKey(text: string): string | undefined {
   // One set of keys per open object; null for an open array.
   const open: (Set<string> | null)[] = [];
   let expectKey = false;
