@@ -512,6 +512,7 @@ beforeAll(async () => {
             succeeded: true,
           },
         ],
+        earlierAttempts: 0,
       })) as never,
       replayDelivery: (async (req: { deliveryId: string }) => {
         const delivery = stubDeliveryById(req.deliveryId);
