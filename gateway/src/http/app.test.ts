@@ -324,6 +324,10 @@ describe('public app', () => {
       expect(inexact.json().message).toMatch(
         /^amount is 12.3499999999999999999 as written, which reads back as 12.35/,
       );
+      // Thousands of levels overflowed the parser's reviver: a 500 the fuzz stage found.
+      const deep = await post(`{"qr_string":"a","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
+      expectErrorBody(deep, 400, 'ValidationError');
+      expect(deep.json().message).toMatch(/more than 64 levels deep/);
     });
 
     it('400 ValidationError naming the field', async () => {

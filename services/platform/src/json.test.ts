@@ -1,5 +1,8 @@
 import { describeJsonProblem, JsonRefused, parseStrictJson } from './json';
 
+// The documented bound (docs/api/errors.md "Bodies we refuse").
+const MAX_JSON_DEPTH = 64;
+
 function refusal(text: string) {
   try {
     parseStrictJson(text);
@@ -47,6 +50,18 @@ describe('parseStrictJson (docs/api/errors.md "Bodies we refuse")', () => {
       c: 0.00012,
       d: 1e21,
       e: -0,
+    });
+  });
+
+  test('refuses nesting beyond MAX_JSON_DEPTH before parsing (thousands of levels overflowed the reviver)', () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    expect(parseStrictJson(nested(MAX_JSON_DEPTH))).toBeDefined();
+    expect(refusal(nested(MAX_JSON_DEPTH + 1))).toEqual({ kind: 'too-deep', limit: MAX_JSON_DEPTH });
+    expect(refusal(`{"a":${nested(100_000)}}`)).toEqual({ kind: 'too-deep', limit: MAX_JSON_DEPTH });
+    expect(refusal(`${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`)).toMatchObject({ kind: 'too-deep' });
+    // Brackets inside strings are text, not nesting.
+    expect(parseStrictJson(`{"s":"${'['.repeat(1_000)}\\"${'{'.repeat(1_000)}"}`)).toMatchObject({
+      s: expect.any(String),
     });
   });
 

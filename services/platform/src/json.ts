@@ -1,5 +1,6 @@
 // The one JSON reading of what clients and partners send (docs/api/errors.md "Bodies we refuse"):
-// every request body of the public API and every partner callback. Two rules on top of JSON:
+// every request body of the public API and every partner callback. Nesting is bounded
+// (MAX_JSON_DEPTH), and two rules come on top of JSON:
 // - a key appears once per object. `{"amount":1,"amount":2}` is read as 2 by us and as 1 by some
 //   other parser on the way (a logging proxy, the client's own audit), and a payment must mean one
 //   thing to everyone who reads it;
@@ -9,6 +10,7 @@
 /** Why a text was refused: not JSON, a key twice in one object, or a number not kept as written. */
 type JsonProblem =
   | { kind: 'syntax' }
+  | { kind: 'too-deep'; limit: number }
   | { kind: 'duplicate-key'; key: string }
   | { kind: 'inexact-number'; key: string; written: string; read: number };
 
@@ -76,6 +78,30 @@ function firstDuplicateKey(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * How deep objects and arrays may nest. Our bodies nest three or four levels; a reviver walks the
+ * parsed value recursively, so thousands of levels ran out of stack (a 500, found by the fuzz
+ * stage). Checked on the text before it is parsed.
+ */
+const MAX_JSON_DEPTH = 64;
+
+/** Whether `text` opens more than `limit` objects and arrays inside each other (strings skipped). */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      // Skip the string, escapes included; an unterminated one is the parser's syntax error.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (code === 0x7b || code === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
 
 /**
@@ -87,6 +113,8 @@ export function parseStrictJson(
   text: string,
   parse: (text: string, reviver: Reviver) => unknown = JSON.parse,
 ): unknown {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw new JsonRefused({ kind: 'too-deep', limit: MAX_JSON_DEPTH });
   let inexact: JsonProblem | undefined;
   const reviver: Reviver = (key, value, context) => {
     if (inexact === undefined && typeof value === 'number' && context?.source !== undefined) {
@@ -113,6 +141,8 @@ export function describeJsonProblem(problem: JsonProblem): string {
   switch (problem.kind) {
     case 'syntax':
       return 'The request body is not valid JSON.';
+    case 'too-deep':
+      return `The request body nests objects and arrays more than ${problem.limit} levels deep.`;
     case 'duplicate-key':
       return `The request body has the key "${problem.key}" more than once in one object; send each key once.`;
     case 'inexact-number':
