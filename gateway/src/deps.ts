@@ -95,6 +95,7 @@ export function createGatewayDeps(config: GatewayConfig, logger: Logger): Gatewa
     timeoutMs: config.grpcTimeoutMs,
     loadBalancing: config.grpcLoadBalancing,
     dnsMinResolutionIntervalMs: config.grpcDnsMinResolutionIntervalMs,
+    tls: config.grpcTls,
   };
   const idempotencyOptions = {
     keyPrefix: config.idempotencyKeyPrefix,

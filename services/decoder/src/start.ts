@@ -26,6 +26,7 @@ export async function startDecoder(
     logger: deps.logger,
     maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
     maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
+    tls: config.grpcTls,
     register(router) {
       router.service(DecoderService, {
         decode: async ({ qrString }) => ({ decoded: toDecodedQrMessage(await decoder.decode(qrString)) }),

@@ -32,6 +32,7 @@ export async function startFx(config: FxConfig): Promise<RunningGrpcService> {
     logger: deps.logger,
     maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
     maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
+    tls: config.grpcTls,
     register(router) {
       router.service(FxService, {
         listCurrencies: () => ({ currencies: rates.listCurrencies() }),

@@ -77,6 +77,7 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
       timeoutMs: 2_000,
       loadBalancing: config.grpcLoadBalancing,
       dnsMinResolutionIntervalMs: config.grpcDnsMinResolutionIntervalMs,
+      tls: config.grpcTls,
     }),
     migrate: async () => {
       await migrate(pool, { schema: config.dbSchema, dir: MIGRATIONS_DIR, logger });

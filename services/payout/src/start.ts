@@ -81,6 +81,7 @@ export async function startPayout(
     logger,
     maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
     maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
+    tls: config.grpcTls,
     register(router) {
       router.service(PayoutService, {
         createInstruction: async (req) => ({ instruction: await instructions.createInstruction(req) }),

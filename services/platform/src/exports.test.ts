@@ -9,8 +9,9 @@ const PLATFORM = path.resolve(__dirname, '..');
 const REPO = path.resolve(PLATFORM, '../..');
 const SKIP = new Set(['node_modules', 'dist', 'test', 'test-e2e', '.git', '.data', '.tools', 'gen']);
 // Exported for the declarations of the services' inferred config types (loadPayoutConfig's
-// `kafkaConnection`): TypeScript must be able to name them (TS2883), though no source names them.
-const NAMED_BY_DECLARATIONS = new Set(['./events: KafkaConnection']);
+// `kafkaConnection`, every service's `grpcTls`): TypeScript must be able to name them (TS2883),
+// though no source names them.
+const NAMED_BY_DECLARATIONS = new Set(['./events: KafkaConnection', './grpc: GrpcTls']);
 
 type Exports = Record<string, { development: string; default: string }>;
 

@@ -62,6 +62,7 @@ export async function startWebhook(
     logger,
     maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
     maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
+    tls: config.grpcTls,
     register(router) {
       router.service(
         WebhookService,

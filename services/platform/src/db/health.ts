@@ -97,6 +97,7 @@ export function withDatabaseHealth(server: GrpcServer, opts: DatabaseHealthOptio
       watch ??= watchDatabase(server.health, opts);
       return bound;
     },
+    listenHealth: (port, host) => server.listenHealth(port, host),
     async close(closeOpts) {
       const stopping = watch?.stop().catch(() => undefined);
       await server.close(closeOpts);

@@ -21,6 +21,7 @@ import { HEALTH_CHECKED_ROUND_ROBIN, registerHealthCheckedRoundRobin } from './h
 import { installKeepaliveDrainFix } from './keepalive-drain-fix';
 import { rpcMetricAttributes } from './server-interceptors';
 import { fromServiceError, metadataToHeaders } from './status';
+import { type GrpcTls, mutualTlsChannelCredentials } from './tls';
 
 /** A unary call as a client method makes it: request message in, response message out. */
 type ClientUnaryCall = (request: Message, options: CallOptions) => Promise<Message>;
@@ -38,9 +39,15 @@ type GrpcClientOptions = {
   /**
    * Like http://127.0.0.1:50051 (HTTP/2 cleartext; https:// uses TLS). A gRPC `dns:` target
    * (dns:decoder:50051, dns://<dns server>/decoder:50051) goes to grpc-js as it is, cleartext; grpc-js
-   * asks the named DNS server only under GRPC_NODE_USE_ALTERNATIVE_RESOLVER=true.
+   * asks the named DNS server only under GRPC_NODE_USE_ALTERNATIVE_RESOLVER=true. With `tls`, every
+   * form is dialled with mTLS.
    */
   baseUrl: string;
+  /**
+   * mTLS (grpcTlsSetting): the server's certificate is checked against the CA bundle and the host
+   * dialled, and this process's certificate is presented as the client's. Unset: as `baseUrl` says.
+   */
+  tls?: GrpcTls;
   /** Deadline of a call that sets none itself (sent as grpc-timeout). */
   timeoutMs?: number;
   /** Wrap every unary method call. */
@@ -98,6 +105,7 @@ type ChannelSpec = {
   readonly baseUrl: string;
   readonly loadBalancing: GrpcLoadBalancing;
   readonly dnsMinResolutionIntervalMs: number | undefined;
+  readonly tls: GrpcTls | undefined;
   /** The key of the shared channel. */
   readonly key: string;
 };
@@ -120,7 +128,7 @@ function channelFor(spec: ChannelSpec): grpc.Client {
     channel = undefined;
   }
   if (!channel) {
-    const { target, credentials } = grpcTarget(spec.baseUrl);
+    const { target, credentials } = grpcTarget(spec.baseUrl, spec.tls);
     const options = channelOptions(spec.loadBalancing, spec.dnsMinResolutionIntervalMs);
     channel = new grpc.Client(target, credentials, options);
     channels.set(spec.key, channel);
@@ -128,14 +136,21 @@ function channelFor(spec: ChannelSpec): grpc.Client {
   return channel;
 }
 
-/** The grpc-js target and credentials of a baseUrl (see GrpcClientOptions.baseUrl). */
-function grpcTarget(baseUrl: string): { target: string; credentials: grpc.ChannelCredentials } {
+/** The grpc-js target and credentials of a baseUrl (see GrpcClientOptions.baseUrl and tls). */
+function grpcTarget(
+  baseUrl: string,
+  mutual: GrpcTls | undefined,
+): { target: string; credentials: grpc.ChannelCredentials } {
   const url = new URL(baseUrl);
-  if (url.protocol === 'dns:') return { target: baseUrl, credentials: grpc.credentials.createInsecure() };
-  const tls = url.protocol === 'https:';
+  const https = url.protocol === 'https:';
+  const credentials = mutual
+    ? mutualTlsChannelCredentials(mutual)
+    : https
+      ? grpc.credentials.createSsl()
+      : grpc.credentials.createInsecure();
+  if (url.protocol === 'dns:') return { target: baseUrl, credentials };
   // dns: explicitly: grpc-js resolves every address of the name (getaddrinfo), and re-resolves.
-  const target = `dns:${url.hostname}:${url.port || (tls ? 443 : 80)}`;
-  const credentials = tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
+  const target = `dns:${url.hostname}:${url.port || (https ? 443 : 80)}`;
   return { target, credentials };
 }
 
@@ -176,7 +191,13 @@ export function createGrpcClient<T extends DescService>(service: T, opts: GrpcCl
     baseUrl: opts.baseUrl,
     loadBalancing,
     dnsMinResolutionIntervalMs: opts.dnsMinResolutionIntervalMs,
-    key: `${loadBalancing} ${opts.dnsMinResolutionIntervalMs ?? ''} ${opts.baseUrl}`,
+    tls: opts.tls,
+    key: [
+      loadBalancing,
+      opts.dnsMinResolutionIntervalMs ?? '',
+      opts.tls ? JSON.stringify(opts.tls) : '',
+      opts.baseUrl,
+    ].join(' '),
   };
   for (const method of service.methods) {
     const call: MethodCall = {

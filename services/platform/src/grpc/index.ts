@@ -3,3 +3,4 @@ export { closeGrpcClients, createGrpcClient } from './client';
 export { type RunningGrpcService, type ServiceWorker, serveGrpc } from './serve';
 export { createGrpcServer } from './server';
 export { grpcClientSettings, grpcServiceSettings } from './service-settings';
+export type { GrpcTls } from './tls';

@@ -12,7 +12,14 @@ type ServeGrpcOptions = {
    * The service's config (grpcServiceSettings, and MIGRATE_ON_START when it has a schema):
    * grpcDrainMs is how long stop() lets in-flight calls finish.
    */
-  config: { grpcPort: number; host: string; grpcDrainMs: number; migrateOnStart?: boolean };
+  config: {
+    grpcPort: number;
+    host: string;
+    grpcDrainMs: number;
+    /** The cleartext health-only port (GrpcServer.listenHealth); unset: none. */
+    grpcHealthPort?: number | undefined;
+    migrateOnStart?: boolean;
+  };
   /** Started after migrations and listen; stopped after the drain, last started first. */
   startWorkers?: () => ServiceWorker[];
 };
@@ -33,6 +40,9 @@ export async function serveGrpc(opts: ServeGrpcOptions): Promise<RunningGrpcServ
   try {
     if (opts.config.migrateOnStart && opts.deps.migrate) await opts.deps.migrate();
     grpcPort = await opts.server.listen(opts.config.grpcPort, opts.config.host);
+    if (opts.config.grpcHealthPort !== undefined) {
+      await opts.server.listenHealth(opts.config.grpcHealthPort, opts.config.host);
+    }
   } catch (err) {
     await opts.deps.close();
     throw err;

@@ -14,6 +14,7 @@ import {
   type UnaryImplementation,
   unaryHandler,
 } from './server-interceptors';
+import { type GrpcTls, serverCredentials } from './tls';
 
 /**
  * What `register` receives: connect's `router.service(Desc, impl)`, so service code written
@@ -41,12 +42,23 @@ type GrpcServerOptions = {
   maxConnectionAgeMs?: number;
   /** How long calls still running on a connection past its age may finish; unset: no limit. */
   maxConnectionAgeGraceMs?: number;
+  /**
+   * mTLS (grpcTlsSetting): the server presents this certificate and refuses a caller without a
+   * client certificate from the CA. Unset: cleartext.
+   */
+  tls?: GrpcTls;
 };
 
 export interface GrpcServer {
   readonly health: HealthRegistry;
   /** Starts accepting on `port` (0 picks a free one); resolves with the bound port. */
   listen(port: number, host?: string): Promise<number>;
+  /**
+   * Serves grpc.health.v1.Health alone, in cleartext, on another port (0 picks a free one), for
+   * probes that cannot present a client certificate: the kubelet's (docs/operators.md "Mutual
+   * TLS between services"). Resolves with the bound port.
+   */
+  listenHealth(port: number, host?: string): Promise<number>;
   /** NOT_SERVING, stop accepting, wait up to graceMs for in-flight calls, then drop connections. */
   close(opts?: { graceMs?: number }): Promise<void>;
   /** Calls of the served services in flight now (grpc.health.v1 calls are not counted). */
@@ -63,6 +75,8 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
   // channelz stays on (the default): grpc-js tracks the sessions forceShutdown() destroys only
   // when it is enabled (1.14), and close() relies on that after the grace.
   const server = new grpc.Server(serverOptions(opts));
+  // Health alone, in cleartext, when listenHealth is called.
+  const healthServer = new grpc.Server(serverOptions(opts));
   const { registry: health, impl: healthImpl } = createHealth();
   const inFlight: InFlight = { count: 0, onIdle: new Set() };
   // grpc.health.v1 calls are not work: every round-robin client holds a Watch open on each
@@ -78,38 +92,44 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
     'Duration of the gRPC calls this server answered, by service, method and status code',
   );
 
+  /** Registers every method of `service` on `target`. */
+  const register = (target: grpc.Server, service: DescService, implementation: object) => {
+    const methods = implementation as Record<string, unknown>;
+    for (const method of service.methods) {
+      const counted = service.typeName === Health.typeName ? healthCalls : inFlight;
+      const route = serverRoute(service, method, logger, counted, durations);
+      const path = `/${route.rpc}`;
+      const given = methods[method.localName];
+      // Bound like connect binds it: an implementation may be an object using `this`.
+      const impl = typeof given === 'function' ? given.bind(implementation) : unimplemented(route.rpc);
+      const serialize = (message: Message) => asBuffer(toBinary(method.output, message));
+      const deserialize = (bytes: Buffer) => fromBinary(method.input, bytes);
+      if (method.methodKind === 'unary') {
+        const wrapped = interceptors.reduceRight(
+          (next, interceptor) => interceptor(next, method),
+          impl as UnaryImplementation,
+        );
+        target.register(path, unaryHandler(route, wrapped), serialize, deserialize, 'unary');
+      } else if (method.methodKind === 'server_streaming') {
+        const handler = serverStreamHandler(route, impl as ServerStreamImplementation);
+        target.register(path, handler, serialize, deserialize, 'serverStream');
+      } else {
+        throw new Error(`${route.rpc}: ${method.methodKind} methods are not supported by the platform`);
+      }
+    }
+  };
+
   const router: GrpcRouter = {
     service(service, implementation) {
       if (servedServices.has(service.typeName)) throw new Error(`${service.typeName} is registered twice`);
-      const methods = implementation as Record<string, unknown>;
-      for (const method of service.methods) {
-        const counted = service.typeName === Health.typeName ? healthCalls : inFlight;
-        const route = serverRoute(service, method, logger, counted, durations);
-        const path = `/${route.rpc}`;
-        const given = methods[method.localName];
-        // Bound like connect binds it: an implementation may be an object using `this`.
-        const impl = typeof given === 'function' ? given.bind(implementation) : unimplemented(route.rpc);
-        const serialize = (message: Message) => asBuffer(toBinary(method.output, message));
-        const deserialize = (bytes: Buffer) => fromBinary(method.input, bytes);
-        if (method.methodKind === 'unary') {
-          const wrapped = interceptors.reduceRight(
-            (next, interceptor) => interceptor(next, method),
-            impl as UnaryImplementation,
-          );
-          server.register(path, unaryHandler(route, wrapped), serialize, deserialize, 'unary');
-        } else if (method.methodKind === 'server_streaming') {
-          const handler = serverStreamHandler(route, impl as ServerStreamImplementation);
-          server.register(path, handler, serialize, deserialize, 'serverStream');
-        } else {
-          throw new Error(`${route.rpc}: ${method.methodKind} methods are not supported by the platform`);
-        }
-      }
+      register(server, service, implementation);
       servedServices.add(service.typeName);
       return this;
     },
   };
   opts.register(router);
   router.service(Health, healthImpl);
+  register(healthServer, Health, healthImpl);
 
   let closed: Promise<void> | undefined;
 
@@ -117,20 +137,20 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
     health,
     inFlight: () => inFlight.count,
     healthCallsInFlight: () => healthCalls.count,
-    listen(port, host = '0.0.0.0') {
-      const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-      return new Promise((resolve, reject) => {
-        server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, bound) => {
-          if (err) return reject(err);
-          // Every registered service starts SERVING unless the caller set it before listen, and so
-          // does the liveness name, which only close() changes (docs/architecture.md "Deadlines").
-          for (const name of ['', ...servedServices, LIVENESS_HEALTH_SERVICE]) {
-            if (health.getStatus(name) === undefined) health.setStatus(name, 'SERVING');
-          }
-          logger.info({ port: bound, host }, 'grpc server listening');
-          resolve(bound);
-        });
-      });
+    async listen(port, host = '0.0.0.0') {
+      const bound = await bind(server, port, host, serverCredentials(opts.tls));
+      // Every registered service starts SERVING unless the caller set it before listen, and so
+      // does the liveness name, which only close() changes (docs/architecture.md "Deadlines").
+      for (const name of ['', ...servedServices, LIVENESS_HEALTH_SERVICE]) {
+        if (health.getStatus(name) === undefined) health.setStatus(name, 'SERVING');
+      }
+      logger.info({ port: bound, host, tls: opts.tls ? 'mutual' : 'none' }, 'grpc server listening');
+      return bound;
+    },
+    async listenHealth(port, host = '0.0.0.0') {
+      const bound = await bind(healthServer, port, host, grpc.ServerCredentials.createInsecure());
+      logger.info({ port: bound, host }, 'grpc health server listening');
+      return bound;
     },
     close({ graceMs = 10_000 } = {}) {
       closed ??= drainAndClose(graceMs);
@@ -143,7 +163,7 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
     health.endWatches();
     const deadline = Date.now() + graceMs;
     // Stops accepting and sends GOAWAY: clients open no new streams; running streams finish.
-    const stopped = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    const stopped = Promise.all([server, healthServer].map(shutdown));
     const drained = await waitIdle(graceMs);
     if (!drained) {
       logger.warn({ in_flight: inFlight.count, grace_ms: graceMs }, 'grpc drain timed out');
@@ -158,6 +178,7 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
     ]);
     clearTimeout(flushTimer);
     server.forceShutdown();
+    healthServer.forceShutdown();
     await stopped;
     logger.info('grpc server closed');
   }
@@ -175,6 +196,19 @@ export function createGrpcServer(opts: GrpcServerOptions): GrpcServer {
       inFlight.onIdle.add(onIdle);
     });
   }
+}
+
+/** Binds `server` to host:port; resolves with the bound port. */
+function bind(server: grpc.Server, port: number, host: string, credentials: grpc.ServerCredentials) {
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return new Promise<number>((resolve, reject) => {
+    server.bindAsync(address, credentials, (err, bound) => (err ? reject(err) : resolve(bound)));
+  });
+}
+
+/** Stops accepting and sends GOAWAY; resolves once the server's sessions are gone. */
+function shutdown(server: grpc.Server): Promise<void> {
+  return new Promise((resolve) => server.tryShutdown(() => resolve()));
 }
 
 /** The grpc-js server options of createGrpcServer's options. */
