@@ -159,7 +159,11 @@ describe('dynamic Pix served by the partner simulator', () => {
     expect(instruction.quote).toMatchObject({ source_currency: 'EUR', target_amount: 42.5 });
 
     // The stored instruction keeps the charge's txid for the rail.
-    const payout = createGrpcClient(PayoutService, { baseUrl: system.serviceUrls.payout, timeoutMs: 5_000 });
+    const payout = createGrpcClient(PayoutService, {
+      baseUrl: system.serviceUrls.payout,
+      tls: system.grpcTls,
+      timeoutMs: 5_000,
+    });
     const stored = await payout.getInstruction({
       tenantId: tenant.tenantId,
       instructionId: instruction.id as string,
@@ -274,7 +278,11 @@ describe('tenant isolation', () => {
   test("an instruction is stored for the caller's tenant and is not found for another tenant", async () => {
     const [pix] = MERCHANT_QRS;
     const instruction = instructionOf(await resolve(bodyFor(pix!, { wallet_currency: 'USD' })));
-    const payout = createGrpcClient(PayoutService, { baseUrl: system.serviceUrls.payout, timeoutMs: 5_000 });
+    const payout = createGrpcClient(PayoutService, {
+      baseUrl: system.serviceUrls.payout,
+      tls: system.grpcTls,
+      timeoutMs: 5_000,
+    });
 
     const own = await payout.getInstruction({
       tenantId: tenant.tenantId,
@@ -305,7 +313,11 @@ describe('tenant isolation', () => {
     const mine = instructionOf(await resolve(bodyFor(pix!)));
     const theirs = instructionOf(await resolve(bodyFor(pix!), otherTenant.apiKey));
     expect(theirs.id).not.toBe(mine.id);
-    const payout = createGrpcClient(PayoutService, { baseUrl: system.serviceUrls.payout, timeoutMs: 5_000 });
+    const payout = createGrpcClient(PayoutService, {
+      baseUrl: system.serviceUrls.payout,
+      tls: system.grpcTls,
+      timeoutMs: 5_000,
+    });
     const stored = await payout.getInstruction({
       tenantId: otherTenant.tenantId,
       instructionId: theirs.id as string,

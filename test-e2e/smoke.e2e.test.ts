@@ -288,7 +288,15 @@ describe('error bodies (docs/api/errors.md "The error body")', () => {
   test('500 InternalError with nothing internal when the upstream answers garbage', async () => {
     const upstream = await startGarbageUpstream();
     try {
-      const gateway = await system.startGateway({ DECODER_URL: upstream.url, SCHEMES_CACHE_TTL_MS: '0' });
+      // In cleartext, so the garbage reaches the gateway's gRPC client (under mTLS the handshake
+      // would refuse it first: 503, a test of its own in internal-mtls.e2e).
+      const gateway = await system.startGateway({
+        DECODER_URL: upstream.url,
+        SCHEMES_CACHE_TTL_MS: '0',
+        GRPC_TLS_CERT_FILE: '',
+        GRPC_TLS_KEY_FILE: '',
+        GRPC_TLS_CA_FILE: '',
+      });
       const res = await call(gateway.url, '/v1/schemes', { apiKey: tenant.apiKey });
       expectErrorBody(res, 500, 'InternalError', `${gateway.url}/docs`);
       const message = res.json!.message as string;

@@ -2,7 +2,7 @@
 // @grpc/grpc-js server and client, serving the same DecoderService/Decode on the same messages.
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import * as grpc from '@grpc/grpc-js';
-import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
+import { closeGrpcClients, createGrpcClient, createGrpcServer, type GrpcTls } from '@qr-payout/platform/grpc';
 import { createLogger } from '@qr-payout/platform/log';
 import {
   type DecodeRequest,
@@ -38,11 +38,16 @@ const RESPONSE: DecodeResponse = create(DecodeResponseSchema, {
 const DECODE_PATH = `/${DecoderService.typeName}/${DecoderService.method.decode.name}`;
 const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** createGrpcServer + createGrpcClient with their interceptors; logs at warn (no call lines). */
-export async function platformTarget(): Promise<Target> {
+/**
+ * createGrpcServer + createGrpcClient with their interceptors; logs at warn (no call lines). With
+ * `tls`, both sides use it: mutual TLS, one connection (docs/operators.md "Mutual TLS between
+ * services").
+ */
+export async function platformTarget(tls?: GrpcTls): Promise<Target> {
   const server = createGrpcServer({
     serviceName: 'bench-decoder',
     logger: createLogger({ service: 'bench-decoder', level: 'warn' }),
+    tls,
     register: (router) =>
       router.service(DecoderService, {
         decode: async () => RESPONSE,
@@ -50,9 +55,13 @@ export async function platformTarget(): Promise<Target> {
       }),
   });
   const port = await server.listen(0, '127.0.0.1');
-  const client = createGrpcClient(DecoderService, { baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5_000 });
+  const client = createGrpcClient(DecoderService, {
+    baseUrl: `http://127.0.0.1:${port}`,
+    timeoutMs: 5_000,
+    tls,
+  });
   return {
-    name: 'platform',
+    name: tls ? 'platform mTLS' : 'platform',
     call: () => client.decode(REQUEST),
     async close() {
       await closeGrpcClients();

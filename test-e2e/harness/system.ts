@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { closeGrpcClients } from '@qr-payout/platform/grpc';
+import { closeGrpcClients, type GrpcTls } from '@qr-payout/platform/grpc';
 import { type DnsResponder, startDnsResponder } from '@qr-payout/test-kit/dns-responder';
 import { testInfra } from '@qr-payout/test-kit/infra';
+import { createTestCa } from '@qr-payout/test-kit/test-ca';
 import {
   type AdminClient,
   createAdminClient,
@@ -67,6 +68,11 @@ export interface SystemOptions {
    * per service"), instead of the server's superuser for all.
    */
   databaseRoles?: boolean;
+  /**
+   * mTLS on every internal gRPC connection (docs/operators.md "Mutual TLS between services"), with
+   * a CA of the run's own and a certificate per component: on unless false.
+   */
+  grpcTls?: boolean;
 }
 
 export interface GatewayHandle {
@@ -79,6 +85,8 @@ export interface GatewayHandle {
 
 export interface ServiceHandle {
   url: string;
+  /** Its cleartext grpc.health.v1 port (GRPC_HEALTH_PORT), as a probe dials it. */
+  healthUrl: string;
   /** Its Prometheus endpoint (METRICS_PORT). */
   metricsUrl: string;
   process: ManagedProcess;
@@ -94,6 +102,8 @@ export interface Replica {
   url: string;
   /** A gateway's admin API. */
   adminUrl?: string;
+  /** A service's cleartext grpc.health.v1 port (GRPC_HEALTH_PORT). */
+  healthUrl?: string;
   /** Its Prometheus endpoint (METRICS_PORT, on its own address). */
   metricsUrl: string;
   /** The process now serving it (the latest restartReplica's). */
@@ -133,6 +143,11 @@ export interface System {
   dns: Partial<Record<ServiceName, DnsResponder>>;
   /** Each first process's /metrics (docs/runbooks.md "Metrics"). */
   metricsUrls: Record<ServiceName | 'gateway', string>;
+  /**
+   * With mTLS (the default), a client certificate of the run's CA for the test's own gRPC clients
+   * (createGrpcClient's `tls`), and the CA to make others from; undefined when `grpcTls` is false.
+   */
+  grpcTls: GrpcTls | undefined;
   processes: ManagedProcess[];
   logDir: string;
   admin: AdminClient;
@@ -216,7 +231,7 @@ function dnsName(name: ServiceName): string {
 interface ReplicaPorts {
   /** GRPC_PORT of a service, PORT of a gateway. */
   port: number;
-  /** A gateway's ADMIN_PORT. */
+  /** A gateway's ADMIN_PORT, a service's GRPC_HEALTH_PORT. */
   adminPort: number;
   metricsPort: number;
 }
@@ -240,6 +255,22 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
   const counts = replicaCounts(opts.replicas);
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-e2e-'));
+  // The run's CA (docs/operators.md "Mutual TLS between services"); certificates are issued per
+  // component once its addresses are known.
+  const ca = opts.grpcTls === false ? undefined : createTestCa('qr-payout e2e CA', path.join(logDir, 'tls'));
+  const tlsEnv: Partial<Record<ComponentName, NodeJS.ProcessEnv>> = {};
+  const issueTls = (name: ComponentName, hosts: readonly string[]) => {
+    if (!ca) return;
+    const files = ca.issue(name, {
+      dns: [...(name === 'gateway' ? [] : [dnsName(name)]), 'localhost'],
+      ip: [...new Set(['127.0.0.1', ...hosts])],
+    });
+    tlsEnv[name] = {
+      GRPC_TLS_CERT_FILE: files.certFile,
+      GRPC_TLS_KEY_FILE: files.keyFile,
+      GRPC_TLS_CA_FILE: files.caFile,
+    };
+  };
   const adminToken = randomBytes(24).toString('base64url');
   // Partners sign their callbacks with it; the gateway verifies them (partner-sim README).
   const partnerCallbackSecret = randomBytes(24).toString('base64url');
@@ -278,24 +309,30 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const launchService = async (name: ServiceName, extraEnv: NodeJS.ProcessEnv = {}) => {
     const port = extraEnv.GRPC_PORT ? Number(extraEnv.GRPC_PORT) : await freePort();
     const metricsPort = extraEnv.METRICS_PORT ? Number(extraEnv.METRICS_PORT) : await freePort();
+    const healthPort = extraEnv.GRPC_HEALTH_PORT ? Number(extraEnv.GRPC_HEALTH_PORT) : await freePort();
     const env: NodeJS.ProcessEnv = {
       ...sharedEnv,
       ...databaseEnv(name),
       ...telemetryEnv(name, opts.otlpTracesUrl),
+      ...tlsEnv[name],
       ...serviceEnv[name],
       ...opts.serviceEnv?.[name],
       GRPC_PORT: String(port),
+      GRPC_HEALTH_PORT: String(healthPort),
       METRICS_PORT: String(metricsPort),
       ...extraEnv,
     };
     const proc = spawnProcess(`${name}-${++spawned}`, launch(name, env), logDir);
     processes.push(proc);
     const url = `http://${env.HOST}:${port}`;
+    // Ready as the kubelet sees it: Health/Check on the cleartext health port.
+    const healthUrl = `http://${env.HOST}:${healthPort}`;
     return {
       url,
+      healthUrl,
       metricsUrl: `http://${env.HOST}:${metricsPort}/metrics`,
       process: proc,
-      ready: () => waitUntilReady(proc, 'gRPC SERVING', grpcServing(url), readyTimeoutMs),
+      ready: () => waitUntilReady(proc, 'gRPC SERVING', grpcServing(healthUrl), readyTimeoutMs),
     };
   };
 
@@ -319,6 +356,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         ...sharedEnv,
         ...databaseEnv('gateway'),
         ...telemetryEnv('gateway', opts.otlpTracesUrl),
+        ...tlsEnv.gateway,
         PORT: String(port),
         ADMIN_PORT: String(adminPort),
         DECODER_URL: serviceTargets.decoder,
@@ -401,6 +439,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const launched = await launchService(slot.name, {
       ...own,
       GRPC_PORT: String(port),
+      GRPC_HEALTH_PORT: String(adminPort),
       METRICS_PORT: String(metricsPort),
     });
     slot.process = launched.process;
@@ -414,7 +453,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       index: slot.index,
       host: slot.host,
       url: `${base}:${slot.ports.port}`,
-      ...(slot.name === 'gateway' ? { adminUrl: `${base}:${slot.ports.adminPort}` } : {}),
+      ...(slot.name === 'gateway'
+        ? { adminUrl: `${base}:${slot.ports.adminPort}` }
+        : { healthUrl: `${base}:${slot.ports.adminPort}` }),
       metricsUrl: `${base}:${slot.ports.metricsPort}/metrics`,
       process: slot.process!,
     };
@@ -439,13 +480,10 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     // gateway's port, and the callers each service's target.
     for (const name of COMPONENTS) {
       const hosts = Array.from({ length: counts[name] }, (_, i) => replicaHost(counts[name], i));
-      const [port, adminPort, metricsPort] = await freePorts(name === 'gateway' ? 3 : 2, hosts);
-      const ports: ReplicaPorts = {
-        port: port!,
-        adminPort: name === 'gateway' ? adminPort! : 0,
-        metricsPort: name === 'gateway' ? metricsPort! : adminPort!,
-      };
+      const [port, adminPort, metricsPort] = await freePorts(3, hosts);
+      const ports: ReplicaPorts = { port: port!, adminPort: adminPort!, metricsPort: metricsPort! };
       slots[name] = hosts.map((host, index) => ({ name, index, host, ports }));
+      issueTls(name, hosts);
     }
     // A service of one replica is called by its address, as ever; one of several through a name
     // whose A records are its replicas' addresses (docs/testing.md "Replicas").
@@ -491,6 +529,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     }
     await Promise.all(readies.map((ready) => ready()));
     const first = (name: ComponentName) => replicaView(slots[name][0]!);
+    // The test's own gRPC clients present a certificate of the run's CA as well.
+    const runnerTls = ca?.issue('test-runner', {});
     const firstGateway = first('gateway');
     const adminUrl = firstGateway.adminUrl!;
     const admin = createAdminClient(adminUrl, adminToken);
@@ -509,6 +549,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       serviceTargets: { ...serviceTargets },
       dns,
       metricsUrls: { ...byService((replica) => replica.metricsUrl), gateway: firstGateway.metricsUrl },
+      grpcTls: runnerTls,
       processes,
       logDir,
       admin,
@@ -518,7 +559,12 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       async startService(name, extraEnv) {
         const launched = await launchService(name, extraEnv);
         await launched.ready();
-        return { url: launched.url, metricsUrl: launched.metricsUrl, process: launched.process };
+        return {
+          url: launched.url,
+          healthUrl: launched.healthUrl,
+          metricsUrl: launched.metricsUrl,
+          process: launched.process,
+        };
       },
       async restartPartnerSim() {
         const launched = await launchPartnerSim();

@@ -3,6 +3,7 @@
 // every process is started in it by chroot, as the image's user, from its working directory and
 // through its ENTRYPOINT, with the image's environment under the harness's.
 import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ENTRY_POINTS, type Launch, type Launcher, REPO_ROOT } from '../harness';
@@ -62,16 +63,30 @@ function chrootLaunch(image: ImageRoot, argv: string[], env: NodeJS.ProcessEnv):
   };
 }
 
+// The harness's files each process reads (the mTLS certificates): copied into the image's /tmp,
+// as the chart mounts a Secret's files, since the harness's log directory is not in the root.
+const MOUNTED_FILES = ['GRPC_TLS_CERT_FILE', 'GRPC_TLS_KEY_FILE', 'GRPC_TLS_CA_FILE'];
+
 /**
  * Starts each deployable from the image: its ENTRYPOINT with the chart's argument for it. The partner
- * simulator's journal moves to the image's /tmp (the harness's log directory is not in the root).
+ * simulator's journal moves to the image's /tmp (the harness's log directory is not in the root),
+ * and the certificate files are copied there.
  */
 export function imageLauncher(image: ImageRoot): Launcher {
   return (deployable, env) => {
-    const inImage =
-      env.PARTNER_SIM_STATE_FILE === undefined
-        ? env
-        : { ...env, PARTNER_SIM_STATE_FILE: `/tmp/${path.basename(env.PARTNER_SIM_STATE_FILE)}` };
+    const inImage: NodeJS.ProcessEnv = { ...env };
+    if (env.PARTNER_SIM_STATE_FILE !== undefined) {
+      inImage.PARTNER_SIM_STATE_FILE = `/tmp/${path.basename(env.PARTNER_SIM_STATE_FILE)}`;
+    }
+    for (const name of MOUNTED_FILES) {
+      const file = env[name];
+      if (!file) continue;
+      const inRoot = `/tmp/mounted-${deployable}-${path.basename(file)}`;
+      copyFileSync(file, path.join(image.root, inRoot));
+      // The image's user reads it, as a Secret volume's files are readable by the pod's user.
+      chmodSync(path.join(image.root, inRoot), 0o644);
+      inImage[name] = inRoot;
+    }
     return chrootLaunch(image, [...image.entrypoint, builtEntryPoint(ENTRY_POINTS[deployable])], inImage);
   };
 }

@@ -78,6 +78,38 @@ balancing"); with pick_first, its ClusterIP Service.
   value: {{ .Values.grpc.loadBalancing | quote }}
 {{- end -}}
 
+{{/*
+mTLS between the components (docs/operators.md "Mutual TLS between services"): the Secret a
+workload's certificate is in (.root, .component): grpc.mtls.existingSecret, else its Certificate's.
+*/}}
+{{- define "qr-payout.grpcTlsSecret" -}}
+{{- with .root.Values.grpc.mtls.existingSecret -}}
+{{ . }}
+{{- else -}}
+{{ include "qr-payout.fullname" (dict "root" .root "component" (printf "%s-grpc-tls" .component)) }}
+{{- end -}}
+{{- end -}}
+
+{{/* Where the mTLS Secret's files are in a pod. */}}
+{{- define "qr-payout.grpcTlsDir" -}}/etc/qr-payout/grpc-tls{{- end -}}
+
+{{/* A workload's mTLS env (GRPC_TLS_*, and the health port of a gRPC server, .server) when on. */}}
+{{- define "qr-payout.grpcTlsEnv" -}}
+{{- if .root.Values.grpc.mtls.enabled }}
+{{- $dir := include "qr-payout.grpcTlsDir" . }}
+- name: GRPC_TLS_CERT_FILE
+  value: {{ printf "%s/tls.crt" $dir | quote }}
+- name: GRPC_TLS_KEY_FILE
+  value: {{ printf "%s/tls.key" $dir | quote }}
+- name: GRPC_TLS_CA_FILE
+  value: {{ printf "%s/ca.crt" $dir | quote }}
+{{- if .server }}
+- name: GRPC_HEALTH_PORT
+  value: {{ .root.Values.grpc.mtls.healthPort | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
 {{/* Every long-running workload: the gateway and the gRPC workloads. */}}
 {{- define "qr-payout.workloads" -}}
 gateway,{{ include "qr-payout.grpcWorkloads" . }}
@@ -238,17 +270,28 @@ annotations:
 volumes:
   - name: tmp
     emptyDir: { sizeLimit: 64Mi }
+  {{- if and .grpcTls .root.Values.grpc.mtls.enabled }}
+  - name: grpc-tls
+    secret:
+      secretName: {{ include "qr-payout.grpcTlsSecret" . }}
+      defaultMode: 0440
+  {{- end }}
   {{- with .root.Values.extraVolumes }}
   {{- toYaml . | nindent 2 }}
   {{- end }}
 {{- end -}}
 
-{{/* A container's mounts: /tmp, then extraVolumeMounts. */}}
+{{/* A container's mounts (.root; .grpcTls: a workload's mTLS Secret): /tmp, then extraVolumeMounts. */}}
 {{- define "qr-payout.volumeMounts" -}}
 volumeMounts:
   - name: tmp
     mountPath: /tmp
-  {{- with .Values.extraVolumeMounts }}
+  {{- if and .grpcTls .root.Values.grpc.mtls.enabled }}
+  - name: grpc-tls
+    mountPath: {{ include "qr-payout.grpcTlsDir" . }}
+    readOnly: true
+  {{- end }}
+  {{- with .root.Values.extraVolumeMounts }}
   {{- toYaml . | nindent 2 }}
   {{- end }}
 {{- end -}}
@@ -275,6 +318,14 @@ annotations:
 {{- define "qr-payout.validate" -}}
 {{- if ge (int .Values.preStopSleepSeconds) (int .Values.terminationGracePeriodSeconds) }}
 {{- fail (printf "preStopSleepSeconds (%v) must be shorter than terminationGracePeriodSeconds (%v): the kubelet kills the pod at the grace period, before it could drain" .Values.preStopSleepSeconds .Values.terminationGracePeriodSeconds) }}
+{{- end }}
+{{- with .Values.grpc.mtls }}
+{{- if and .enabled (not .existingSecret) (not .certManager.issuerRef.name) }}
+{{- fail "grpc.mtls.enabled needs grpc.mtls.certManager.issuerRef.name (a cert-manager issuer) or grpc.mtls.existingSecret (a Secret with tls.crt, tls.key and ca.crt)" }}
+{{- end }}
+{{- if and .existingSecret .certManager.issuerRef.name }}
+{{- fail "grpc.mtls: set certManager.issuerRef.name or existingSecret, not both" }}
+{{- end }}
 {{- end }}
 {{- end -}}
 
