@@ -9,7 +9,9 @@
 //   and the instruction's amounts in the answer, the transaction's row in payout's database and the
 //   payout the partner simulator received, all in integer minor units compared with the body's
 //   amount as written (or, without one, an amount the QR writes), never through a double.
-// FUZZ_CASES sets the number of cases (300 by default, 10,000 in the CI stage), FUZZ_SEED the seed.
+// FUZZ_CASES sets the number of cases (300 by default, 10,000 in the CI stage), FUZZ_SEED the seed
+// (random when unset); the seed and the command that runs the same cases again are printed at the
+// start and in every failure (docs/testing.md "Fuzz").
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import pg from 'pg';
@@ -21,11 +23,14 @@ import { type PixCharge, qrCaseArb, testKitBases } from './support/fuzz-qr';
 import { type ApiResponse, call } from './support/http';
 import { rawPost } from './support/raw-http';
 
-const CASES = Number(process.env.FUZZ_CASES ?? '300');
-const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-if (!Number.isSafeInteger(CASES) || CASES < 1 || !Number.isSafeInteger(SEED))
+/** fast-check's seeds, and so a run's: 0 to 2^31 - 1. */
+const SEEDS = 2 ** 31;
+// An empty variable counts as unset, as `${FUZZ_SEED:-}` does in the shell, not as seed 0.
+const CASES = Number(process.env.FUZZ_CASES || '300');
+const SEED = Number(process.env.FUZZ_SEED || Math.floor(Math.random() * SEEDS));
+if (!Number.isSafeInteger(CASES) || CASES < 1 || !Number.isInteger(SEED) || SEED < 0 || SEED >= SEEDS)
   throw new Error(
-    `FUZZ_CASES must be a positive whole number and FUZZ_SEED a whole number (${CASES}, ${SEED})`,
+    `FUZZ_CASES must be a positive whole number and FUZZ_SEED a whole number from 0 to 2^31 - 1 (${CASES}, ${SEED})`,
   );
 /**
  * `<seed>:<path>` from a failure's report: runs that one case again (and its shrinking), e.g.
@@ -37,6 +42,13 @@ const REPLAY = process.env.FUZZ_REPLAY
       path: process.env.FUZZ_REPLAY.split(':').slice(1).join(':'),
     }
   : undefined;
+/** How this file is run (scripts/test-all, the fuzz stage), after the FUZZ_* variables. */
+const JEST_COMMAND =
+  "scripts/node24 scripts/with-infra jest --selectProjects e2e --runInBand --testPathPatterns 'test-e2e/fuzz\\.e2e\\.test\\.ts$'";
+/** The command that runs this run's cases again (docs/testing.md "Fuzz"). */
+const RERUN = REPLAY
+  ? `FUZZ_REPLAY='${process.env.FUZZ_REPLAY}' ${JEST_COMMAND}`
+  : `FUZZ_SEED=${SEED} FUZZ_CASES=${CASES} ${JEST_COMMAND}`;
 /** Requests in flight at once: one fast-check run each, so shrinking one never stalls the others. */
 const IN_FLIGHT = 8;
 /** Far above what a run sends, so no answer is a 429 the run caused itself. */
@@ -95,6 +107,8 @@ function count(map: Map<string, number>, key: string): void {
 }
 
 beforeAll(async () => {
+  // Before anything can fail or hang, so a run that never reaches its report still names its seed.
+  process.stdout.write(`fuzz: FUZZ_SEED=${SEED} FUZZ_CASES=${CASES}; run again: ${RERUN}\n`);
   system = await startSystem({
     readyTimeoutMs: 120_000,
     // A …54 amount is answered processing after this wait (docs/sandbox-test-qrs.md "Test amounts");
@@ -244,6 +258,7 @@ function summary(seconds: number): string {
     ...[...tally.byKind].map(([kind, n]): [string, string] => [`  ${kind}`, String(n)]),
     ['time', `${seconds.toFixed(1)} s (${(tally.requests / seconds).toFixed(1)} requests/s)`],
     ['seed', `FUZZ_SEED=${SEED}`],
+    ['run again', RERUN],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   return ['fuzz summary', ...rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`)].join('\n');
@@ -285,7 +300,7 @@ async function partnerAmountProblems(): Promise<string[]> {
 
 /** Where a run's k-th fast-check run of slot `slot` starts: apart from every other slot's and run's. */
 function seedOf(slot: number, k: number): number {
-  return (SEED + 7919 * (slot + IN_FLIGHT * k)) % 2 ** 31;
+  return (SEED + 7919 * (slot + IN_FLIGHT * k)) % SEEDS;
 }
 
 /**
@@ -302,11 +317,18 @@ async function fuzzSlot(slot: number, budget: number, cases: fc.Arbitrary<PayCas
     );
     tally.cases += details.numRuns;
     left -= Math.max(1, details.numRuns);
-    if (details.failed) reports.push(fc.defaultReportMessage(details) ?? `failed: seed ${details.seed}`);
+    if (details.failed) reports.push(failureReport(details));
   }
 }
 
-it('answers every generated pay without a 5xx, in the error body when refused, and pays only amounts written', async () => {
+/** fast-check's report of a failed run, with the command that replays its shrunk case alone. */
+function failureReport(details: fc.RunDetails<[PayCase]>): string {
+  const replay = `FUZZ_REPLAY='${details.seed}:${details.counterexamplePath ?? ''}' ${JEST_COMMAND}`;
+  return `${fc.defaultReportMessage(details) ?? `failed: seed ${details.seed}`}\nthis case alone: ${replay}`;
+}
+
+/** The run: every case sent and checked, then the partner's payouts; throws what went wrong. */
+async function fuzzRun(): Promise<void> {
   const simHost = new URL(system.partnerSimUrl).host;
   const cases = payCaseArb(qrCaseArb(testKitBases(), charges, simHost));
   const started = performance.now();
@@ -316,18 +338,33 @@ it('answers every generated pay without a 5xx, in the error body when refused, a
       { ...REPLAY, endOnFailure: true, includeErrorInReport: true },
     );
     tally.cases = details.numRuns;
-    if (details.failed) reports.push(fc.defaultReportMessage(details) ?? 'failed');
+    if (details.failed) reports.push(failureReport(details));
   } else {
     const budget = (slot: number) => Math.floor(CASES / IN_FLIGHT) + (slot < CASES % IN_FLIGHT ? 1 : 0);
     await Promise.all(Array.from({ length: IN_FLIGHT }, (_, slot) => fuzzSlot(slot, budget(slot), cases)));
   }
   const partner = await partnerAmountProblems();
   process.stdout.write(`${summary((performance.now() - started) / 1000)}\n`);
-  // One expectation, so a failure shows every report, the first repeats and the partner's view.
-  expect({ reports, repeats: repeats.slice(0, 20), partner }).toEqual({
-    reports: [],
-    repeats: [],
-    partner: [],
-  });
-  if (!REPLAY) expect(tally.paid.length).toBeGreaterThan(0);
+  // One failure, so it shows every report, the first repeats and the partner's view.
+  if (reports.length > 0 || repeats.length > 0 || partner.length > 0)
+    throw new Error(
+      [
+        `${reports.length} failure(s) reported (shrunk), ${repeats.length} repeat(s), ${partner.length} at the partner`,
+        ...reports.map((report, i) => `--- report ${i + 1}\n${report}`),
+        ...repeats.slice(0, 20).map((repeat, i) => `--- repeat ${i + 1}\n${repeat}`),
+        ...partner.map((problem, i) => `--- partner ${i + 1}\n${problem}`),
+      ].join('\n'),
+    );
+  if (!REPLAY && tally.paid.length === 0) throw new Error(`none of ${tally.cases} cases was paid`);
+}
+
+it('answers every generated pay without a 5xx, in the error body when refused, and pays only amounts written', async () => {
+  try {
+    await fuzzRun();
+  } catch (err) {
+    // Every failure names the command that runs the same cases again (docs/testing.md "Fuzz").
+    const failure = err instanceof Error ? err : new Error(String(err));
+    failure.message = `${failure.message}\nrun the same cases again: ${RERUN}`;
+    throw failure;
+  }
 });
