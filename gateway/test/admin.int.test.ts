@@ -142,6 +142,13 @@ function startFakeWebhookService(): GrpcServer {
           if (req.deliveryId === 'whd_pending') {
             throw serviceError('DeliveryInFlight', 'delivery is pending', { code: Code.FailedPrecondition });
           }
+          if (req.deliveryId === 'whd_recent') {
+            throw serviceError('DeliveryReplayTooSoon', 'replay it again in 6 s', {
+              code: Code.ResourceExhausted,
+              field: 'delivery_id',
+              retryAfterSeconds: 6,
+            });
+          }
           return { delivery: fakeDelivery(req.deliveryId, 'ten_other', DeliveryStatus.PENDING) };
         },
         async pingEndpoint(req) {
@@ -561,6 +568,17 @@ describe('payoutctl against the admin API', () => {
     const inFlight = await payoutctl(['delivery', 'replay', 'whd_pending']);
     expect(inFlight.code).toBe(1);
     expect(JSON.parse(inFlight.stderr).error.code).toBe('failed_precondition');
+    // The webhook service's retry delay reaches the operator through the admin API.
+    const tooSoon = await payoutctl(['delivery', 'replay', 'whd_recent']);
+    expect(tooSoon.code).toBe(1);
+    expect(JSON.parse(tooSoon.stderr)).toEqual({
+      error: {
+        code: 'resource_exhausted',
+        message: 'replay it again in 6 s',
+        field: 'delivery_id',
+        retry_after_seconds: 6,
+      },
+    });
     const listedTenants = JSON.parse((await payoutctl(['tenant', 'list'])).stdout);
     expect(listedTenants.tenants).toContainEqual(
       expect.objectContaining({ id: tenant.id, rate_limit_per_minute: 120 }),

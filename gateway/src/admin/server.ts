@@ -54,7 +54,8 @@ function callLogInterceptor(logger: Logger): Interceptor {
         logger.info({ rpc, code: Code[err.code], duration_ms }, 'admin call failed');
         // A webhook service error carries that gRPC response's headers (content-type, grpc-*) as
         // metadata; sent on as they are, they would corrupt this Connect response.
-        // Our own Retry-After (the operator token throttle) is the one header kept.
+        // Retry-After (the operator token throttle's, the webhook service's for a replay too soon) is
+        // the one header kept.
         const retryAfter = err.metadata.get('retry-after');
         const clean = new ConnectError(
           err.rawMessage,
