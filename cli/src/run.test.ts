@@ -240,6 +240,18 @@ describe('errorJson', () => {
     expect(errorJson(new ConnectError('bad', Code.InvalidArgument)).error.code).toBe('invalid_argument');
     expect(errorJson(new ConnectError('no', Code.Unauthenticated)).error.code).toBe('unauthenticated');
   });
+
+  it("adds the server's Retry-After as retry_after_seconds, and nothing when there is none", () => {
+    const tooSoon = new ConnectError('again in 7 s', Code.ResourceExhausted, { 'retry-after': '7' });
+    expect(errorJson(tooSoon).error).toEqual({
+      code: 'resource_exhausted',
+      message: 'again in 7 s',
+      retry_after_seconds: 7,
+    });
+    expect(errorJson(new ConnectError('no', Code.ResourceExhausted)).error).not.toHaveProperty(
+      'retry_after_seconds',
+    );
+  });
 });
 
 describe('payoutctl when no admin API answers', () => {

@@ -44,19 +44,27 @@ export function unreachableHint(adminUrl: string): string {
 }
 
 /**
- * The error as JSON: the RPC code and message, and the offending field when the server named one.
- * `unavailable` (nothing listening, DNS, connection reset) adds what to do, given the URL tried.
+ * The error as JSON: the RPC code and message, the offending field when the server named one, and
+ * `retry_after_seconds` when it said how long to wait (its Retry-After: a throttled token, a
+ * replay too soon). `unavailable` (nothing listening, DNS, connection reset) adds what to do,
+ * given the URL tried.
  */
 export function errorJson(
   err: unknown,
   adminUrl?: string,
-): { error: { code: string; message: string; field?: string } } {
+): { error: { code: string; message: string; field?: string; retry_after_seconds?: number } } {
   const e = ConnectError.from(err);
   const field = e.findDetails(ErrorDetailSchema)[0]?.field;
+  const retryAfter = e.metadata.get('retry-after');
   const message =
     e.code === Code.Unavailable && adminUrl ? `${e.rawMessage}: ${unreachableHint(adminUrl)}` : e.rawMessage;
   return {
-    error: { code: snakeCase(Code[e.code] ?? 'Unknown'), message, ...(field ? { field } : {}) },
+    error: {
+      code: snakeCase(Code[e.code] ?? 'Unknown'),
+      message,
+      ...(field ? { field } : {}),
+      ...(retryAfter !== null && /^\d+$/.test(retryAfter) ? { retry_after_seconds: Number(retryAfter) } : {}),
+    },
   };
 }
 

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { create, toJson } from '@bufbuild/protobuf';
 import { timestampFromDate, timestampNow } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
@@ -142,6 +144,13 @@ function startFakeWebhookService(): GrpcServer {
           if (req.deliveryId === 'whd_pending') {
             throw serviceError('DeliveryInFlight', 'delivery is pending', { code: Code.FailedPrecondition });
           }
+          if (req.deliveryId === 'whd_recent') {
+            throw serviceError('DeliveryReplayTooSoon', 'replay it again in 6 s', {
+              code: Code.ResourceExhausted,
+              field: 'delivery_id',
+              retryAfterSeconds: 6,
+            });
+          }
           return { delivery: fakeDelivery(req.deliveryId, 'ten_other', DeliveryStatus.PENDING) };
         },
         async pingEndpoint(req) {
@@ -253,6 +262,113 @@ describe('admin API', () => {
       body: '{}',
     });
     expect(refused.status).toBe(401);
+  });
+
+  it('refuses a JSON body with an inexact number, a key twice or deep nesting, before the handler', async () => {
+    const createTenant = (body: string, token = ADMIN_TOKEN, contentType = 'application/json') =>
+      fetch(`${adminUrl}/payout.admin.v1.AdminService/CreateTenant`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+        body,
+      });
+    const name = `Twice ${randomBytes(4).toString('hex')}`;
+    const deep = `${'['.repeat(65)}${']'.repeat(65)}`;
+    const cases: [string, string][] = [
+      // Read as 50 by JSON.parse, so connect's parser alone created a tenant with that limit.
+      [
+        `{"name":"${name} c","rateLimitPerMinute":50.0000000000000000001}`,
+        'rateLimitPerMinute is 50.0000000000000000001 as written, which reads back as 50',
+      ],
+      [
+        `{"name":"${name} a","name":"${name} b"}`,
+        'The request body has the key "name" more than once in one object; send each key once.',
+      ],
+      // The same key written with an escape is the same key.
+      [`{"name":"${name} a","\\u006eame":"${name} b"}`, 'The request body has the key "name" more'],
+      [`{"name":"${name} d","tags":${deep}}`, 'more than 64 levels deep'],
+    ];
+    for (const [body, message] of cases) {
+      const refused = await createTenant(body);
+      // Connect's HTTP status of invalid_argument.
+      expect([body, refused.status]).toEqual([body, 400]);
+      const answer = (await refused.json()) as { code: string; message: string };
+      expect(answer.code).toBe('invalid_argument');
+      expect(answer.message).toContain(message);
+    }
+    // Nothing was created, under either name.
+    const listed = await adminClient(ADMIN_TOKEN).listTenants({});
+    expect(listed.tenants.filter((t) => t.name.startsWith(name))).toEqual([]);
+    // The token is checked first: without it the body is never judged.
+    expect((await createTenant(cases[0]![0], 'wrong-token')).status).toBe(401);
+    // The same body once per key, as a well-formed operator sends it, is served.
+    const served = await createTenant(`{"name":"${name} once"}`);
+    expect(served.status).toBe(200);
+    // Text that is not JSON stays connect's own refusal.
+    const malformed = await createTenant('{"name":');
+    expect([malformed.status, ((await malformed.json()) as { code: string }).code]).toEqual([
+      400,
+      'invalid_argument',
+    ]);
+    // A compressed body is not read past our parser: compression is refused outright.
+    const gzipped = await fetch(`${adminUrl}/payout.admin.v1.AdminService/CreateTenant`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+      },
+      body: gzipSync(cases[0]![0]),
+    });
+    expect([gzipped.status, ((await gzipped.json()) as { code: string }).code]).toEqual([
+      501,
+      'unimplemented',
+    ]);
+    const after = await adminClient(ADMIN_TOKEN).listTenants({});
+    expect(after.tenants.filter((t) => t.name.startsWith(name)).map((t) => t.name)).toEqual([`${name} once`]);
+  });
+
+  it('applies the same rule to each message of gRPC with the JSON codec', async () => {
+    const envelope = (json: string) => {
+      const message = Buffer.from(json);
+      const header = Buffer.alloc(5);
+      header.writeUInt32BE(message.length, 1);
+      return Buffer.concat([header, message]);
+    };
+    const name = `Enveloped ${randomBytes(4).toString('hex')}`;
+    const call = (json: string) =>
+      new Promise<{ status: string | undefined; message: string }>((resolve, reject) => {
+        const body = envelope(json);
+        const req = httpRequest(
+          `${adminUrl}/payout.admin.v1.AdminService/CreateTenant`,
+          {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/grpc+json',
+              te: 'trailers',
+              authorization: `Bearer ${ADMIN_TOKEN}`,
+              'content-length': body.length,
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => {
+              const status =
+                res.trailers['grpc-status'] ?? (res.headers['grpc-status'] as string | undefined);
+              const message = res.trailers['grpc-message'] ?? (res.headers['grpc-message'] as string) ?? '';
+              resolve({ status, message: decodeURIComponent(message) });
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    expect(await call(`{"name":"${name}","rateLimitPerMinute":50.0000000000000000001}`)).toEqual({
+      status: String(Code.InvalidArgument),
+      message: expect.stringContaining('rateLimitPerMinute is 50.0000000000000000001 as written'),
+    });
+    expect(await call(`{"name":"${name}"}`)).toEqual({ status: '0', message: '' });
+    const listed = await adminClient(ADMIN_TOKEN).listTenants({});
+    expect(listed.tenants.filter((t) => t.name === name).map((t) => t.rateLimitPerMinute)).toEqual([0]);
   });
 
   it('creates, lists, adds and revokes keys in one round trip', async () => {
@@ -561,6 +677,17 @@ describe('payoutctl against the admin API', () => {
     const inFlight = await payoutctl(['delivery', 'replay', 'whd_pending']);
     expect(inFlight.code).toBe(1);
     expect(JSON.parse(inFlight.stderr).error.code).toBe('failed_precondition');
+    // The webhook service's retry delay reaches the operator through the admin API.
+    const tooSoon = await payoutctl(['delivery', 'replay', 'whd_recent']);
+    expect(tooSoon.code).toBe(1);
+    expect(JSON.parse(tooSoon.stderr)).toEqual({
+      error: {
+        code: 'resource_exhausted',
+        message: 'replay it again in 6 s',
+        field: 'delivery_id',
+        retry_after_seconds: 6,
+      },
+    });
     const listedTenants = JSON.parse((await payoutctl(['tenant', 'list'])).stdout);
     expect(listedTenants.tenants).toContainEqual(
       expect.objectContaining({ id: tenant.id, rate_limit_per_minute: 120 }),

@@ -175,11 +175,12 @@ function stubTransaction(instructionId: string) {
 }
 
 // Delivery ids the stub webhook answers: delivered, in flight (replay 409), down (503), failing
-// (500); any other is 404. The list answers one page; transaction ids STUB_TXN_DOWN / _BOOM fail it.
+// (500), replayed moments ago (replay 429); any other is 404. The list answers one page; transaction ids STUB_TXN_DOWN / _BOOM fail it.
 const STUB_WHD = 'whd_01JD0000000000000000000001';
 const STUB_WHD_PENDING = 'whd_01JD0000000000000000000002';
 const STUB_WHD_DOWN = 'whd_01JD0000000000000000000003';
 const STUB_WHD_BOOM = 'whd_01JD0000000000000000000004';
+const STUB_WHD_RECENT = 'whd_01JD0000000000000000000005';
 
 function stubDelivery(id: string, opts: { ping?: boolean; status?: number } = {}) {
   const at = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 456_000_000 };
@@ -207,7 +208,7 @@ function stubDelivery(id: string, opts: { ping?: boolean; status?: number } = {}
 function stubDeliveryById(id: string) {
   if (id === STUB_WHD_DOWN) throw new ConnectError('unavailable', Code.Unavailable);
   if (id === STUB_WHD_BOOM) throw new Error('unexpected');
-  if (id === STUB_WHD) return stubDelivery(id);
+  if (id === STUB_WHD || id === STUB_WHD_RECENT) return stubDelivery(id);
   if (id === STUB_WHD_PENDING) return stubDelivery(id, { status: 1 });
   throw serviceError('NotFoundError', 'delivery not found', { code: Code.NotFound, field: 'delivery_id' });
 }
@@ -519,6 +520,11 @@ beforeAll(async () => {
         if (delivery.status === 1)
           throw serviceError('DeliveryInFlight', 'the delivery is pending', {
             code: Code.FailedPrecondition,
+          });
+        if (req.deliveryId === STUB_WHD_RECENT)
+          throw serviceError('DeliveryReplayTooSoon', 'replay it again in 4 s', {
+            code: Code.ResourceExhausted,
+            retryAfterSeconds: 4,
           });
         return { delivery: { ...delivery, status: 1, attempts: 0, nextAttemptAt: delivery.createdAt } };
       }) as never,
@@ -931,7 +937,12 @@ describe('OpenAPI document conformance', () => {
     const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
     await check(await replay(base, 'whd_x', { key: limited }));
     await check(await replay(base, 'whd_x', { key: limited }));
-    expect(statuses).toEqual([200, 200, 200, 400, 400, 404, 404, 409, 413, 415, 503, 500, 401, 404, 429]);
+    const tooSoon = await check(await replay(stubBase, STUB_WHD_RECENT));
+    expect(tooSoon.json()).toMatchObject({ _tag: 'DeliveryReplayTooSoon', retryAfter: 4 });
+    expect(tooSoon.headers.get('retry-after')).toBe('4');
+    expect(statuses).toEqual([
+      200, 200, 200, 400, 400, 404, 404, 409, 413, 415, 503, 500, 401, 404, 429, 429,
+    ]);
   });
 
   it('documents the events it sends as OpenAPI 3.1 webhooks, whose schemas accept real envelopes', () => {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
-import type { Client } from '@connectrpc/connect';
+import { type Client, Code, ConnectError } from '@connectrpc/connect';
 import { createMemoryBus, TRANSACTION_EVENTS_TOPIC } from '@qr-payout/platform/events';
 import { closeGrpcClients } from '@qr-payout/platform/grpc';
 import { silentLogger } from '@qr-payout/platform/log';
@@ -52,6 +52,8 @@ let endpointA: string;
 let hangEndpointA: string;
 let endpointB: string;
 const TXN_1 = ULID_TXN();
+// WEBHOOK_REPLAY_MIN_INTERVAL_MS: long enough for a few calls inside it, short enough to wait out.
+const REPLAY_INTERVAL_MS = 3_000;
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -193,6 +195,7 @@ beforeAll(async () => {
         WEBHOOK_POLL_MS: '50',
         // Longer than the test: a /hang delivery stays `delivering` until the end.
         WEBHOOK_TIMEOUT_MS: '60000',
+        WEBHOOK_REPLAY_MIN_INTERVAL_MS: String(REPLAY_INTERVAL_MS),
       }),
     ),
     { bus },
@@ -396,11 +399,51 @@ describe('webhook deliveries through the public API', () => {
       [1, 'replay'],
     ]);
 
-    // `{}` and an empty JSON body are accepted too.
-    await waitDelivered(made[3]!, tenantA.apiKey);
-    expect((await replay(made[3]!, tenantA.apiKey, '{}')).status).toBe(200);
-    await waitDelivered(made[3]!, tenantA.apiKey, 2);
-    expect((await replay(made[3]!, tenantA.apiKey, '')).status).toBe(200);
+    // `{}` and an empty JSON body are accepted too (two deliveries: one replays once per interval).
+    const endpointDelivery = made.find((id, i) => i < 2 && id !== callbackDelivery)!;
+    for (const [id, body] of [
+      [made[3]!, '{}'],
+      [endpointDelivery, ''],
+    ] as const) {
+      await waitDelivered(id, tenantA.apiKey);
+      expect((await replay(id, tenantA.apiKey, body)).status).toBe(200);
+      await waitDelivered(id, tenantA.apiKey, 2);
+    }
+  });
+
+  it('refuses a replay sooner than the interval after the last one: 429 with Retry-After, admin API too', async () => {
+    // made[3] was replayed by the test above; its replay has been delivered, so it is not in flight.
+    const id = made[3]!;
+    const refused = await replay(id, tenantA.apiKey);
+    expect(refused.status).toBe(429);
+    const seconds = Number(refused.headers.get('retry-after'));
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    expect(seconds).toBeLessThanOrEqual(Math.ceil(REPLAY_INTERVAL_MS / 1000));
+    expect(refused.json()).toEqual({
+      _tag: 'DeliveryReplayTooSoon',
+      type: 'DeliveryReplayTooSoon',
+      message: `The delivery was replayed less than ${REPLAY_INTERVAL_MS / 1000} s ago; replay it again in ${seconds} s.`,
+      docs_url: expect.stringMatching(/\/errors#DeliveryReplayTooSoon$/),
+      request_id: refused.headers.get('x-request-id'),
+      retryAfter: seconds,
+    });
+    expect(validates('ErrorBody', refused.json())).toBe('valid');
+    expect(refused.headers.get('x-ratelimit-limit')).not.toBeNull();
+
+    // The operator's replay is held to the same rule, by the webhook service that owns it.
+    const byOperator = await admin.replayWebhookDelivery({ deliveryId: id }).then(
+      () => undefined,
+      (err: unknown) => ConnectError.from(err),
+    );
+    expect(byOperator?.code).toBe(Code.ResourceExhausted);
+    expect(Number(byOperator?.metadata.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    // Nothing moved; once the interval is over the replay is accepted.
+    const unchanged = (await get(`/v1/webhook-deliveries/${id}`, tenantA.apiKey)).json().delivery;
+    expect(unchanged).toMatchObject({ status: 'delivered', attempts: 1 });
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    expect((await replay(id, tenantA.apiKey)).status).toBe(200);
+    await waitDelivered(id, tenantA.apiKey, 3);
   });
 
   it('refuses to replay a delivery in flight with 409 DeliveryInFlight', async () => {

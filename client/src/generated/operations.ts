@@ -995,7 +995,7 @@ export type replayWebhookDeliveryResponse415 = {
 }
 
 export type replayWebhookDeliveryResponse429 = {
-  data: TooManyRequestsResponse
+  data: ErrorBody
   status: 429
 }
 
@@ -1027,9 +1027,9 @@ export const getReplayWebhookDeliveryUrl = (id: string,) => {
 }
 
 /**
- * Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with `attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`. No body is needed; an empty body or `{}` is accepted.
+ * Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with `attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`; a replay sooner than 10 seconds (the default) after the last replay of the same delivery is 429 `DeliveryReplayTooSoon` with Retry-After. No body is needed; an empty body or `{}` is accepted.
  *
- * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
  * @summary Send a webhook delivery again
  */
 export const replayWebhookDelivery = async (id: string,

@@ -1,12 +1,20 @@
 import http from 'node:http';
-import { type Client, Code, ConnectError, createContextValues, type Interceptor } from '@connectrpc/connect';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
+import {
+  type Client,
+  Code,
+  ConnectError,
+  createConnectRouter,
+  createContextValues,
+  type Interceptor,
+} from '@connectrpc/connect';
+import { universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
 import type { Logger } from '@qr-payout/platform/log';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { TenantService } from '../tenants/service';
 import { createAdminHandlers } from './handlers';
+import { refuseCheckedJsonBody, withCheckedJsonBody } from './json-body';
 import { kCallerAddress, type OperatorAuthThrottle, operatorTokenInterceptor } from './operator-auth';
 
 /** The part of the webhook service's gRPC client the admin API forwards to. */
@@ -54,7 +62,8 @@ function callLogInterceptor(logger: Logger): Interceptor {
         logger.info({ rpc, code: Code[err.code], duration_ms }, 'admin call failed');
         // A webhook service error carries that gRPC response's headers (content-type, grpc-*) as
         // metadata; sent on as they are, they would corrupt this Connect response.
-        // Our own Retry-After (the operator token throttle) is the one header kept.
+        // Retry-After (the operator token throttle's, the webhook service's for a replay too soon) is
+        // the one header kept.
         const retryAfter = err.metadata.get('retry-after');
         const clean = new ConnectError(
           err.rawMessage,
@@ -72,31 +81,60 @@ function callLogInterceptor(logger: Logger): Interceptor {
   };
 }
 
+// Admin messages are small; anything larger is refused before it is parsed.
+const READ_MAX_BYTES = 1024 * 1024;
+
+function answerOutsideRpc(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (req.method === 'GET' && req.url?.split('?')[0] === '/healthz') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"status":"ok"}');
+    return;
+  }
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end('{"code":"not_found","message":"no such admin route"}');
+}
+
 /**
  * The admin API (docs/architecture.md "Operators"): AdminService over the Connect protocol (JSON or
  * binary) and gRPC on HTTP/1.1, guarded by the operator token, plus `GET /healthz`. Returned not
  * listening: the gateway binds it to ADMIN_PORT, never to the public PORT.
+ *
+ * connectNodeAdapter's own loop, with one step more: a JSON body is read by
+ * @qr-payout/platform/json first (json-body.ts), so it is refused by the rules and with the
+ * messages of every other body we take, whatever connect's parser would have made of it.
  */
 export function buildAdminServer(deps: AdminServerDeps): http.Server {
-  const handler = connectNodeAdapter({
-    routes: (router) => router.service(AdminService, createAdminHandlers(deps)),
-    // The logging interceptor is outermost so it also records refused tokens.
-    interceptors: [callLogInterceptor(deps.logger), operatorTokenInterceptor(deps.adminToken, deps.throttle)],
-    contextValues: (req) => createContextValues().set(kCallerAddress, req.socket.remoteAddress ?? 'unknown'),
+  const router = createConnectRouter({
+    // The logging interceptor is outermost so it also records refused tokens; a refused body is
+    // answered only to a caller with the token.
+    interceptors: [
+      callLogInterceptor(deps.logger),
+      operatorTokenInterceptor(deps.adminToken, deps.throttle),
+      refuseCheckedJsonBody(),
+    ],
     connect: true,
     grpc: true,
     grpcWeb: false,
-    // Admin messages are small; refuse anything larger than this before parsing it.
-    readMaxBytes: 1024 * 1024,
-    fallback: (req, res) => {
-      if (req.method === 'GET' && req.url?.split('?')[0] === '/healthz') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"status":"ok"}');
-        return;
-      }
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end('{"code":"not_found","message":"no such admin route"}');
-    },
+    readMaxBytes: READ_MAX_BYTES,
+    // None: a compressed body would reach connect's parser unread by ours.
+    acceptCompression: [],
   });
-  return http.createServer(handler);
+  router.service(AdminService, createAdminHandlers(deps));
+  const byPath = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
+  return http.createServer((req, res) => {
+    const handler = byPath.get(req.url?.split('?')[0] ?? '');
+    if (!handler) return answerOutsideRpc(req, res);
+    const contextValues = createContextValues().set(kCallerAddress, req.socket.remoteAddress ?? 'unknown');
+    Promise.resolve()
+      .then(() => universalRequestFromNodeRequest(req, res, undefined, contextValues))
+      .then((request) => withCheckedJsonBody(request, READ_MAX_BYTES))
+      .then(handler)
+      .then((answer) => universalResponseToNodeResponse(answer, res))
+      .catch((err: unknown) => {
+        // The caller went away mid-body or mid-answer: nothing left to answer.
+        if (ConnectError.from(err).code !== Code.Aborted)
+          deps.logger.error({ err, rpc: handler.method.name }, 'admin request failed outside the RPC');
+        res.destroy();
+      });
+  });
 }

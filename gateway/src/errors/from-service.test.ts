@@ -50,6 +50,17 @@ describe('apiErrorFromService', () => {
     }
   });
 
+  it("passes on the service's own delay as Retry-After and the body's retryAfter", () => {
+    const mapped = apiErrorFromService(
+      serviceError('DeliveryReplayTooSoon', 'replay it again in 7 s', {
+        code: Code.ResourceExhausted,
+        retryAfterSeconds: 7,
+      }),
+    );
+    expect(mapped).toMatchObject({ tag: 'DeliveryReplayTooSoon', status: 429, retryAfterSeconds: 7 });
+    expect(mapped?.headers['retry-after']).toBe('7');
+  });
+
   it('leaves anything else to the 500 rule (unknown tags, other codes, plain errors)', () => {
     // A tag of a newer peer, unknown to this version, and an internal one that should never get here.
     const newer = 'SomethingNew' as Parameters<typeof serviceError>[0];

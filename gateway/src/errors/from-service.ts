@@ -32,8 +32,12 @@ export function apiErrorFromService(err: unknown): ApiError | undefined {
   const detail = readErrorDetail(err);
   if (detail) {
     if (!isErrorTag(detail.tag) || detail.tag === 'InternalError') return undefined;
+    // A delay the service decided (a replay too soon) is passed on as it is: header and body.
+    const serviceDelay = detail.retryAfterSeconds;
     return new ApiError(detail.tag, detail.message, {
-      ...retryHeaders(detail.tag),
+      ...(serviceDelay === undefined
+        ? retryHeaders(detail.tag)
+        : { retryAfterSeconds: serviceDelay, headers: { 'retry-after': String(serviceDelay) } }),
       fields: bodyFieldsOf(detail.tag, detail.metadata),
     });
   }

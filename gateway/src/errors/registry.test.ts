@@ -13,6 +13,7 @@ describe('error registry', () => {
       ValidationError: 400,
       NotFoundError: 404,
       DeliveryInFlight: 409,
+      DeliveryReplayTooSoon: 429,
       InstructionAlreadyExecuted: 409,
       ChargeAlreadyPaid: 409,
       QuoteExpired: 409,

@@ -73,6 +73,15 @@ export const ERROR_REGISTRY = {
     action: 'Wait until the delivery reaches delivered, failed or exhausted, then replay it.',
     defaultMessage: 'The delivery is still in flight and cannot be replayed.',
   },
+  DeliveryReplayTooSoon: {
+    status: 429,
+    title: 'Webhook delivery replayed moments ago',
+    description:
+      'A replay was asked for sooner than the minimum interval (10 seconds by default) after the last replay of the same delivery. The body carries retryAfter in seconds.',
+    action:
+      'Wait retryAfter seconds (also in the Retry-After header), then replay it again if it is still needed.',
+    defaultMessage: 'The delivery was replayed moments ago; replay it again later.',
+  },
   IdempotencyInProgress: {
     status: 409,
     title: 'Original request still processing',

@@ -14,7 +14,11 @@ export const ERROR_BODY_SCHEMA = {
     message: { type: 'string' },
     docs_url: { type: 'string', format: 'uri', description: 'Where the error is described.' },
     request_id: { type: 'string', format: 'uuid' },
-    retryAfter: { type: 'integer', minimum: 1, description: 'RateLimitError only: seconds to wait.' },
+    retryAfter: {
+      type: 'integer',
+      minimum: 1,
+      description: 'On a 429 only: seconds to wait, as in Retry-After.',
+    },
     // Only on the errors whose registry entry declares it (`bodyFields`); the OpenAPI document
     // describes it from the registry.
     transaction_id: { type: 'string', pattern: TRANSACTION_ID_PATTERN },

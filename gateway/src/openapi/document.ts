@@ -89,7 +89,8 @@ function exampleErrorBody(tag: ErrorTag) {
     tag,
     requestId: EXAMPLE_REQUEST_ID,
     publicDocsUrl: EXAMPLE_DOCS_URL,
-    ...(tag === 'RateLimitError' ? { retryAfterSeconds: 12 } : {}),
+    // Every 429 tells how long to wait, in the body as in Retry-After.
+    ...(ERROR_REGISTRY[tag].status === 429 ? { retryAfterSeconds: 12 } : {}),
     ...('transaction_id' in declared ? { fields: { transaction_id: EXAMPLE_TRANSACTION_ID } } : {}),
   });
 }
@@ -195,15 +196,27 @@ const AUTHENTICATED_ERRORS = {
 /** The 422s of the routes that decode a QR. */
 const QR_UNPAYABLE_TAGS = ['QrDecodeError', 'AmountMismatch', 'AmountRequired', 'AmountOutOfRange'] as const;
 
+/** One status of two tags, each described by the registry, both retryable after Retry-After. */
+function retryableEitherResponse(
+  tags: readonly [ErrorTag, ErrorTag],
+  extraHeaders: Record<string, object> = {},
+) {
+  return errorResponse(
+    tags,
+    `${tags.map((tag) => `${describeTags([tag])}: ${ERROR_REGISTRY[tag].description} `).join('')}` +
+      'Both are retryable after the Retry-After header.',
+    { ...extraHeaders, 'Retry-After': ref('headers', 'RetryAfter') },
+  );
+}
+
 /** The 503 of the routes that decode a QR: our outage, or the merchant PSP's for a dynamic QR. */
 const QR_ROUTE_UNAVAILABLE = {
-  '503': errorResponse(
-    ['ServiceUnavailable', 'QrLocationUnavailable'],
-    `${describeTags(['ServiceUnavailable'])}: ${ERROR_REGISTRY.ServiceUnavailable.description} ` +
-      `${describeTags(['QrLocationUnavailable'])}: ${ERROR_REGISTRY.QrLocationUnavailable.description} ` +
-      'Both are retryable after the Retry-After header.',
-    { 'Retry-After': ref('headers', 'RetryAfter') },
-  ),
+  '503': retryableEitherResponse(['ServiceUnavailable', 'QrLocationUnavailable']),
+};
+
+/** The 429 of the replay: the key's rate limit, or the same delivery replayed moments ago. */
+const REPLAY_TOO_MANY = {
+  '429': retryableEitherResponse(['RateLimitError', 'DeliveryReplayTooSoon'], RATE_LIMIT_HEADERS),
 };
 
 /** The errors of the routes that decode a QR, beyond their body's. */
@@ -959,8 +972,9 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
                 'Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with ' +
                 '`attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a ' +
                 'fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers ' +
-                'deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`. No body is ' +
-                'needed; an empty body or `{}` is accepted.',
+                'deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`; a replay ' +
+                'sooner than 10 seconds (the default) after the last replay of the same delivery is 429 ' +
+                '`DeliveryReplayTooSoon` with Retry-After. No body is needed; an empty body or `{}` is accepted.',
               parameters: [DELIVERY_ID_PARAMETER],
               requestBody: {
                 required: false,
@@ -990,6 +1004,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
                 '413': BODY_ERRORS['413'],
                 '415': BODY_ERRORS['415'],
                 ...AUTHENTICATED_ERRORS,
+                ...REPLAY_TOO_MANY,
               },
             },
           },

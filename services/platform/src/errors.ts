@@ -17,6 +17,7 @@ export const ERROR_TAGS = {
   NotFoundError: 'public',
   MethodNotAllowed: 'public',
   DeliveryInFlight: 'public',
+  DeliveryReplayTooSoon: 'public',
   IdempotencyInProgress: 'public',
   InstructionAlreadyExecuted: 'public',
   ChargeAlreadyPaid: 'public',
@@ -45,7 +46,14 @@ type ServiceErrorOptions = {
   code: Code;
   field?: string;
   metadata?: Record<string, string>;
+  /**
+   * Whole seconds until the call may succeed: sent as a `retry-after` header (gRPC trailer), as the
+   * admin API's own throttle sends it, so every hop passes it on as Retry-After.
+   */
+  retryAfterSeconds?: number;
 };
+
+const RETRY_AFTER = 'retry-after';
 
 /**
  * The one coded error of every service: a ConnectError carrying a `payout.common.v1.ErrorDetail`
@@ -56,7 +64,11 @@ export function serviceError(tag: ErrorTag, message: string, opts: ServiceErrorO
     desc: ErrorDetailSchema,
     value: { tag, message, field: opts.field ?? '', metadata: { ...opts.metadata } },
   };
-  return new ConnectError(message, opts.code, undefined, [detail]);
+  const headers =
+    opts.retryAfterSeconds === undefined
+      ? undefined
+      : new Headers({ [RETRY_AFTER]: String(opts.retryAfterSeconds) });
+  return new ConnectError(message, opts.code, headers, [detail]);
 }
 
 type ReadErrorDetail = {
@@ -66,6 +78,8 @@ type ReadErrorDetail = {
   field: string | undefined;
   metadata: Record<string, string>;
   code: Code;
+  /** The error's `retryAfterSeconds`, when it gave one. */
+  retryAfterSeconds: number | undefined;
 };
 
 /** Reads back the ErrorDetail of an error raised by `serviceError`, locally or over gRPC. */
@@ -79,5 +93,11 @@ export function readErrorDetail(err: unknown): ReadErrorDetail | undefined {
     field: detail.field === '' ? undefined : detail.field,
     metadata: { ...detail.metadata },
     code: err.code,
+    retryAfterSeconds: retryAfterSecondsOf(err.metadata.get(RETRY_AFTER)),
   };
+}
+
+/** A `retry-after` of whole seconds (RFC 9110 delay-seconds); anything else is none. */
+function retryAfterSecondsOf(value: string | null): number | undefined {
+  return value !== null && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
 }

@@ -29,6 +29,7 @@ describe('loadWebhookConfig', () => {
       migrateOnStart: false,
       allowPrivateTargets: false,
       retryScale: 1,
+      replayMinIntervalMs: 10_000,
       kafkaBrokers: ['127.0.0.1:9092'],
       previousSecretsKeys: [],
     });

@@ -88,6 +88,9 @@ export function loadWebhookConfig(env: Env) {
       // Fault injection for the crash tests only (README "Configuration"): SIGKILL this process
       // after the Nth dispatched event's deliveries are committed, before its offset is.
       faultKillAfterDispatch: int('WEBHOOK_FAULT_KILL_AFTER_DISPATCH', { default: 0, min: 0 }),
+      // docs/api/webhooks.md "Webhook deliveries" (Replay): two replays of one delivery are at least
+      // this far apart (0: no minimum); a sooner one is DeliveryReplayTooSoon with Retry-After.
+      replayMinIntervalMs: int('WEBHOOK_REPLAY_MIN_INTERVAL_MS', { default: 10_000, min: 0, max: 3_600_000 }),
       // docs/api/webhooks.md "Auto-disable": 5 days of only failures disables an endpoint (times
       // WEBHOOK_RETRY_SCALE).
       autoDisableHours: num('WEBHOOK_AUTO_DISABLE_HOURS', { default: 120, min: 0 }),

@@ -74,7 +74,11 @@ export async function startWebhook(
             onEndpointsChanged: (tenantId) => endpointCache.invalidate(tenantId),
           }),
           signingSecrets: createSigningSecretService({ pool, sealedBox }),
-          deliveries: createDeliveryService({ pool, onDue: () => wakeWorker() }),
+          deliveries: createDeliveryService({
+            pool,
+            onDue: () => wakeWorker(),
+            replayMinIntervalMs: config.replayMinIntervalMs,
+          }),
         }),
       );
     },

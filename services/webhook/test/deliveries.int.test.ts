@@ -43,6 +43,8 @@ const CLOCK_RESOLUTION_MS = 2;
 // RETRY_SCALE: 8.64 s.
 const AUTO_DISABLE_MS = 120 * 3_600_000 * RETRY_SCALE;
 const POLL_MS = 25;
+// WEBHOOK_REPLAY_MIN_INTERVAL_MS of the main instance: short, so the test waits it out.
+const REPLAY_INTERVAL_MS = 1_500;
 
 type WebhookClient = ReturnType<typeof createGrpcClient<typeof WebhookService>>;
 
@@ -390,7 +392,10 @@ beforeAll(async () => {
   receiver = await startReceiver();
   [main, disabling, guarded] = await Promise.all([
     // Far beyond the schedule's horizon: an always-failing endpoint exhausts before it is disabled.
-    startInstance('main', { WEBHOOK_AUTO_DISABLE_HOURS: '100000' }),
+    startInstance('main', {
+      WEBHOOK_AUTO_DISABLE_HOURS: '100000',
+      WEBHOOK_REPLAY_MIN_INTERVAL_MS: String(REPLAY_INTERVAL_MS),
+    }),
     startInstance('disable', {}),
     startInstance('guard', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }),
   ]);
@@ -719,10 +724,14 @@ describe('replay and listing', () => {
 
   it('keeps the attempt log bounded across replays: the latest 100 of earlier series, the rest counted', async () => {
     // 150 attempts of earlier series, as many replays would leave (before the bound, ~3,700 made
-    // GetDelivery's answer larger than a gRPC message may be).
+    // GetDelivery's answer larger than a gRPC message may be); the last of those replays long ago.
     await pool.query(
       `INSERT INTO "${main.schema}".delivery_attempts (delivery_id, attempt_number, trigger, started_at, succeeded)
        SELECT $1, 1, 'replay', now() - make_interval(secs => 1000 - n), true FROM generate_series(1, 150) AS n`,
+      [ids.xEndpoint],
+    );
+    await pool.query(
+      `UPDATE "${main.schema}".deliveries SET last_replayed_at = now() - interval '1 hour' WHERE id = $1`,
       [ids.xEndpoint],
     );
     const before = await main.client.getDelivery({ tenantId, deliveryId: ids.xEndpoint });
@@ -735,6 +744,83 @@ describe('replay and listing', () => {
     expect(attempts).toHaveLength(KEPT_EARLIER_ATTEMPTS + 1);
     expect(earlierAttempts).toBe(152 - KEPT_EARLIER_ATTEMPTS);
     expect(attempts.at(-1)).toMatchObject({ trigger: 'replay', succeeded: true });
+  });
+});
+
+describe('replay interval (docs/api/webhooks.md "Webhook deliveries", Replay)', () => {
+  let tenantId: string;
+  let deliveryId: string;
+  let replica: RunningWebhook;
+  let replicaClient: WebhookClient;
+
+  beforeAll(async () => {
+    const tenant = await newTenant(main);
+    tenantId = tenant.tenantId;
+    const p = prefix('interval');
+    receiver.route(`${p}/e`, { secrets: [tenant.secret] });
+    await createEndpoint(main, { tenantId, url: receiver.url(`${p}/e`) });
+    const event = completedEvent({ tenantId });
+    await publish(main, event);
+    const [row] = await eventSettled(main, event.eventId, 1);
+    deliveryId = row!.id;
+    // A second replica on the same schema, API only: the interval is the row's, not a process's.
+    replica = await startWebhook(
+      loadWebhookConfig({
+        GRPC_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: testInfra.databaseUrl,
+        DB_SCHEMA: main.schema,
+        DB_POOL_MAX: '2',
+        WEBHOOK_SECRETS_KEY: generateSealingKey(),
+        WEBHOOK_DISPATCHER_ENABLED: 'false',
+        WEBHOOK_WORKER_ENABLED: 'false',
+        RETENTION_ENABLED: 'false',
+        WEBHOOK_REPLAY_MIN_INTERVAL_MS: String(REPLAY_INTERVAL_MS),
+      }),
+      { bus: main.bus },
+    );
+    replicaClient = createGrpcClient(WebhookService, { baseUrl: replica.url, timeoutMs: 5_000 });
+  });
+
+  afterAll(async () => {
+    await replica?.stop();
+  });
+
+  const replayThrough = (client: WebhookClient) => client.replayDelivery({ tenantId, deliveryId });
+
+  it('refuses a second replay sooner than the interval, on either replica, with its Retry-After; accepts it after', async () => {
+    await replayThrough(main.client);
+    const { attempts } = await deliveryWhen(main, tenantId, deliveryId);
+    expect(attempts.map((a) => a.trigger)).toEqual(['scheduled', 'replay']);
+
+    for (const client of [replicaClient, main.client]) {
+      const refused = await failure(replayThrough(client));
+      const detail = readErrorDetail(refused);
+      expect(detail).toMatchObject({
+        code: Code.ResourceExhausted,
+        tag: 'DeliveryReplayTooSoon',
+        metadata: { delivery_id: deliveryId },
+      });
+      expect(detail?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(detail?.retryAfterSeconds).toBeLessThanOrEqual(Math.ceil(REPLAY_INTERVAL_MS / 1000));
+      expect(refused.metadata.get('retry-after')).toBe(String(detail?.retryAfterSeconds));
+      expect(refused.rawMessage).toBe(
+        `The delivery was replayed less than 1.5 s ago; replay it again in ${detail?.retryAfterSeconds} s.`,
+      );
+    }
+    // Nothing moved.
+    const unchanged = await main.client.getDelivery({ tenantId, deliveryId });
+    expect(unchanged.delivery).toMatchObject({ status: DeliveryStatus.DELIVERED, attempts: 1 });
+    expect(unchanged.attempts).toHaveLength(2);
+
+    // Retry-After is whole seconds rounded up: waiting it out is never early.
+    const wait = readErrorDetail(await failure(replayThrough(replicaClient)))?.retryAfterSeconds ?? 0;
+    await sleep(wait * 1000);
+    const { delivery } = await replayThrough(replicaClient);
+    expect(delivery).toMatchObject({ status: DeliveryStatus.PENDING, attempts: 0 });
+    const after = await deliveryWhen(main, tenantId, deliveryId);
+    expect(after.attempts.map((a) => a.trigger)).toEqual(['scheduled', 'replay', 'replay']);
   });
 });
 

@@ -15,7 +15,7 @@ export interface ErrorBody {
   docs_url: string;
   request_id: string;
   /**
-     * RateLimitError only: seconds to wait.
+     * On a 429 only: seconds to wait, as in Retry-After.
      * @minimum 1
      */
   retryAfter?: number;

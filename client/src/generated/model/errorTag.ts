@@ -20,6 +20,7 @@ export const ErrorTag = {
   NotFoundError: 'NotFoundError',
   MethodNotAllowed: 'MethodNotAllowed',
   DeliveryInFlight: 'DeliveryInFlight',
+  DeliveryReplayTooSoon: 'DeliveryReplayTooSoon',
   IdempotencyInProgress: 'IdempotencyInProgress',
   InstructionAlreadyExecuted: 'InstructionAlreadyExecuted',
   ChargeAlreadyPaid: 'ChargeAlreadyPaid',

@@ -23,3 +23,20 @@ export function deliveryInFlight(deliveryId: string, status: string) {
     { code: Code.FailedPrecondition, field: 'delivery_id', metadata: { delivery_id: deliveryId, status } },
   );
 }
+
+/**
+ * 429 DeliveryReplayTooSoon: a replay sooner than WEBHOOK_REPLAY_MIN_INTERVAL_MS after the last
+ * one (docs/api/webhooks.md "Webhook deliveries", Replay); Retry-After says when it is allowed.
+ */
+export function deliveryReplayTooSoon(deliveryId: string, minIntervalMs: number, retryAfterSeconds: number) {
+  return serviceError(
+    'DeliveryReplayTooSoon',
+    `The delivery was replayed less than ${minIntervalMs / 1000} s ago; replay it again in ${retryAfterSeconds} s.`,
+    {
+      code: Code.ResourceExhausted,
+      field: 'delivery_id',
+      metadata: { delivery_id: deliveryId },
+      retryAfterSeconds,
+    },
+  );
+}

@@ -7,7 +7,7 @@ import { createEndpointStore } from '../endpoints/store';
 import { requireTenantId, validationError } from '../validation';
 import { deliveryTraceContextOf } from './attempt-span';
 import { pingEventBody } from './envelope';
-import { deliveryInFlight, deliveryNotFound } from './errors';
+import { deliveryInFlight, deliveryNotFound, deliveryReplayTooSoon } from './errors';
 import type { DeliveryStatus } from './state';
 import * as store from './store';
 
@@ -54,8 +54,10 @@ export function createDeliveryService(deps: {
   pool: Pool;
   /** The worker's wake-up: a replayed or pinged delivery is due now. */
   onDue: () => void;
+  /** WEBHOOK_REPLAY_MIN_INTERVAL_MS: the least time between two replays of one delivery. */
+  replayMinIntervalMs: number;
 }): DeliveryService {
-  const { pool, onDue } = deps;
+  const { pool, onDue, replayMinIntervalMs } = deps;
   const deliveries = store.createDeliveryStore(pool);
   const endpoints = createEndpointStore(pool);
 
@@ -97,11 +99,21 @@ export function createDeliveryService(deps: {
     async replay(deliveryId, tenantId) {
       if (tenantId !== null) requireTenantId(tenantId);
       requireDeliveryId(deliveryId);
-      const { replayed, inFlight } = await deliveries.replayDelivery(deliveryId, tenantId);
-      if (inFlight) throw deliveryInFlight(deliveryId, inFlight.status);
-      if (!replayed) throw deliveryNotFound(deliveryId);
-      onDue();
-      return replayed;
+      const outcome = await deliveries.replayDelivery(deliveryId, tenantId, replayMinIntervalMs);
+      switch (outcome.kind) {
+        case 'notFound':
+          throw deliveryNotFound(deliveryId);
+        case 'inFlight':
+          throw deliveryInFlight(deliveryId, outcome.delivery.status);
+        case 'tooSoon': {
+          // Whole seconds, rounded up: a retry after Retry-After is never early.
+          const seconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000));
+          throw deliveryReplayTooSoon(deliveryId, replayMinIntervalMs, seconds);
+        }
+        case 'replayed':
+          onDue();
+          return outcome.delivery;
+      }
     },
 
     async ping(endpointId) {

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { RetryStrategyName } from '../endpoints/retry-strategy';
 import type { WebhookEventType } from './envelope';
-import { type DeliveryStatus, statusesAllowing } from './state';
+import { type DeliveryStatus, nextStatus, statusesAllowing } from './state';
 
 // All SQL of deliveries and attempts. Every state change is ONE statement guarded by the states
 // that allow it (state.ts), so it is atomic on PostgreSQL and on the sandbox's single-session
@@ -298,15 +298,20 @@ export interface DeliveryStore {
   listAttempts(deliveryId: string): Promise<{ attempts: AttemptRow[]; earlierAttempts: number }>;
   /**
    * Replay (docs/api/webhooks.md "Delivery states"): from delivered, failed or exhausted back to
-   * pending, attempts 0, due now; the stored body (same event_id) is sent again. `replayed` is
-   * undefined when the delivery is not there for this tenant; `inFlight` when it exists but is
-   * pending or delivering.
+   * pending, attempts 0, due now; the stored body (same event_id) is sent again; only when the last
+   * replay is at least `minIntervalMs` ago (one row, one statement: the same on every replica).
    */
-  replayDelivery(
-    id: string,
-    tenantId: string | null,
-  ): Promise<{ replayed?: DeliveryRow; inFlight?: DeliveryRow }>;
+  replayDelivery(id: string, tenantId: string | null, minIntervalMs: number): Promise<ReplayOutcome>;
 }
+
+/**
+ * What a replay did: `replayed`; refused as `inFlight` (pending or delivering) or `tooSoon` after
+ * the last replay (`retryAfterMs` until one is allowed); `notFound` for this tenant.
+ */
+export type ReplayOutcome =
+  | { kind: 'replayed' | 'inFlight'; delivery: DeliveryRow }
+  | { kind: 'tooSoon'; delivery: DeliveryRow; retryAfterMs: number }
+  | { kind: 'notFound' };
 
 export function createDeliveryStore(db: Pool): DeliveryStore {
   return {
@@ -621,16 +626,18 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
       return { attempts, earlierAttempts: earlier.rows[0]?.earlier_attempts ?? 0 };
     },
 
-    async replayDelivery(id, tenantId) {
-      const { rows } = await db.query<DeliveryRecord & { replayed: boolean }>(
+    async replayDelivery(id, tenantId, minIntervalMs) {
+      const { rows } = await db.query<DeliveryRecord & { replayed: boolean; retry_after_ms: number }>(
         `WITH found AS (
            SELECT id FROM deliveries WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2)
          ), replayed AS (
            UPDATE deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(),
-             next_trigger = 'replay', last_error = NULL, updated_at = now(),
+             next_trigger = 'replay', last_error = NULL, updated_at = now(), last_replayed_at = now(),
              earlier_attempts = d.earlier_attempts + GREATEST(0,
                (SELECT count(*) FROM delivery_attempts a WHERE a.delivery_id = d.id) - $3)::int
            FROM found WHERE d.id = found.id AND d.status IN ${statusIn('replay')}
+             AND (d.last_replayed_at IS NULL
+                  OR d.last_replayed_at <= now() - make_interval(secs => $4::double precision / 1000))
            RETURNING d.*
          ), dropped AS (
            -- The log stays bounded: the earlier series keep their latest $3 attempts.
@@ -639,15 +646,24 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
              AND a.id NOT IN (SELECT k.id FROM delivery_attempts k WHERE k.delivery_id = a.delivery_id
                               ORDER BY k.id DESC LIMIT $3)
          )
-         SELECT ${DELIVERY_COLUMNS}, true AS replayed FROM replayed
+         SELECT ${DELIVERY_COLUMNS}, true AS replayed, 0 AS retry_after_ms FROM replayed
          UNION ALL
-         SELECT ${DELIVERY_COLUMNS}, false AS replayed FROM deliveries
+         SELECT ${DELIVERY_COLUMNS}, false AS replayed,
+           COALESCE(ceil(EXTRACT(EPOCH FROM last_replayed_at - now()) * 1000 + $4::double precision), 0)::int AS retry_after_ms
+         FROM deliveries
          WHERE id IN (SELECT id FROM found) AND NOT EXISTS (SELECT 1 FROM replayed)`,
-        [id, tenantId, KEPT_EARLIER_ATTEMPTS],
+        [id, tenantId, KEPT_EARLIER_ATTEMPTS, minIntervalMs],
       );
       const row = rows[0];
-      if (!row) return {};
-      return row.replayed ? { replayed: toDelivery(row) } : { inFlight: toDelivery(row) };
+      if (!row) return { kind: 'notFound' };
+      const delivery = toDelivery(row);
+      if (row.replayed) return { kind: 'replayed', delivery };
+      // Replayable yet not replayed: too soon, or a concurrent replay made it pending after this
+      // statement's snapshot (then it is in flight).
+      const replayable = nextStatus(delivery.status, 'replay') !== undefined;
+      if (replayable && row.retry_after_ms > 0)
+        return { kind: 'tooSoon', delivery, retryAfterMs: row.retry_after_ms };
+      return { kind: 'inFlight', delivery: replayable ? { ...delivery, status: 'pending' } : delivery };
     },
   };
 }
