@@ -180,7 +180,16 @@ describe("the image's packages", () => {
       'proto',
       'webhook',
     ]);
-    for (const name of linked) expect(existsSync(realpathSync(path.join(workspaces, name)))).toBe(true);
+    // Each link resolves inside the image to that workspace's own package (a dangling or escaping
+    // link would throw or point elsewhere).
+    for (const name of linked) {
+      const target = realpathSync(path.join(workspaces, name));
+      expect(target.startsWith(`${image.root}/`)).toBe(true);
+      const manifest = JSON.parse(readFileSync(path.join(target, 'package.json'), 'utf8')) as {
+        name: string;
+      };
+      expect(manifest.name).toBe(`@qr-payout/${name}`);
+    }
   });
 
   test('one version of each OpenTelemetry package', () => {

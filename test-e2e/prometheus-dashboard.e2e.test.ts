@@ -7,19 +7,23 @@
 // every alert expression of charts/qr-payout/alerts.json is evaluated through /api/v1/query: each
 // parses and evaluates, each panel named below returns series carrying its legend's labels, and
 // every metric and label a query names exists in what Prometheus scraped.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import {
   type ComponentName,
   freePort,
+  httpOk,
+  type ManagedProcess,
   REPO_ROOT,
   type System,
+  spawnProcess,
   startSystem,
   type TestTenant,
+  waitUntilReady,
 } from './harness';
 import { causeClientErrors } from './support/http';
 import { payPix, resolvePix } from './support/pay';
@@ -82,7 +86,7 @@ const MAY_BE_EMPTY: Record<string, string> = {};
 let system: System;
 let tenant: TestTenant;
 let receiver: WebhookReceiver;
-let prometheus: { url: string; child: ChildProcess; dir: string; logFile: string } | undefined;
+let prometheus: { url: string; proc: ManagedProcess; dir: string } | undefined;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -130,63 +134,42 @@ function scrapeConfig(target: System): string {
 
 /** Debian's /usr/bin/prometheus on a free loopback port, a fresh TSDB, ready to answer. */
 async function startPrometheus(target: System) {
+  try {
+    execFileSync('prometheus', ['--version'], { stdio: 'ignore' });
+  } catch (err) {
+    throw new Error(
+      `cannot run prometheus (${(err as Error).message}): install it with \`scripts/infra install\` (Debian package prometheus; docs/testing.md "Alerts and dashboard against Prometheus")`,
+    );
+  }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-prometheus-'));
   writeFileSync(path.join(dir, 'prometheus.yml'), scrapeConfig(target));
   const listen = `127.0.0.1:${await freePort()}`;
-  const logFile = path.join(dir, 'prometheus.log');
-  const fd = openSync(logFile, 'a');
-  const child = spawn(
+  const proc = spawnProcess(
     'prometheus',
-    [
-      `--config.file=${path.join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${path.join(dir, 'data')}`,
-      `--web.listen-address=${listen}`,
-    ],
-    { stdio: ['ignore', fd, fd] },
-  );
-  closeSync(fd);
-  const spawned = await new Promise<Error | undefined>((resolve) => {
-    child.once('spawn', () => resolve(undefined));
-    child.once('error', resolve);
-  });
-  if (spawned) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(
-      `cannot run prometheus (${spawned.message}): install it with \`scripts/infra install\` (Debian package prometheus; docs/testing.md "Alerts and dashboard against Prometheus")`,
-    );
-  }
-  const started = { url: `http://${listen}`, child, dir, logFile };
-  await eventually(
-    async () => {
-      if (child.exitCode !== null)
-        throw new Error(`prometheus exited ${child.exitCode}:\n${logTail(logFile)}`);
-      return fetch(`${started.url}/-/ready`).then(
-        (response) => response.status,
-        () => 0,
-      );
+    {
+      command: 'prometheus',
+      args: [
+        `--config.file=${path.join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${path.join(dir, 'data')}`,
+        `--web.listen-address=${listen}`,
+      ],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
     },
-    (status) => status === 200,
-    20_000,
-  ).catch(async (err) => {
+    dir,
+  );
+  const started = { url: `http://${listen}`, proc, dir };
+  try {
+    await waitUntilReady(proc, 'GET /-/ready 200', httpOk(`${started.url}/-/ready`), 20_000);
+  } catch (err) {
     await stopPrometheus(started);
     throw err;
-  });
+  }
   return started;
 }
 
-function logTail(file: string): string {
-  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-20).join('\n');
-}
-
-async function stopPrometheus(running: { child: ChildProcess; dir: string }): Promise<void> {
-  const { child } = running;
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
+async function stopPrometheus(running: { proc: ManagedProcess; dir: string }): Promise<void> {
+  await running.proc.stop(10_000);
   rmSync(running.dir, { recursive: true, force: true });
 }
 

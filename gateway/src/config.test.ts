@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadGatewayConfig, loadGatewayMigrateConfig } from './config';
@@ -10,6 +10,7 @@ const BASE = {
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-config-'));
 const CA = path.join(dir, 'ca.crt');
 writeFileSync(CA, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('loadGatewayConfig: TLS to Redis', () => {
   it('takes the CA of a rediss:// Redis', () => {

@@ -10,8 +10,7 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
  * carried it: 400 IdempotencyKeyMissing when absent or blank, 400 ValidationError when sent on two
  * lines, longer than 255 characters or not printable ASCII.
  */
-export function readIdempotencyKey(lines: string | readonly string[]): string {
-  const values = typeof lines === 'string' ? [lines] : lines;
+export function readIdempotencyKey(values: readonly string[]): string {
   if (values.length > 1) throw apiError('ValidationError', 'Idempotency-Key must be sent once.');
   const value = values[0];
   if (value === undefined) throw apiError('IdempotencyKeyMissing');

@@ -35,7 +35,7 @@ const payout = createExecutionService({
 
 function gatewayVerdict(key: string): Verdict {
   try {
-    readIdempotencyKey(key);
+    readIdempotencyKey([key]);
     return 'ok';
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

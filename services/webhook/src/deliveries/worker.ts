@@ -4,7 +4,6 @@ import { runOutsideTrace } from '@qr-payout/platform/telemetry';
 import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
 import type { EgressGuard } from '../egress/guard';
-import { isReservedHeaderName } from '../endpoints/custom-headers';
 import { openEndpointHeaders } from '../endpoints/service';
 import { createDeliveryMetrics } from '../metrics';
 import { openSigningSecrets } from '../secrets/service';
@@ -241,8 +240,7 @@ export function startDeliveryWorker(deps: {
         ? openEndpointHeaders(sealedBox, claimed.endpointId, claimed.headersSealed)
         : [];
     const headers: Record<string, string> = {};
-    // Endpoints registered before a name became reserved keep it stored; it is never sent.
-    for (const { name, value } of custom) if (!isReservedHeaderName(name)) headers[name] = value;
+    for (const { name, value } of custom) headers[name] = value;
     headers['x-event-id'] = claimed.eventId;
     headers['x-event-type'] = claimed.eventType;
     // Signed afresh on every attempt, never stored (docs/api/webhooks.md "The signature").

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
 import { createDeliveryStore } from '../deliveries/store';
 import { requireTenantId, validationError } from '../validation';
-import type { CustomHeader } from './custom-headers';
+import { type CustomHeader, isReservedHeaderName } from './custom-headers';
 import { checkEndpointInput, type EndpointInput } from './endpoint-draft';
 import { endpointNotFound } from './errors';
 import * as store from './store';
@@ -32,7 +32,11 @@ export function headersSealContext(endpointId: string): string {
   return `endpoint-headers:${endpointId}`;
 }
 
-/** The custom headers of an endpoint, opened to be sent (never to be shown). */
+/**
+ * The custom headers of an endpoint that may be sent, opened to be sent (never to be shown). An
+ * endpoint registered before a name became reserved keeps it stored; it is never sent
+ * (docs/api/webhooks.md "Custom headers").
+ */
 export function openEndpointHeaders(
   sealedBox: SealedBox,
   endpointId: string,
@@ -41,7 +45,7 @@ export function openEndpointHeaders(
   const pairs = JSON.parse(sealedBox.open(sealed, headersSealContext(endpointId)).toString('utf8')) as Array<
     [string, string]
   >;
-  return pairs.map(([name, value]) => ({ name, value }));
+  return pairs.filter(([name]) => !isReservedHeaderName(name)).map(([name, value]) => ({ name, value }));
 }
 
 function sealHeaders(sealedBox: SealedBox, endpointId: string, headers: CustomHeader[]): Buffer | null {
