@@ -63,4 +63,19 @@ describe('loadGatewayConfig: the operator token', () => {
       BASE.PAYOUT_ADMIN_TOKEN,
     );
   });
+  it('refuses a long token of few different characters, and takes any a generator makes', () => {
+    const load = (token: string) => () =>
+      loadGatewayConfig({ ...BASE, REDIS_URL: 'redis://cache:6379', PAYOUT_ADMIN_TOKEN: token });
+    for (const weak of ['a'.repeat(32), 'ab'.repeat(20), '0123456'.repeat(6)]) {
+      expect(load(weak)).toThrow(/PAYOUT_ADMIN_TOKEN must hold at least 8 different characters/);
+      expect(load(weak)).not.toThrow(new RegExp(weak));
+    }
+    // 32 hex digits (openssl rand -hex 16) and 44 base64 characters (openssl rand -base64 32).
+    for (const strong of [
+      '3f9a0c2d7b1e4f6a8c0d2e4f6a8b0c1d',
+      'q2Vb9x+Lr7Wm0kTz3Yp5Hs8Ud1Fa6Ec4Gn2Jo7Ri0Sw=',
+    ]) {
+      expect(load(strong)().adminToken).toBe(strong);
+    }
+  });
 });

@@ -49,7 +49,13 @@ const shape = {
   ...grpcClientSettings(),
   // A guessable operator token would open the admin API (docs/operators.md "Where the admin API
   // and its token come from"): at least 32 characters, e.g. `openssl rand -base64 32`.
-  adminToken: str('PAYOUT_ADMIN_TOKEN', { secret: true, minLength: MIN_OPERATOR_TOKEN_LENGTH }),
+  adminToken: str('PAYOUT_ADMIN_TOKEN', {
+    secret: true,
+    minLength: MIN_OPERATOR_TOKEN_LENGTH,
+    // A random 32-character token has 14 or more different characters even in hex; 8 refuses
+    // "aaaa…" and "abab…" without refusing any token a generator makes.
+    minDistinct: 8,
+  }),
   publicDocsUrl: url('PUBLIC_DOCS_URL', { default: 'http://localhost:8080/docs' }),
   schemesCacheTtlMs: int('SCHEMES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),
   currenciesCacheTtlMs: int('FX_CURRENCIES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),

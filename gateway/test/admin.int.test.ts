@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -325,6 +326,68 @@ describe('admin API', () => {
     ]);
     const after = await adminClient(ADMIN_TOKEN).listTenants({});
     expect(after.tenants.filter((t) => t.name.startsWith(name)).map((t) => t.name)).toEqual([`${name} once`]);
+  });
+
+  it('refuses control and bidirectional characters in any text, and unknown fields, before the handler', async () => {
+    const call = (method: string, body: string) =>
+      fetch(`${adminUrl}/payout.admin.v1.AdminService/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+        body,
+      });
+    const name = `Text ${randomBytes(4).toString('hex')}`;
+    const cases: [string, string, string][] = [
+      // A NUL reached PostgreSQL, which refuses it in text: a 500.
+      ['CreateTenant', `{"name":"${name}\\u0000"}`, 'name holds U+0000 at position 13'],
+      ['CreateTenant', `{"name":"${name}\\u001b[31m"}`, 'name holds U+001B'],
+      ['CreateTenant', `{"name":"${name}\\u202e"}`, 'name holds U+202E'],
+      ['ListApiKeys', '{"tenantId":"ten_\\u0000"}', 'tenantId holds U+0000 at position 4'],
+      [
+        'CreateWebhookEndpoint',
+        '{"endpoint":{"tenantId":"ten_x","url":"https://a.example/\\u0007"}}',
+        'endpoint.url holds U+0007',
+      ],
+    ];
+    for (const [method, body, message] of cases) {
+      const refused = await call(method, body);
+      expect([body, refused.status]).toEqual([body, 400]);
+      const answer = (await refused.json()) as { code: string; message: string };
+      expect([body, answer.code]).toEqual([body, 'invalid_argument']);
+      expect(answer.message).toContain(message);
+    }
+    // A field the API does not have is refused, not dropped.
+    const unknown = await call('CreateTenant', `{"name":"${name} u","rateLimit":5}`);
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { code: string }).code).toBe('invalid_argument');
+    const listed = await adminClient(ADMIN_TOKEN).listTenants({});
+    expect(listed.tenants.filter((t) => t.name.startsWith(name))).toEqual([]);
+    // Accented letters and emoji are text.
+    expect((await call('CreateTenant', `{"name":"${name} José 😀"}`)).status).toBe(200);
+  });
+
+  it("answers what Node's HTTP parser refuses in Connect's error shape", async () => {
+    const { hostname, port } = new URL(adminUrl);
+    const exchange = (head: string) =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\n`));
+        let raw = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk) => {
+          raw += chunk;
+        });
+        socket.on('error', () => {}); // the server closes after answering
+        socket.on('close', () => resolve(raw));
+      });
+    for (const [head, message] of [
+      [`POST /x HTTP/1.1\r\nHost: a\r\nx-big: ${'a'.repeat(100 * 1024)}`, 'headers are larger'],
+      ['POST /x HTTP/1.1\r\nHost: a\r\nauthorization: Bearer \x7f', 'character HTTP does not allow'],
+    ] as const) {
+      const raw = await exchange(head);
+      expect(raw.startsWith('HTTP/1.1 400 ')).toBe(true);
+      const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { code: string; message: string };
+      expect(body.code).toBe('invalid_argument');
+      expect(body.message).toContain(message);
+    }
   });
 
   it('applies the same rule to each message of gRPC with the JSON codec', async () => {
@@ -709,14 +772,15 @@ describe('payoutctl against the admin API', () => {
     expect(JSON.parse(usage.stderr).error).toEqual({ code: 'usage', message: '--url is required' });
   }, 60_000);
 
-  it('throttles failed operator tokens per address with Retry-After; the right token still works', async () => {
-    // A server of its own, so its failure budget is this test's alone.
+  it('locks out an address past its failed operator tokens, with Retry-After, the right token included', async () => {
+    // A server of its own, so its failure budget is this test's alone; a clock the test moves.
+    let clock = Date.now();
     const throttled = buildAdminServer({
       tenants,
       webhook: createGrpcClient(WebhookService, { baseUrl: 'http://127.0.0.1:9' }),
       payout: fakePayout,
       adminToken: ADMIN_TOKEN,
-      throttle: { limiter: createMemoryRateLimiter(), failureLimit: FAILED_TOKEN_LIMIT },
+      throttle: { limiter: createMemoryRateLimiter({ now: () => clock }), failureLimit: FAILED_TOKEN_LIMIT },
       logger: silentLogger(),
     });
     await new Promise<void>((resolve) => throttled.listen(0, '127.0.0.1', resolve));
@@ -737,6 +801,12 @@ describe('payoutctl against the admin API', () => {
     expect(((await refused.json()) as { message: string }).message).toMatch(
       /too many failed operator token attempts/,
     );
+    // Locked out: the right token is refused too, so a guess that hits tells the guesser nothing.
+    const locked = await listTenants(ADMIN_TOKEN);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Once the first failure has left the minute, the right token is served again.
+    clock += 60_001;
     expect((await listTenants(ADMIN_TOKEN)).status).toBe(200);
     throttled.closeAllConnections();
     await new Promise((resolve) => throttled.close(resolve));

@@ -59,6 +59,18 @@ describe('Redis sliding-window limiter', () => {
     expect(await redis.pttl(rateLimitLogKey(prefix, 'seq'))).toBeGreaterThan(59_000);
   });
 
+  it('peek decides as consume would and stores nothing', async () => {
+    const limiter = createRedisRateLimiter({ redis, keyPrefix: prefix });
+    expect(await limiter.peek('peek', 2, 60_000)).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await storedRequests('peek')).toBe(0);
+    await limiter.consume('peek', 2, 60_000);
+    await limiter.consume('peek', 2, 60_000);
+    const full = await limiter.peek('peek', 2, 60_000);
+    expect(full).toMatchObject({ allowed: false, remaining: 0 });
+    expect(full.retryAfterMs).toBeGreaterThanOrEqual(1);
+    expect(await storedRequests('peek')).toBe(2);
+  });
+
   it('slides: a slot frees exactly when the oldest request leaves the window', async () => {
     const limiter = createRedisRateLimiter({ redis, keyPrefix: prefix });
     const window = 600;

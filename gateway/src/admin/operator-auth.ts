@@ -32,32 +32,34 @@ export interface OperatorAuthThrottle {
 }
 
 /**
- * Every admin call needs the operator token; a missing or wrong one is Unauthenticated, and past
- * the address's failure budget ResourceExhausted with Retry-After, so the token cannot be guessed
- * at network speed (docs/operators.md "Where the admin API and its token come from").
+ * Every admin call needs the operator token; a missing or wrong one is Unauthenticated. An address
+ * past its failure budget is locked out: every call from it is ResourceExhausted with Retry-After,
+ * the right token included, until the window frees a slot. Serving the right token meanwhile would
+ * let a guesser go on at network speed, reading 429 as "wrong" and 200 as "right"
+ * (docs/operators.md "Where the admin API and its token come from").
  */
 export function operatorTokenInterceptor(adminToken: string, throttle: OperatorAuthThrottle): Interceptor {
   if (!adminToken) throw new Error('the admin API needs an operator token (PAYOUT_ADMIN_TOKEN)');
   const expected = digest(adminToken);
   return (next) => async (req) => {
+    const key = `adminauthfail:${req.contextValues.get(kCallerAddress)}`;
+    const { limiter, failureLimit } = throttle;
+    const lock = await limiter.peek(key, failureLimit, RATE_LIMIT_WINDOW_MS);
+    if (!lock.allowed) throw lockedOut(retryAfterSeconds(lock));
     const token = bearerToken(req.header.get('authorization'));
     if (token === undefined || !tokenMatches(token, expected)) {
-      const address = req.contextValues.get(kCallerAddress);
-      const budget = await throttle.limiter.consume(
-        `adminauthfail:${address}`,
-        throttle.failureLimit,
-        RATE_LIMIT_WINDOW_MS,
-      );
-      if (!budget.allowed) {
-        const seconds = retryAfterSeconds(budget);
-        throw new ConnectError(
-          `too many failed operator token attempts from this address: retry after ${seconds} s`,
-          Code.ResourceExhausted,
-          new Headers({ 'retry-after': String(seconds) }),
-        );
-      }
+      const budget = await limiter.consume(key, failureLimit, RATE_LIMIT_WINDOW_MS);
+      if (!budget.allowed) throw lockedOut(retryAfterSeconds(budget));
       throw new ConnectError('missing or invalid operator token', Code.Unauthenticated);
     }
     return next(req);
   };
+}
+
+function lockedOut(seconds: number): ConnectError {
+  return new ConnectError(
+    `too many failed operator token attempts from this address: retry after ${seconds} s`,
+    Code.ResourceExhausted,
+    new Headers({ 'retry-after': String(seconds) }),
+  );
 }

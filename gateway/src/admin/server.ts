@@ -12,10 +12,12 @@ import type { Logger } from '@qr-payout/platform/log';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { adminClientErrorHandler } from '../http/client-error';
 import type { TenantService } from '../tenants/service';
 import { createAdminHandlers } from './handlers';
 import { refuseCheckedJsonBody, withCheckedJsonBody } from './json-body';
 import { kCallerAddress, type OperatorAuthThrottle, operatorTokenInterceptor } from './operator-auth';
+import { refuseForbiddenText } from './request-text';
 
 /** The part of the webhook service's gRPC client the admin API forwards to. */
 export type WebhookAdminClient = Pick<
@@ -111,6 +113,7 @@ export function buildAdminServer(deps: AdminServerDeps): http.Server {
       callLogInterceptor(deps.logger),
       operatorTokenInterceptor(deps.adminToken, deps.throttle),
       refuseCheckedJsonBody(),
+      refuseForbiddenText(),
     ],
     connect: true,
     grpc: true,
@@ -118,10 +121,13 @@ export function buildAdminServer(deps: AdminServerDeps): http.Server {
     readMaxBytes: READ_MAX_BYTES,
     // None: a compressed body would reach connect's parser unread by ours.
     acceptCompression: [],
+    // A field the API does not have is a mistake to report, not to drop (`"rateLimit": 5` for
+    // `rateLimitPerMinute` would otherwise create a tenant with the default limit).
+    jsonOptions: { ignoreUnknownFields: false },
   });
   router.service(AdminService, createAdminHandlers(deps));
   const byPath = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const handler = byPath.get(req.url?.split('?')[0] ?? '');
     if (!handler) return answerOutsideRpc(req, res);
     const contextValues = createContextValues().set(kCallerAddress, req.socket.remoteAddress ?? 'unknown');
@@ -137,4 +143,7 @@ export function buildAdminServer(deps: AdminServerDeps): http.Server {
         res.destroy();
       });
   });
+  // What Node's HTTP parser refuses is answered in Connect's error shape too, not with an empty 400.
+  server.on('clientError', adminClientErrorHandler());
+  return server;
 }

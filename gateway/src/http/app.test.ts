@@ -295,6 +295,21 @@ describe('public app', () => {
       expectErrorBody(await post('hello', { 'content-type': 'text/plain' }), 415, 'UnsupportedMediaType');
     });
 
+    it('415 UnsupportedMediaType for JSON that says it is not UTF-8; UTF-8 said or unsaid is read', async () => {
+      const body = JSON.stringify({ qr_string: 'x' });
+      for (const charset of ['utf-16', 'UTF-16LE', '"iso-8859-1"']) {
+        const res = await post(body, { 'content-type': `application/json; charset=${charset}` });
+        expectErrorBody(res, 415, 'UnsupportedMediaType');
+        expect(res.json().message).toMatch(/must be JSON in UTF-8/);
+      }
+      for (const contentType of [
+        'application/json',
+        'application/json; charset=utf-8',
+        'application/json;charset=UTF-8',
+      ])
+        expect((await post(body, { 'content-type': contentType })).statusCode).not.toBe(415);
+    });
+
     it('400 ValidationError for malformed JSON and for an empty body', async () => {
       const malformed = await post('{"qr_string": ');
       expectErrorBody(malformed, 400, 'ValidationError');

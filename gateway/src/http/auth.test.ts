@@ -90,6 +90,7 @@ function harness(opts: { lookupMs?: number } = {}): Harness {
       consumed.push(key);
       return memory.consume(key, limit, windowMs);
     },
+    peek: (key, limit, windowMs) => memory.peek(key, limit, windowMs),
   };
   const hook = createAuthHook({ tenants, limiter, authFailureLimit: FAILURE_LIMIT, now: () => clock.now });
   return { hook, clock, lookups, consumed, groups };

@@ -22,22 +22,43 @@ function messageFor(code: string | undefined): string {
   }
 }
 
-/** The public server's clientErrorHandler: a 400 ValidationError in the error shape, then close. */
-export function clientErrorHandler(
-  publicDocsUrl: string,
+/** A parser error's answer: its body (JSON) and any header beyond the framing ones. */
+type ParserErrorAnswer = { body: string; headers?: Record<string, string> };
+
+/** A server's clientErrorHandler: a 400 with the body `answer` makes of the message, then close. */
+function answeringClientErrors(
+  answer: (message: string) => ParserErrorAnswer,
 ): (err: NodeJS.ErrnoException, socket: Duplex) => void {
   return (err, socket) => {
     // A reset connection has no one left to answer (Node's own handler does the same).
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     if (socket.writable) {
-      const requestId = randomUUID();
-      const body = JSON.stringify(
-        renderErrorBody({ tag: 'ValidationError', message: messageFor(err.code), requestId, publicDocsUrl }),
-      );
+      const { body, headers = {} } = answer(messageFor(err.code));
+      const extra = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       socket.write(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy(err);
   };
+}
+
+/** The public server's clientErrorHandler: a 400 ValidationError in the error shape, then close. */
+export function clientErrorHandler(
+  publicDocsUrl: string,
+): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return answeringClientErrors((message) => {
+    const requestId = randomUUID();
+    const body = renderErrorBody({ tag: 'ValidationError', message, requestId, publicDocsUrl });
+    return { body: JSON.stringify(body), headers: { 'x-request-id': requestId } };
+  });
+}
+
+/** The admin server's: Connect's error shape, `invalid_argument` (docs/api/errors.md "Requests HTTP refuses"). */
+export function adminClientErrorHandler(): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return answeringClientErrors((message) => ({
+    body: JSON.stringify({ code: 'invalid_argument', message }),
+  }));
 }

@@ -22,9 +22,10 @@ export function registerJsonBodyParser(
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (_req, body, done) => {
+    (req, body, done) => {
       let parsed: unknown;
       try {
+        refuseOtherCharset(req.headers['content-type']);
         parsed = opts.allowEmpty && body === '' ? undefined : parseJsonBody(body as string);
       } catch (err) {
         done(err as Error, undefined);
@@ -33,6 +34,19 @@ export function registerJsonBodyParser(
       done(null, parsed);
     },
   );
+}
+
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1) and the body is read as UTF-8: a request that says it is in another
+ * charset would be read as something other than what the client wrote, so it is 415.
+ */
+function refuseOtherCharset(contentType: string | undefined): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    throw apiError(
+      'UnsupportedMediaType',
+      `The body must be JSON in UTF-8 (charset=utf-8, or no charset); this request says charset=${charset}.`,
+    );
 }
 
 export function parseJsonBody(text: string): unknown {

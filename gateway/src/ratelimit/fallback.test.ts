@@ -24,6 +24,10 @@ describe('fallback rate limiter', () => {
         if (down) throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
         return healthy.consume(...args);
       },
+      peek: async (...args) => {
+        if (down) throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
+        return healthy.peek(...args);
+      },
     };
     let clock = 0;
     const { logger, lines } = capturingLogger();

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RateLimiter } from './limiter';
+import type { ConsumeResult, RateLimiter } from './limiter';
 
 export interface FallbackRateLimiterOptions {
   primary: RateLimiter;
@@ -23,28 +23,32 @@ export function createFallbackRateLimiter(opts: FallbackRateLimiterOptions): Rat
   let degraded = false;
   let nextProbeAt = 0;
 
-  return {
-    async consume(key, limit, windowMs, nowMs) {
-      if (degraded && now() < nextProbeAt) return opts.fallback.consume(key, limit, windowMs, nowMs);
-      try {
-        const result = await opts.primary.consume(key, limit, windowMs, nowMs);
-        if (degraded) {
-          degraded = false;
-          opts.logger.info('rate limiter: Redis reachable again, per-key limits are global again');
-        }
-        return result;
-      } catch (err) {
-        nextProbeAt = now() + probeIntervalMs;
-        if (!degraded) {
-          degraded = true;
-          opts.logger.warn(
-            { err: { message: (err as Error)?.message } },
-            'rate limiter: Redis unreachable, using per-process limits until it is back',
-          );
-        }
-        return opts.fallback.consume(key, limit, windowMs, nowMs);
+  type Check = (limiter: RateLimiter) => Promise<ConsumeResult>;
+  async function check(run: Check): Promise<ConsumeResult> {
+    if (degraded && now() < nextProbeAt) return run(opts.fallback);
+    try {
+      const result = await run(opts.primary);
+      if (degraded) {
+        degraded = false;
+        opts.logger.info('rate limiter: Redis reachable again, per-key limits are global again');
       }
-    },
+      return result;
+    } catch (err) {
+      nextProbeAt = now() + probeIntervalMs;
+      if (!degraded) {
+        degraded = true;
+        opts.logger.warn(
+          { err: { message: (err as Error)?.message } },
+          'rate limiter: Redis unreachable, using per-process limits until it is back',
+        );
+      }
+      return run(opts.fallback);
+    }
+  }
+
+  return {
+    consume: (key, limit, windowMs, nowMs) => check((l) => l.consume(key, limit, windowMs, nowMs)),
+    peek: (key, limit, windowMs, nowMs) => check((l) => l.peek(key, limit, windowMs, nowMs)),
     get degraded() {
       return degraded;
     },

@@ -21,6 +21,12 @@ export interface RateLimiter {
    * limiter (tests); the Redis limiter uses Redis' clock so every replica agrees.
    */
   consume(key: string, limit: number, windowMs: number, nowMs?: number): Promise<ConsumeResult>;
+  /**
+   * What consume would decide now, recording nothing: a key whose window is full is refused with its
+   * Retry-After; otherwise allowed, `remaining` counting this call as not made. For a lock-out
+   * (docs/operators.md "Where the admin API and its token come from").
+   */
+  peek(key: string, limit: number, windowMs: number, nowMs?: number): Promise<ConsumeResult>;
 }
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;

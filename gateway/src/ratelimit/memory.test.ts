@@ -19,6 +19,20 @@ describe('memory sliding-window limiter', () => {
     expect(slid).toMatchObject({ allowed: true, remaining: 0, resetAtMs: t0 + 10 + WINDOW });
   });
 
+  it('peek decides as consume would and records nothing', async () => {
+    const limiter = createMemoryRateLimiter();
+    expect(await limiter.peek('p', 2, WINDOW, 0)).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await limiter.peek('p', 2, WINDOW, 1)).toMatchObject({ allowed: true, remaining: 2 });
+    await limiter.consume('p', 2, WINDOW, 10);
+    await limiter.consume('p', 2, WINDOW, 20);
+    expect(await limiter.peek('p', 2, WINDOW, 30)).toMatchObject({
+      allowed: false,
+      retryAfterMs: WINDOW - 20,
+    });
+    // The peeks left no entry: the window frees at the first consume's exit.
+    expect(await limiter.peek('p', 2, WINDOW, WINDOW + 10)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
   it('keeps keys apart', async () => {
     const limiter = createMemoryRateLimiter();
     expect((await limiter.consume('a', 1, WINDOW, 0)).allowed).toBe(true);

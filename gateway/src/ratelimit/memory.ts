@@ -69,7 +69,13 @@ export function createMemoryRateLimiter(
     }
   }
 
-  function consumeNow(key: string, limit: number, windowMs: number, nowMs: number): ConsumeResult {
+  function consumeNow(
+    key: string,
+    limit: number,
+    windowMs: number,
+    nowMs: number,
+    record = true,
+  ): ConsumeResult {
     let log = logs.get(key);
     if (!log) {
       evictIfFull(nowMs);
@@ -82,7 +88,7 @@ export function createMemoryRateLimiter(
     const base = last >= head ? (log.cumulative[head] as number) - (log.count[head] as number) : 0;
     let count = last >= head ? (log.cumulative[last] as number) - base : 0;
     const allowed = count < limit;
-    if (allowed) {
+    if (allowed && record) {
       // A caller-supplied clock may go backwards: record in the newest millisecond, as Redis does.
       if (last >= head && (log.ms[last] as number) >= nowMs) {
         log.count[last] = (log.count[last] as number) + 1;
@@ -107,6 +113,9 @@ export function createMemoryRateLimiter(
   return {
     async consume(key, limit, windowMs, nowMs) {
       return consumeNow(key, limit, windowMs, nowMs ?? now());
+    },
+    async peek(key, limit, windowMs, nowMs) {
+      return consumeNow(key, limit, windowMs, nowMs ?? now(), false);
     },
     get size() {
       return logs.size;

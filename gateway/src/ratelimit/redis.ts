@@ -21,8 +21,9 @@ import { type ConsumeResult, decide, type RateLimiter } from './limiter';
 // found by binary search. Times never go backwards in the list: should Redis' clock step back, a
 // request is recorded in the newest millisecond, which keeps it counted longer, never shorter.
 //
-// KEYS: one per check; ARGV: limit and window (ms) per check. Returns, per check, five numbers:
-// allowed (1/0), count, oldest, blocking, now (times in epoch ms, -1: none).
+// KEYS: one per check; ARGV: limit and window (ms) per check, the limit negated for a peek (decide,
+// record nothing). Returns, per check, five numbers: allowed (1/0), count, oldest, blocking, now
+// (times in epoch ms, -1: none).
 export const SLIDING_WINDOW_LUA = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -90,8 +91,9 @@ local function store(s)
   s.pending = nil
 end
 
-local function consume(s, limit)
+local function consume(s, limit, peek)
   local count = s.tailCum - s.base
+  if count < limit and peek then return 1, count, s.headMs, -1 end
   if count < limit then
     if s.tailMs and s.tailMs >= now then
       s.tailCount = s.tailCount + 1
@@ -124,6 +126,8 @@ local logs = {}
 local out = {}
 for i = 1, #KEYS do
   local key, limit, window = KEYS[i], tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local peek = limit < 0
+  if peek then limit = -limit end
   local s = logs[key]
   if s and s.window ~= window then
     store(s)
@@ -133,7 +137,7 @@ for i = 1, #KEYS do
     s = load(key, window)
     logs[key] = s
   end
-  local allowed, count, oldest, blocking = consume(s, limit)
+  local allowed, count, oldest, blocking = consume(s, limit, peek)
   local at = 5 * (i - 1)
   out[at + 1] = allowed
   out[at + 2] = count
@@ -171,6 +175,8 @@ export function rateLimitLogKey(keyPrefix: string, key: string): string {
 interface PendingCheck {
   key: string;
   limit: number;
+  /** Decide only, record nothing (RateLimiter.peek). */
+  peek: boolean;
   windowMs: number;
   resolve(result: ConsumeResult): void;
   reject(err: unknown): void;
@@ -186,7 +192,7 @@ export function createRedisRateLimiter(opts: RedisRateLimiterOptions): RateLimit
 
   function send(checks: PendingCheck[]): void {
     const keys = checks.map((check) => check.key);
-    const args = checks.flatMap((check) => [check.limit, check.windowMs]);
+    const args = checks.flatMap((check) => [check.peek ? -check.limit : check.limit, check.windowMs]);
     redis[COMMAND](checks.length, ...keys, ...args).then(
       (reply) => {
         checks.forEach((check, i) => {
@@ -222,12 +228,15 @@ export function createRedisRateLimiter(opts: RedisRateLimiterOptions): RateLimit
     });
   }
 
+  function enqueue(key: string, limit: number, windowMs: number, peek: boolean): Promise<ConsumeResult> {
+    return new Promise((resolve, reject) => {
+      if (batch.length === 0) setImmediate(flush);
+      batch.push({ key: rateLimitLogKey(opts.keyPrefix, key), limit, windowMs, peek, resolve, reject });
+    });
+  }
+
   return {
-    consume(key, limit, windowMs): Promise<ConsumeResult> {
-      return new Promise((resolve, reject) => {
-        if (batch.length === 0) setImmediate(flush);
-        batch.push({ key: rateLimitLogKey(opts.keyPrefix, key), limit, windowMs, resolve, reject });
-      });
-    },
+    consume: (key, limit, windowMs) => enqueue(key, limit, windowMs, false),
+    peek: (key, limit, windowMs) => enqueue(key, limit, windowMs, true),
   };
 }

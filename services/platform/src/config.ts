@@ -50,8 +50,11 @@ function shown(raw: string, secret: boolean | undefined): string {
   return secret ? '' : ` (got ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw)})`;
 }
 
-/** minLength: the fewest characters accepted (a token that must not be guessable). */
-type StrOptions = { minLength?: number };
+/**
+ * minLength: the fewest characters accepted; minDistinct: the fewest different characters (a token
+ * that must not be guessable: 32 times "a" is 32 characters, and no secret).
+ */
+type StrOptions = { minLength?: number; minDistinct?: number };
 export function str(name: string, opts: Defaulted<string> & StrOptions): ConfigReader<string>;
 export function str(name: string, opts: Optional & StrOptions): ConfigReader<string | undefined>;
 export function str(name: string, opts?: Required & StrOptions): ConfigReader<string>;
@@ -59,14 +62,19 @@ export function str(
   name: string,
   opts: BaseOptions & StrOptions & { default?: string; optional?: boolean } = {},
 ) {
-  return reader(name, opts, (raw) =>
-    opts.minLength !== undefined && raw.length < opts.minLength
-      ? {
-          ok: false,
-          problem: `${name} must be at least ${opts.minLength} characters${shown(raw, opts.secret)}`,
-        }
-      : { ok: true, value: raw },
-  );
+  return reader(name, opts, (raw) => {
+    if (opts.minLength !== undefined && raw.length < opts.minLength)
+      return {
+        ok: false,
+        problem: `${name} must be at least ${opts.minLength} characters${shown(raw, opts.secret)}`,
+      };
+    if (opts.minDistinct !== undefined && new Set(raw).size < opts.minDistinct)
+      return {
+        ok: false,
+        problem: `${name} must hold at least ${opts.minDistinct} different characters (a random value, e.g. \`openssl rand -base64 32\`)${shown(raw, opts.secret)}`,
+      };
+    return { ok: true, value: raw };
+  });
 }
 
 type IntOptions = { min?: number; max?: number };

@@ -65,6 +65,19 @@ describe('parseStrictJson (docs/api/errors.md "Bodies we refuse")', () => {
     });
   });
 
+  test.each([
+    ['{"payer_name":"Ju\\ud800an"}', 'payer_name'],
+    ['{"qr_string":"x\\udc00"}', 'qr_string'],
+    ['{"a":["ok","\\ud83d"]}', '1'],
+    ['{"\\ud800":1}', '\ud800'],
+  ])('refuses %s: half a surrogate pair is no character (I-JSON)', (text, key) => {
+    expect(refusal(text)).toEqual({ kind: 'unpaired-surrogate', key });
+  });
+
+  test('a whole surrogate pair, escaped or not, is text', () => {
+    expect(parseStrictJson('{"n":"\\ud83d\\ude00 😀"}')).toEqual({ n: '😀 😀' });
+  });
+
   test('not JSON is a syntax problem; each problem has one sentence', () => {
     expect(refusal('{"a":')).toEqual({ kind: 'syntax' });
     expect(describeJsonProblem({ kind: 'duplicate-key', key: 'amount' })).toMatch(/"amount" more than once/);

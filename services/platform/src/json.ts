@@ -5,14 +5,18 @@
 //   other parser on the way (a logging proxy, the client's own audit), and a payment must mean one
 //   thing to everyone who reads it;
 // - a number means exactly what was written. `12.3499999999999999999` parses to the double 12.35;
-//   paying that would pay an amount the client did not write, so the body is refused instead.
+//   paying that would pay an amount the client did not write, so the body is refused instead;
+// - a string is Unicode text: `"\ud800"` (half of a surrogate pair) is valid JSON but no character
+//   (I-JSON, RFC 7493 §2.1). Sent on over gRPC it would become U+FFFD, and a payment would carry a
+//   name the client did not write, so the body is refused.
 
 /** Why a text was refused: not JSON, a key twice in one object, or a number not kept as written. */
 type JsonProblem =
   | { kind: 'syntax' }
   | { kind: 'too-deep'; limit: number }
   | { kind: 'duplicate-key'; key: string }
-  | { kind: 'inexact-number'; key: string; written: string; read: number };
+  | { kind: 'inexact-number'; key: string; written: string; read: number }
+  | { kind: 'unpaired-surrogate'; key: string };
 
 export class JsonRefused extends Error {
   constructor(readonly problem: JsonProblem) {
@@ -116,11 +120,14 @@ export function parseStrictJson(
   if (nestsDeeperThan(text, MAX_JSON_DEPTH))
     throw new JsonRefused({ kind: 'too-deep', limit: MAX_JSON_DEPTH });
   let inexact: JsonProblem | undefined;
+  let notText: JsonProblem | undefined;
   const reviver: Reviver = (key, value, context) => {
     if (inexact === undefined && typeof value === 'number' && context?.source !== undefined) {
       if (decimalValue(context.source) !== decimalValue(String(value)))
         inexact = { kind: 'inexact-number', key, written: context.source, read: value };
     }
+    if (notText === undefined && !(key.isWellFormed() && (typeof value !== 'string' || value.isWellFormed())))
+      notText = { kind: 'unpaired-surrogate', key };
     return value;
   };
   let value: unknown;
@@ -133,6 +140,7 @@ export function parseStrictJson(
   const duplicate = firstDuplicateKey(text);
   if (duplicate !== undefined) throw new JsonRefused({ kind: 'duplicate-key', key: duplicate });
   if (inexact) throw new JsonRefused(inexact);
+  if (notText) throw new JsonRefused(notText);
   return value;
 }
 
@@ -147,5 +155,7 @@ export function describeJsonProblem(problem: JsonProblem): string {
       return `The request body has the key "${problem.key}" more than once in one object; send each key once.`;
     case 'inexact-number':
       return `${problem.key === '' ? 'The body' : problem.key} is ${problem.written} as written, which reads back as ${problem.read}: send a number that can be kept exactly as written (at most 15 significant digits).`;
+    case 'unpaired-surrogate':
+      return `${problem.key === '' ? 'The body' : problem.key} holds half of a UTF-16 surrogate pair (an escape like \\ud800 alone), which is no character: send valid Unicode text.`;
   }
 }

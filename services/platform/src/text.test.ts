@@ -14,7 +14,12 @@ describe('forbidden characters (docs/qr-schemes.md "Characters")', () => {
   });
 
   test('the ranges are C0 and DEL, C1, and the bidirectional embeddings, overrides and isolates', () => {
-    expect(forbiddenCharacterClass()).toBe('\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069');
+    expect(forbiddenCharacterClass()).toBe(
+      '\\u0000-\\u001F\\u007F-\\u009F\\u061C-\\u061C\\u200E-\\u200F\\u202A-\\u202E\\u2066-\\u2069',
+    );
+    // Every bidirectional control of UAX #9 (marks, embeddings, overrides, isolates) is refused.
+    for (const mark of ['\u061c', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069'])
+      expect(firstForbidden(`PADARIA${mark}PAO`)).toBe(7);
     expect(forbidden.test('JOSÉ DA SILVA, BOGOTÁ 😀')).toBe(false);
   });
 

@@ -2,18 +2,23 @@
 // and payer texts (docs/payer-identity.md "Rules"). EMVCo's character sets have no control
 // characters, and no name, account or document number needs one: a NUL cannot be stored in
 // PostgreSQL text, BEL or ESC would reach clients' screens, partner files and webhooks, and
-// bidirectional overrides make a name read as another (U+202E can turn "EVILCORP" into what the
-// reader expects to see).
+// bidirectional formatting characters make a name read as another (U+202E can turn "EVILCORP" into
+// what the reader expects to see; the marks U+061C, U+200E and U+200F reorder neutral characters).
+// All of Unicode's bidirectional controls are refused (UAX #9, "Explicit Directional Formatting"
+// and "Implicit Directional Marks").
 
 /**
  * The forbidden code points as ranges, for what states the rule elsewhere (the OpenAPI pattern of
- * payer texts): C0 controls and DEL, C1 controls, bidirectional embeddings, overrides and isolates.
+ * payer texts): C0 controls and DEL, C1 controls, the bidirectional marks (ALM, LRM, RLM),
+ * embeddings, overrides and isolates.
  * isForbidden spells the same ranges out for speed; text.test.ts keeps the two equal (through
  * forbiddenCharacterClass).
  */
 const FORBIDDEN_RANGES: readonly (readonly [number, number])[] = [
   [0x00, 0x1f],
   [0x7f, 0x9f],
+  [0x061c, 0x061c],
+  [0x200e, 0x200f],
   [0x202a, 0x202e],
   [0x2066, 0x2069],
 ];
@@ -30,6 +35,9 @@ function isForbidden(code: number): boolean {
   if (code < 0x80) return false;
   return (
     (code >= 0x80 && code <= 0x9f) || // C1 controls
+    code === 0x061c || // arabic letter mark
+    code === 0x200e ||
+    code === 0x200f || // left-to-right and right-to-left marks
     (code >= 0x202a && code <= 0x202e) || // bidirectional embeddings and overrides
     (code >= 0x2066 && code <= 0x2069) // bidirectional isolates
   );

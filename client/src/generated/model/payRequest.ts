@@ -30,21 +30,21 @@ export interface PayRequest {
      * Full name of the payer as on their identity document.
      * @minLength 1
      * @maxLength 140
-     * @pattern ^[^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*$
+     * @pattern ^[^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*$
      */
   payer_name: string;
   /**
      * Account of the payer at the sending wallet or bank. Never logged in clear.
      * @minLength 1
      * @maxLength 64
-     * @pattern ^[^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*$
+     * @pattern ^[^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*$
      */
   payer_account: string;
   /**
      * The payer's own identifier in their own country: tax id, national id or passport number (1 to 64 characters). Checked against the documents of payer_country when given (GET /v1/schemes payer_identity); otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear.
      * @minLength 1
      * @maxLength 64
-     * @pattern ^[^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*$
+     * @pattern ^[^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*$
      */
   payer_tax_id: string;
   /**
