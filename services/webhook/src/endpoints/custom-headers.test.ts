@@ -143,6 +143,12 @@ describe('checkCustomHeaders', () => {
     'Expect',
     'Proxy-Authorization',
     'proxy-connection',
+    'Content-Encoding',
+    // An underscore counts as a hyphen (CGI/WSGI read both as HTTP_TRANSFER_ENCODING).
+    'Transfer_Encoding',
+    'content_length',
+    'Proxy_Authorization',
+    'X_Event_Id',
   ])('refuses the reserved name %s', (name) => {
     expect(
       checkCustomHeaders([

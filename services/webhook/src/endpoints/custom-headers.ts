@@ -8,11 +8,13 @@ export const MAX_CUSTOM_HEADER_BYTES = 8 * 1024;
 // Names the sender writes itself (the body's framing, the signature and the event's ids) and the
 // hop-by-hop and framing headers of RFC 9110 §7.6.1 plus Expect: a receiver that gets
 // Transfer-Encoding beside Content-Length, or Connection: upgrade, refuses the request, and every
-// attempt would fail until the endpoint is disabled.
+// attempt would fail until the endpoint is disabled. Content-Encoding too: the body is sent as it is,
+// and a receiver told it is gzip could not read it.
 const RESERVED_HEADER_NAMES: ReadonlySet<string> = new Set([
   'host',
   'content-length',
   'content-type',
+  'content-encoding',
   'service-signature',
   'x-event-id',
   'x-event-type',
@@ -25,9 +27,13 @@ const RESERVED_HEADER_NAMES: ReadonlySet<string> = new Set([
   'expect',
 ]);
 
-/** Whether a custom header may not have this name (any case): the list above, and every Proxy-*. */
+/**
+ * Whether a custom header may not have this name (any case): the list above, and every Proxy-*.
+ * An underscore counts as a hyphen: CGI and WSGI servers, and proxies that rewrite names, read
+ * Transfer_Encoding as Transfer-Encoding (both become HTTP_TRANSFER_ENCODING).
+ */
 export function isReservedHeaderName(name: string): boolean {
-  const lower = name.toLowerCase();
+  const lower = name.toLowerCase().replaceAll('_', '-');
   return RESERVED_HEADER_NAMES.has(lower) || lower.startsWith('proxy-');
 }
 
