@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLogger } from '@qr-payout/platform/log';
 import { dynamicPixQr, PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
@@ -151,6 +152,27 @@ describe('gateway (startGateway)', () => {
     expect(inexact.json().message).toMatch(
       /^amount is 99999999999999.99 as written, which reads back as 99999999999999.98/,
     );
+  });
+
+  it('refuses half a surrogate pair in a QR or a payer text before anything is sent on (it became U+FFFD over gRPC)', async () => {
+    const { apiKey } = await seedTenant(pool);
+    const post = (path: string, body: string) =>
+      request(base, path, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body,
+      });
+    // The escape is written as the client sends it: JSON allows it, Unicode has no such character.
+    const qr = JSON.stringify(PIX_WITHOUT_AMOUNT);
+    for (const [path, body, key] of [
+      ['/v1/resolve', `{"qr_string":${qr.slice(0, 30)}\\ud800${qr.slice(30)}}`, 'qr_string'],
+      ['/v1/pay', `{"qr_string":${qr},"amount":10,"payer_name":"Ju\\ud800an"}`, 'payer_name'],
+    ] as const) {
+      const refused = await post(path, body);
+      expect([path, refused.status]).toEqual([path, 400]);
+      expect(refused.json()).toMatchObject({ _tag: 'ValidationError' });
+      expect(refused.json().message).toMatch(new RegExp(`^${key} holds half of a UTF-16 surrogate pair`));
+    }
   });
 
   it("renders the decoder's QrLocationUnavailable (a PSP that does not answer) as its own 503, not ServiceUnavailable", async () => {
