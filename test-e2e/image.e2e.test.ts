@@ -179,6 +179,7 @@ describe("the image's packages", () => {
       'platform',
       'proto',
       'webhook',
+      'webhook-receiver',
     ]);
     // Each link resolves inside the image to that workspace's own package (a dangling or escaping
     // link would throw or point elsewhere).

@@ -5,7 +5,8 @@
 // keep-alive node:http agent with the headers the worker sends, and read the answer. No database,
 // no Kafka, no egress guard, no sealed secrets. Driven over IPC by ./receiver.ts.
 import http from 'node:http';
-import { SIGNATURE_HEADER, signatureHeaderValue } from '../../services/webhook/src/deliveries/signature';
+import { SIGNATURE_HEADER } from '@qr-payout/webhook-receiver';
+import { signSignatureHeader } from '@qr-payout/webhook-receiver/signature-scheme';
 import { EVENT_TYPE, syntheticEvent, webhookBodyOf } from './events';
 
 export interface BaselineRequest {
@@ -49,7 +50,7 @@ function post(url: URL, secret: string, eventId: string, body: Buffer): Promise<
         'user-agent': USER_AGENT,
         'x-event-id': eventId,
         'x-event-type': EVENT_TYPE,
-        [SIGNATURE_HEADER]: signatureHeaderValue([secret], body, Math.floor(Date.now() / 1000)),
+        [SIGNATURE_HEADER]: signSignatureHeader([secret], body, Math.floor(Date.now() / 1000)),
         host: url.host,
         'content-type': 'application/json',
         'content-length': String(body.length),

@@ -1,4 +1,11 @@
 import { parseArgs } from 'node:util';
+import {
+  DELIVERY_STATUSES,
+  type DeliveryStatusName,
+  RETRY_STRATEGIES,
+  type RetryStrategyName,
+  TRANSACTION_EVENT_TYPES,
+} from '@qr-payout/platform/vocabulary';
 
 // Turns argv into one typed command (docs/architecture.md "Operators"). Pure: no I/O, so every rule
 // is unit tested.
@@ -6,11 +13,9 @@ import { parseArgs } from 'node:util';
 export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
 const MAX_RATE_LIMIT = 1_000_000;
 
-export type RetryName = 'standard' | 'extended';
-
-/** Webhook delivery states (docs/api/webhooks.md "Delivery states"), as the public API names them. */
-export const DELIVERY_STATUS_NAMES = ['pending', 'delivering', 'delivered', 'failed', 'exhausted'] as const;
-export type DeliveryStatusName = (typeof DELIVERY_STATUS_NAMES)[number];
+// Retry strategies, delivery states and event types: the platform vocabulary's lists.
+export type RetryName = RetryStrategyName;
+export type { DeliveryStatusName };
 
 export type Command =
   | { kind: 'tenant create'; name: string; rateLimitPerMinute: number }
@@ -178,10 +183,6 @@ export function parseDuration(raw: string): number {
   return Math.min(Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? 1), UINT32_MAX);
 }
 
-/** Event types an endpoint can subscribe to (docs/api/webhooks.md "The event"). */
-export const EVENT_TYPES = ['transaction.completed', 'transaction.failed'] as const;
-const RETRY_NAMES = ['standard', 'extended'] as const;
-
 const TENANT: OptionSpec = { value: 'TENANT_ID', required: true, help: "the tenant's id (ten_…)" };
 const ENDPOINT_ID: PositionalSpec = { name: 'ENDPOINT_ID', help: "the webhook endpoint's id (whe_…)" };
 const DELIVERY_ID: PositionalSpec = { name: 'DELIVERY_ID', help: "the webhook delivery's id (whd_…)" };
@@ -267,7 +268,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       events: {
         value: 'TYPES',
         multiple: true,
-        help: `event types to send, comma-separated or the flag repeated (${EVENT_TYPES.join(', ')}); '*' alone for every event type, current and future`,
+        help: `event types to send, comma-separated or the flag repeated (${TRANSACTION_EVENT_TYPES.join(', ')}); '*' alone for every event type, current and future`,
         default: "'*'",
       },
       header: {
@@ -277,7 +278,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       },
       retry: {
         value: 'STRATEGY',
-        choices: RETRY_NAMES,
+        choices: RETRY_STRATEGIES,
         help: 'retry schedule: standard (16 attempts over about 5.7 days) or extended (17, about 6.2 days)',
         default: 'standard',
       },
@@ -356,7 +357,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     options: {
       tenant: TENANT,
       'transaction-id': { value: 'TXN_ID', help: "only this transaction's deliveries (txn_…)" },
-      status: { value: 'STATUS', choices: DELIVERY_STATUS_NAMES, help: 'only deliveries in this state' },
+      status: { value: 'STATUS', choices: DELIVERY_STATUSES, help: 'only deliveries in this state' },
       limit: { value: 'N', help: 'page size, 1 to 100', default: '20' },
       cursor: { value: 'CURSOR', help: 'next_cursor of the previous page' },
     },

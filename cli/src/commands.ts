@@ -1,7 +1,7 @@
 import type { Client } from '@connectrpc/connect';
 import { transactionStatusName } from '@qr-payout/platform/public-transaction';
+import { retryStrategies } from '@qr-payout/platform/vocabulary';
 import type { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
-import { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { Command } from './args';
 import {
   apiKeyJson,
@@ -58,7 +58,7 @@ export async function executeCommand(admin: AdminClient, command: Command): Prom
           url: command.url,
           eventTypes: command.eventTypes,
           headers: command.headers,
-          retryStrategy: command.retry === 'extended' ? RetryStrategy.EXTENDED : RetryStrategy.STANDARD,
+          retryStrategy: retryStrategies.toProto(command.retry),
         },
       });
       return { endpoint: endpointJson(res.endpoint) };

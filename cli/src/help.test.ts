@@ -1,8 +1,8 @@
+import { TRANSACTION_EVENT_TYPES } from '@qr-payout/platform/vocabulary';
 import {
   type CommandSpec,
   commandHelp,
   commandTable,
-  EVENT_TYPES,
   generalHelp,
   groupHelp,
   parseCommandLine,
@@ -82,7 +82,7 @@ describe('payoutctl help, generated from the command table', () => {
     expect(text).toContain("--header 'NAME: VALUE'");
     expect(text).toContain('split at the first colon');
     expect(text).toContain('comma-separated or the flag repeated');
-    expect(text).toContain(EVENT_TYPES.join(', '));
+    expect(text).toContain(TRANSACTION_EVENT_TYPES.join(', '));
     expect(text).toContain("'*' alone");
     expect(text).toContain("[--events TYPES]... [--header 'NAME: VALUE']...");
     // The webhook service's URL rule (services/webhook/README.md "Endpoint rules"), as it is.

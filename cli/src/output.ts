@@ -1,4 +1,5 @@
 import { type Timestamp, timestampDate } from '@bufbuild/protobuf/wkt';
+import { deliveryStatuses, type RetryStrategyName, retryStrategies } from '@qr-payout/platform/vocabulary';
 import type { ApiKey, Tenant } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import {
   type Delivery,
@@ -38,8 +39,8 @@ export function apiKeyJson(k: ApiKey | undefined) {
   };
 }
 
-export function retryName(strategy: RetryStrategy): 'standard' | 'extended' {
-  return strategy === RetryStrategy.EXTENDED ? 'extended' : 'standard';
+export function retryName(strategy: RetryStrategy): RetryStrategyName {
+  return retryStrategies.nameOf(strategy) ?? 'standard';
 }
 
 export function endpointJson(e: Endpoint | undefined) {
@@ -56,25 +57,8 @@ export function endpointJson(e: Endpoint | undefined) {
   };
 }
 
-const DELIVERY_STATUS_NAMES: Record<DeliveryStatus, DeliveryStatusName> = {
-  [DeliveryStatus.UNSPECIFIED]: 'pending',
-  [DeliveryStatus.PENDING]: 'pending',
-  [DeliveryStatus.DELIVERING]: 'delivering',
-  [DeliveryStatus.DELIVERED]: 'delivered',
-  [DeliveryStatus.FAILED]: 'failed',
-  [DeliveryStatus.EXHAUSTED]: 'exhausted',
-};
-
-const DELIVERY_STATUSES: Record<DeliveryStatusName, DeliveryStatus> = {
-  pending: DeliveryStatus.PENDING,
-  delivering: DeliveryStatus.DELIVERING,
-  delivered: DeliveryStatus.DELIVERED,
-  failed: DeliveryStatus.FAILED,
-  exhausted: DeliveryStatus.EXHAUSTED,
-};
-
 export function deliveryStatusOf(name: DeliveryStatusName | undefined): DeliveryStatus {
-  return name === undefined ? DeliveryStatus.UNSPECIFIED : DELIVERY_STATUSES[name];
+  return name === undefined ? DeliveryStatus.UNSPECIFIED : deliveryStatuses.toProto(name);
 }
 
 export function deliveryJson(d: Delivery | undefined) {
@@ -88,7 +72,7 @@ export function deliveryJson(d: Delivery | undefined) {
     // Null for the ad-hoc callback_url path.
     endpoint_id: d?.endpointId || null,
     url: d?.url ?? '',
-    status: DELIVERY_STATUS_NAMES[d?.status ?? DeliveryStatus.UNSPECIFIED] ?? 'pending',
+    status: deliveryStatuses.nameOf(d?.status ?? DeliveryStatus.UNSPECIFIED) ?? 'pending',
     attempts: d?.attempts ?? 0,
     max_attempts: d?.maxAttempts ?? 0,
     retry_strategy: retryName(d?.retryStrategy ?? RetryStrategy.UNSPECIFIED),

@@ -3,6 +3,7 @@ import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { silentLogger } from '@qr-payout/platform/log';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import { serviceEnv } from '@qr-payout/test-kit/service';
+import { signSignatureHeader as signPartnerCallback } from '@qr-payout/webhook-receiver/signature-scheme';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
@@ -10,7 +11,6 @@ import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { buildPublicApp } from '../src/http/app';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
-import { signPartnerCallback } from '../src/payments/partner-signature';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService } from '../src/tenants/service';
 import {

@@ -47,3 +47,28 @@ export function freshSchema(prefix: string): TestSchema {
     },
   };
 }
+
+/**
+ * The value lists of the schema's `CHECK (column IN (...))` constraints, keyed `table.column`, as
+ * PostgreSQL holds them after every migration (a later migration may have replaced a constraint):
+ * what the vocabulary tests compare with their TypeScript source.
+ */
+export async function checkedValueLists(pool: pg.Pool, schema: string): Promise<Map<string, string[]>> {
+  const { rows } = await pool.query<{ table: string; column: string; def: string }>(
+    `SELECT c.conrelid::regclass::text AS table, a.attname AS column, pg_get_constraintdef(c.oid) AS def
+       FROM pg_constraint c
+       JOIN pg_namespace n ON n.oid = c.connamespace
+       JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+      WHERE c.contype = 'c' AND n.nspname = $1 AND cardinality(c.conkey) = 1
+        AND pg_get_constraintdef(c.oid) LIKE '%= ANY (ARRAY[%'`,
+    [schema],
+  );
+  const lists = new Map<string, string[]>();
+  for (const row of rows) {
+    const values = [...row.def.matchAll(/'((?:[^']|'')*)'::text/g)].map((m) =>
+      (m[1] ?? '').replaceAll("''", "'"),
+    );
+    lists.set(`${row.table.split('.').pop()}.${row.column}`, values);
+  }
+  return lists;
+}

@@ -1,4 +1,4 @@
-import { checkRawBody } from './signature';
+import { checkRawBody } from './signature-scheme';
 
 // The event envelope and its `data` (docs/api/webhooks.md "The event"). Parse only a verified
 // body.

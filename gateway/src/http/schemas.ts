@@ -2,6 +2,12 @@
 // from them (one source, so the document cannot drift from what the routes accept and send).
 
 import { PARTNER_STATUSES, RAILS } from '@qr-payout/platform/partner-protocol';
+import {
+  DELIVERY_STATUSES,
+  RETRY_STRATEGIES,
+  TRANSACTION_STATUSES,
+  type WebhookEventType,
+} from '@qr-payout/platform/vocabulary';
 import { INSTRUCTION_ID_PATTERN, TRANSACTION_ID_PATTERN, WEBHOOK_DELIVERY_ID_PATTERN } from './ids';
 import { orNull } from './null-as-absent';
 
@@ -63,7 +69,7 @@ export const CREDITOR_SCHEMA = {
 } as const;
 
 /** How a webhook endpoint's deliveries are retried (docs/api/webhooks.md "Retries"). */
-export const RETRY_STRATEGY_SCHEMA = { type: 'string', enum: ['standard', 'extended'] } as const;
+export const RETRY_STRATEGY_SCHEMA = { type: 'string', enum: RETRY_STRATEGIES } as const;
 
 export const SCHEME_SCHEMA = {
   type: 'object',
@@ -312,7 +318,7 @@ const ISO_TIMESTAMP = { type: 'string', format: 'date-time' } as const;
 
 export const TRANSACTION_STATUS_SCHEMA = {
   type: 'string',
-  enum: ['pending', 'processing', 'completed', 'failed'],
+  enum: TRANSACTION_STATUSES,
 } as const;
 
 /**
@@ -634,7 +640,7 @@ const NULLABLE_TIMESTAMP = { oneOf: [ISO_TIMESTAMP, { type: 'null' }] } as const
 
 export const WEBHOOK_DELIVERY_STATUS_SCHEMA = {
   type: 'string',
-  enum: ['pending', 'delivering', 'delivered', 'failed', 'exhausted'],
+  enum: DELIVERY_STATUSES,
 } as const;
 
 /** A webhook delivery (docs/api/webhooks.md "Webhook deliveries", "Delivery states"). */
@@ -808,7 +814,7 @@ export const WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA = {
 } as const;
 
 /** The event envelope around `data` (docs/api/webhooks.md "The event"). */
-function webhookEventSchema(eventType: string, data: object) {
+function webhookEventSchema(eventType: WebhookEventType, data: object) {
   return {
     type: 'object',
     required: ['schema_version', 'event_id', 'event_type', 'occurred_at', 'data'],

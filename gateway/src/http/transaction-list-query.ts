@@ -1,5 +1,6 @@
 import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { TRANSACTION_STATUSES, transactionStatuses } from '@qr-payout/platform/vocabulary';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { apiError } from '../errors/api-error';
 import { knownQueryParams, parseLimit, type QueryParams, singleQueryParam as single } from './list-query';
@@ -17,14 +18,7 @@ export const TRANSACTION_LIST_QUERY_PARAMETERS = [
  * The public transaction states (docs/api/resources.md "Transaction states" plus the transient
  * ones), as the list filters them.
  */
-export const PUBLIC_TRANSACTION_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
-
-const STATUS_OF: Record<(typeof PUBLIC_TRANSACTION_STATUSES)[number], TransactionStatus> = {
-  pending: TransactionStatus.PENDING,
-  processing: TransactionStatus.PROCESSING,
-  completed: TransactionStatus.COMPLETED,
-  failed: TransactionStatus.FAILED,
-};
+export { TRANSACTION_STATUSES as PUBLIC_TRANSACTION_STATUSES };
 
 /** What ListTransactions receives; 0, '', UNSPECIFIED and undefined mean "not given". */
 export interface TransactionListQuery {
@@ -60,13 +54,12 @@ export function parseTransactionListQuery(query: unknown): TransactionListQuery 
   const status = single(params, 'status');
   const limit = single(params, 'limit');
   const cursor = single(params, 'cursor');
-  if (status !== undefined && !Object.hasOwn(STATUS_OF, status)) {
-    throw apiError('ValidationError', `status must be one of ${PUBLIC_TRANSACTION_STATUSES.join(', ')}`);
+  if (status !== undefined && !transactionStatuses.isName(status)) {
+    throw apiError('ValidationError', `status must be one of ${TRANSACTION_STATUSES.join(', ')}`);
   }
   const limitValue = parseLimit(limit);
   return {
-    status:
-      status === undefined ? TransactionStatus.UNSPECIFIED : STATUS_OF[status as keyof typeof STATUS_OF],
+    status: status === undefined ? TransactionStatus.UNSPECIFIED : transactionStatuses.toProto(status),
     createdGte: dateTime(params, 'created_gte'),
     createdLt: dateTime(params, 'created_lt'),
     limit: limitValue,

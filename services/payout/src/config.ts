@@ -3,6 +3,7 @@ import { dbDeadlineSettings, dbHealthSettings, pruneJobSettings } from '@qr-payo
 import { kafkaSettings } from '@qr-payout/platform/events';
 import { grpcClientSettings, grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { railLimits } from './limits/rail-limits';
+import { partnerUrlPerRail } from './rails/per-rail-config';
 import { settlementHorizons } from './stuck/horizons';
 
 /** The payout service's typed, frozen config; fails fast naming every bad variable. */
@@ -54,11 +55,7 @@ export function loadPayoutConfig(env: Env) {
       executeWaitMs: int('EXECUTE_WAIT_MS', { default: 8_000, min: 0, max: 60_000 }),
       // The partner protocol (docs/partner-protocol.md); one base URL, or one per rail.
       partnerBaseUrl: url('PARTNER_BASE_URL', { default: 'http://127.0.0.1:4010' }),
-      partnerPixUrl: url('PARTNER_PIX_URL', { optional: true }),
-      partnerTransferencias30Url: url('PARTNER_TRANSFERENCIAS_3_0_URL', { optional: true }),
-      partnerBreBUrl: url('PARTNER_BRE_B_URL', { optional: true }),
-      partnerCceInmediatasUrl: url('PARTNER_CCE_INMEDIATAS_URL', { optional: true }),
-      partnerBoliviaQrInteroperableUrl: url('PARTNER_BOLIVIA_QR_INTEROPERABLE_URL', { optional: true }),
+      partnerUrlPerRail: partnerUrlPerRail(),
       partnerApiKey: str('PARTNER_API_KEY', { default: 'sim_key', secret: true }),
       partnerTimeoutMs: int('PARTNER_TIMEOUT_MS', { default: 5_000, min: 1 }),
       // Where partners call back: <base>/v1/partner/callbacks/<rail> (the gateway verifies them).

@@ -9,7 +9,6 @@ import { FxService } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import type pg from 'pg';
 import type { PayoutConfig } from './config';
 import { createPartnerClient, type PartnerClient } from './rails/partner-client';
-import type { RailName } from './rails/partner-protocol';
 
 /** The SQL migrations of schema payout (applied by `main.ts migrate` or MIGRATE_ON_START). */
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
@@ -55,20 +54,13 @@ export function createDeps(config: PayoutConfig, overrides: PayoutDepsOverrides 
       clientId: 'payout',
       logger,
     });
-  const partnerUrls: Readonly<Record<RailName, string | undefined>> = {
-    pix: config.partnerPixUrl,
-    'transferencias-3.0': config.partnerTransferencias30Url,
-    'bre-b': config.partnerBreBUrl,
-    'cce-inmediatas': config.partnerCceInmediatasUrl,
-    'bolivia-qr-interoperable': config.partnerBoliviaQrInteroperableUrl,
-  };
   let closing: Promise<void> | undefined;
   return {
     logger,
     pool,
     bus,
     partner: createPartnerClient({
-      baseUrlFor: (rail) => partnerUrls[rail] ?? config.partnerBaseUrl,
+      baseUrlFor: (rail) => config.partnerUrlPerRail[rail] ?? config.partnerBaseUrl,
       apiKey: config.partnerApiKey,
       timeoutMs: config.partnerTimeoutMs,
     }),

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
+import { DELIVERY_STATUSES, type DeliveryStatusName, deliveryStatuses } from '@qr-payout/platform/vocabulary';
 import {
   type Delivery,
   type DeliveryAttempt,
@@ -13,7 +14,6 @@ import {
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { maxAttempts } from './deliveries/schedule';
 import type { DeliveryService } from './deliveries/service';
-import type { DeliveryStatus as DeliveryStatusName } from './deliveries/state';
 import type { AttemptRow, DeliveryRow } from './deliveries/store';
 import { retryStrategyOf } from './endpoints/retry-strategy';
 import type { EndpointRow, EndpointService } from './endpoints/service';
@@ -40,24 +40,10 @@ export function toEndpointMessage(row: EndpointRow): Endpoint {
   });
 }
 
-const STATUS_TO_PROTO: Record<DeliveryStatusName, DeliveryStatus> = {
-  pending: DeliveryStatus.PENDING,
-  delivering: DeliveryStatus.DELIVERING,
-  delivered: DeliveryStatus.DELIVERED,
-  failed: DeliveryStatus.FAILED,
-  exhausted: DeliveryStatus.EXHAUSTED,
-};
-
 function statusFilter(status: DeliveryStatus): DeliveryStatusName | undefined {
   if (status === DeliveryStatus.UNSPECIFIED) return undefined;
-  const name = (Object.keys(STATUS_TO_PROTO) as DeliveryStatusName[]).find(
-    (n) => STATUS_TO_PROTO[n] === status,
-  );
-  if (!name)
-    throw validationError(
-      'status',
-      'status must be one of pending, delivering, delivered, failed, exhausted',
-    );
+  const name = deliveryStatuses.nameOf(status);
+  if (!name) throw validationError('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}`);
   return name;
 }
 
@@ -70,7 +56,7 @@ export function toDeliveryMessage(row: DeliveryRow): Delivery {
     transactionId: row.transactionId ?? '',
     endpointId: row.endpointId ?? '',
     url: row.url,
-    status: STATUS_TO_PROTO[row.status],
+    status: deliveryStatuses.toProto(row.status),
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt ? timestampFromDate(row.nextAttemptAt) : undefined,
     lastResponseStatus: row.lastResponseStatus ?? 0,

@@ -1,47 +1,28 @@
 import { type Timestamp, timestampDate } from '@bufbuild/protobuf/wkt';
 import {
-  type Delivery,
-  type DeliveryAttempt,
+  DELIVERY_STATUSES,
+  type DeliveryStatusName,
+  deliveryStatuses,
+  type RetryStrategyName,
+  retryStrategies,
+} from '@qr-payout/platform/vocabulary';
+import type {
+  Delivery,
+  DeliveryAttempt,
   DeliveryStatus,
-  RetryStrategy,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 
-/** The delivery states (docs/api/webhooks.md "Delivery states"), lower case as the API writes them. */
-export const PUBLIC_DELIVERY_STATUSES = [
-  'pending',
-  'delivering',
-  'delivered',
-  'failed',
-  'exhausted',
-] as const;
-
-export type PublicDeliveryStatus = (typeof PUBLIC_DELIVERY_STATUSES)[number];
+/** The delivery states (docs/api/webhooks.md "Delivery states"): the platform vocabulary's list. */
+export { DELIVERY_STATUSES as PUBLIC_DELIVERY_STATUSES };
+export type PublicDeliveryStatus = DeliveryStatusName;
 
 // The HTTP translation of the status both ways: the `status` query filter and the JSON field.
-const STATUS_BY_NAME: Record<PublicDeliveryStatus, DeliveryStatus> = {
-  pending: DeliveryStatus.PENDING,
-  delivering: DeliveryStatus.DELIVERING,
-  delivered: DeliveryStatus.DELIVERED,
-  failed: DeliveryStatus.FAILED,
-  exhausted: DeliveryStatus.EXHAUSTED,
-};
-
-const NAME_BY_STATUS: Record<DeliveryStatus, PublicDeliveryStatus> = {
-  // Never sent by the webhook service; a delivery with no state yet is waiting.
-  [DeliveryStatus.UNSPECIFIED]: 'pending',
-  [DeliveryStatus.PENDING]: 'pending',
-  [DeliveryStatus.DELIVERING]: 'delivering',
-  [DeliveryStatus.DELIVERED]: 'delivered',
-  [DeliveryStatus.FAILED]: 'failed',
-  [DeliveryStatus.EXHAUSTED]: 'exhausted',
-};
-
 export function isPublicDeliveryStatus(name: string): name is PublicDeliveryStatus {
-  return Object.hasOwn(STATUS_BY_NAME, name);
+  return deliveryStatuses.isName(name);
 }
 
 export function deliveryStatusOf(name: PublicDeliveryStatus): DeliveryStatus {
-  return STATUS_BY_NAME[name];
+  return deliveryStatuses.toProto(name);
 }
 
 export interface PublicWebhookDelivery {
@@ -56,7 +37,7 @@ export interface PublicWebhookDelivery {
   status: PublicDeliveryStatus;
   attempts: number;
   max_attempts: number;
-  retry_strategy: 'standard' | 'extended';
+  retry_strategy: RetryStrategyName;
   next_attempt_at: string | null;
   last_attempt_at: string | null;
   last_response_status: number | null;
@@ -91,10 +72,11 @@ export function toPublicWebhookDelivery(delivery: Delivery): PublicWebhookDelive
     transaction_id: delivery.transactionId || null,
     endpoint_id: delivery.endpointId || null,
     url: delivery.url,
-    status: NAME_BY_STATUS[delivery.status] ?? 'pending',
+    // A delivery with no state yet (never sent by the webhook service) is waiting.
+    status: deliveryStatuses.nameOf(delivery.status) ?? 'pending',
     attempts: delivery.attempts,
     max_attempts: delivery.maxAttempts,
-    retry_strategy: delivery.retryStrategy === RetryStrategy.EXTENDED ? 'extended' : 'standard',
+    retry_strategy: retryStrategies.nameOf(delivery.retryStrategy) ?? 'standard',
     next_attempt_at: isoOrNull(delivery.nextAttemptAt),
     last_attempt_at: isoOrNull(delivery.lastAttemptAt),
     last_response_status: delivery.lastResponseStatus || null,

@@ -1,12 +1,13 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { type Endpoint, RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { type RetryStrategyName, retryStrategies } from '@qr-payout/platform/vocabulary';
+import type { Endpoint } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 
 export interface PublicWebhookEndpoint {
   id: string;
   url: string;
   event_types: string[];
   header_names: string[];
-  retry_strategy: 'standard' | 'extended';
+  retry_strategy: RetryStrategyName;
   enabled: boolean;
   disabled_reason: string | null;
   created_at: string;
@@ -22,7 +23,7 @@ export function toPublicWebhookEndpoint(endpoint: Endpoint): PublicWebhookEndpoi
     url: endpoint.url,
     event_types: endpoint.eventTypes,
     header_names: endpoint.headerNames,
-    retry_strategy: endpoint.retryStrategy === RetryStrategy.EXTENDED ? 'extended' : 'standard',
+    retry_strategy: retryStrategies.nameOf(endpoint.retryStrategy) ?? 'standard',
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabledReason || null,
     created_at: endpoint.createdAt ? timestampDate(endpoint.createdAt).toISOString() : '',

@@ -60,7 +60,7 @@ export function registerPartnerCallbackRoute(app: FastifyInstance, deps: Partner
         );
         throw apiError(
           'AuthError',
-          `Partner-Signature ${check.reason === 'missing' ? 'missing' : 'invalid'}.`,
+          `Partner-Signature ${check.reason === 'missing_header' ? 'missing' : 'invalid'}.`,
         );
       }
     }

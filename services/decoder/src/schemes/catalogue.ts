@@ -3,9 +3,10 @@
 // Sources for each entry, one heading per country: docs/qr-schemes.md "Pix (BR)", "AR interoperable
 // and CBU/CVU", "CO: Bre-B and EMVCo", "PE: Yape and CCE", "BO: EMVCo".
 
-export type CountryCode = 'AR' | 'BO' | 'BR' | 'CO' | 'PE';
+// The rails are the partner protocol's one list (platform), which payout pays over.
+import type { RailName } from '@qr-payout/platform/partner-protocol';
 
-export type RailName = 'pix' | 'transferencias-3.0' | 'bre-b' | 'cce-inmediatas' | 'bolivia-qr-interoperable';
+export type CountryCode = 'AR' | 'BO' | 'BR' | 'CO' | 'PE';
 
 export type QrType = 'static' | 'dynamic';
 

@@ -2,14 +2,15 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Context } from '@opentelemetry/api';
 import { traceHeadersOf } from '@qr-payout/platform/telemetry';
+import type { TransactionEventType } from '@qr-payout/platform/vocabulary';
 import { TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
 import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 
 /**
  * Event types of topic payout.transaction-events.v1 (docs/api/webhooks.md "The event"); one per
- * terminal status.
+ * terminal status. The names are the platform vocabulary's one list.
  */
-export type TransactionEventType = 'transaction.completed' | 'transaction.failed';
+export type { TransactionEventType };
 
 /** What the outbox stores for one event: the Kafka key, value and headers, ready to publish. */
 export type OutboxMessage = {

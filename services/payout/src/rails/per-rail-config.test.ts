@@ -1,5 +1,5 @@
 import { RAILS } from './partner-protocol';
-import { perRailConfig, railEnvName } from './per-rail-config';
+import { partnerUrlPerRail, perRailConfig, railEnvName } from './per-rail-config';
 
 const reader = perRailConfig({
   name: 'TEST_*',
@@ -40,5 +40,26 @@ describe('perRailConfig', () => {
       'CCE_INMEDIATAS',
       'BOLIVIA_QR_INTEROPERABLE',
     ]);
+  });
+});
+
+describe('partnerUrlPerRail', () => {
+  it('reads PARTNER_<RAIL>_URL for every rail, unset ones left out', () => {
+    const read = partnerUrlPerRail().read({
+      PARTNER_PIX_URL: 'http://pix.example',
+      PARTNER_TRANSFERENCIAS_3_0_URL: 'http://ar.example',
+    });
+    expect(read).toEqual({
+      ok: true,
+      value: { pix: 'http://pix.example', 'transferencias-3.0': 'http://ar.example' },
+    });
+  });
+
+  it('names every bad variable', () => {
+    const read = partnerUrlPerRail().read({ PARTNER_BRE_B_URL: 'nope', PARTNER_CCE_INMEDIATAS_URL: '::' });
+    expect(read).toEqual({
+      ok: false,
+      problem: 'PARTNER_BRE_B_URL must be a valid URL; PARTNER_CCE_INMEDIATAS_URL must be a valid URL',
+    });
   });
 });

@@ -1,7 +1,7 @@
 // Config that an operator sets per rail, one env variable each (RAIL_LIMITS_<RAIL>,
 // SETTLEMENT_HORIZON_<RAIL>_MS; README "Config"): one reader for all of them, so every rail
 // served is read and every bad variable is named, all at once, the same way.
-import type { ConfigReader, Env } from '@qr-payout/platform/config';
+import { type ConfigReader, type Env, url } from '@qr-payout/platform/config';
 import { RAILS, type RailName } from './partner-protocol';
 
 /** A rail as it stands in an env variable's name: `transferencias-3.0` → `TRANSFERENCIAS_3_0`. */
@@ -33,6 +33,31 @@ export function perRailConfig<T extends number | object>(opts: {
       }
       if (problems.length > 0) return { ok: false, problem: problems.join('; ') };
       return { ok: true, value: Object.freeze(table as Record<RailName, T>) };
+    },
+  };
+}
+
+/**
+ * PARTNER_<RAIL>_URL for every rail (docs/partner-protocol.md): each optional, a rail without one
+ * uses PARTNER_BASE_URL. The variables follow the rail list, so a new rail gets its own at once.
+ */
+export function partnerUrlPerRail(): ConfigReader<Readonly<Partial<Record<RailName, string>>>> {
+  const readers = RAILS.map(
+    (rail) => [rail, url(`PARTNER_${railEnvName(rail)}_URL`, { optional: true })] as const,
+  );
+  return {
+    name: 'PARTNER_<RAIL>_URL',
+    secret: false,
+    read(env: Env) {
+      const table: Partial<Record<RailName, string>> = {};
+      const problems: string[] = [];
+      for (const [rail, reader] of readers) {
+        const result = reader.read(env);
+        if (!result.ok) problems.push(result.problem);
+        else if (result.value !== undefined) table[rail] = result.value;
+      }
+      if (problems.length > 0) return { ok: false, problem: problems.join('; ') };
+      return { ok: true, value: Object.freeze(table) };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform/paging';
+import { transactionStatuses } from '@qr-payout/platform/vocabulary';
 import {
   type ListTransactionsRequest,
   type Transaction,
@@ -20,13 +21,6 @@ export interface TransactionService {
   /** One page of the tenant's transactions, newest first; ValidationError for a bad parameter. */
   listTransactions(req: ListTransactionsRequest): Promise<TransactionPage>;
 }
-
-const STORED_STATUS: Partial<Record<TransactionStatus, StoredStatus>> = {
-  [TransactionStatus.PENDING]: 'pending',
-  [TransactionStatus.PROCESSING]: 'processing',
-  [TransactionStatus.COMPLETED]: 'completed',
-  [TransactionStatus.FAILED]: 'failed',
-};
 
 function decodeCursor(raw: string): TransactionCursor {
   const position = decodeKeysetCursor(raw, 'txn');
@@ -57,7 +51,7 @@ export function createTransactionService(deps: { store: TransactionStore }): Tra
       if (req.tenantId === '') throw tenantRequired();
       let status: StoredStatus | undefined;
       if (req.status !== TransactionStatus.UNSPECIFIED) {
-        status = STORED_STATUS[req.status];
+        status = transactionStatuses.nameOf(req.status);
         if (!status) throw invalidListParameter('status', 'status is not a transaction state');
       }
       const createdGte = req.createdGte ? timestampDate(req.createdGte) : undefined;

@@ -1,7 +1,9 @@
+import type { TransactionStatusName } from '@qr-payout/platform/vocabulary';
 import type pg from 'pg';
 import { DESCRIBED_COLUMNS, type DescribedTransactionRow, toDescribedTransaction } from './transaction-row';
 
-export type TransactionStatus = 'pending' | 'processing' | 'completed' | 'failed';
+/** A stored status: the public list (platform vocabulary), which the table's CHECK repeats. */
+export type TransactionStatus = TransactionStatusName;
 
 /** A stored transaction as the services see it (docs/api/resources.md "Transactions"). */
 export type StoredTransaction = {

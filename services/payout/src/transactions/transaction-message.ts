@@ -1,20 +1,13 @@
 import { create, fromJson, type JsonValue } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { transactionStatuses } from '@qr-payout/platform/vocabulary';
 import { CreditorSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import {
   AppliedQuoteSchema,
   type Transaction,
   TransactionSchema,
-  TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { InstructionFacts, TransactionStatus as StoredStatus, StoredTransaction } from './store';
-
-const STATUS: Record<StoredStatus, TransactionStatus> = {
-  pending: TransactionStatus.PENDING,
-  processing: TransactionStatus.PROCESSING,
-  completed: TransactionStatus.COMPLETED,
-  failed: TransactionStatus.FAILED,
-};
+import type { InstructionFacts, StoredTransaction } from './store';
 
 // The creditor is stored as protobuf JSON inside the decoded QR; fields added later are ignored.
 const READ_OPTIONS = { ignoreUnknownFields: true };
@@ -25,7 +18,7 @@ const READ_OPTIONS = { ignoreUnknownFields: true };
  * the applied quote.
  */
 export function toTransactionMessage(row: StoredTransaction, facts?: InstructionFacts): Transaction {
-  const status = STATUS[row.status];
+  const status = transactionStatuses.isName(row.status) ? transactionStatuses.toProto(row.status) : undefined;
   if (status === undefined) throw new Error(`transaction ${row.id} has unknown status ${row.status}`);
   return create(TransactionSchema, {
     id: row.id,

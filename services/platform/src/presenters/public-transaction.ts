@@ -1,23 +1,13 @@
 import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
-import { type Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import type { Transaction, TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { type TransactionStatusName, transactionStatuses } from '../vocabulary';
 import { fromMinorUnits } from './money';
 
-/**
- * Public transaction statuses (docs/api/resources.md "Transaction states"), lower case.
- */
-const STATUS_NAMES: Record<TransactionStatus, string> = {
-  [TransactionStatus.UNSPECIFIED]: 'pending',
-  [TransactionStatus.PENDING]: 'pending',
-  [TransactionStatus.PROCESSING]: 'processing',
-  [TransactionStatus.COMPLETED]: 'completed',
-  [TransactionStatus.FAILED]: 'failed',
-};
-
 /** A transaction status as the public API and payoutctl write it ("pending", "completed", ...). */
-export function transactionStatusName(status: TransactionStatus): string {
-  return STATUS_NAMES[status] ?? 'pending';
+export function transactionStatusName(status: TransactionStatus): TransactionStatusName {
+  return transactionStatuses.nameOf(status) ?? 'pending';
 }
 
 interface PublicTransaction {

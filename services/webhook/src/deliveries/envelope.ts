@@ -1,5 +1,10 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
+import {
+  PING_EVENT_TYPE,
+  TRANSACTION_EVENT_TYPES,
+  type WebhookEventType,
+} from '@qr-payout/platform/vocabulary';
 import type { TransactionEvent } from '@qr-payout/proto/payout/events/v1/events_pb';
 
 // The webhook event envelope and its data (docs/api/webhooks.md "The event").
@@ -7,10 +12,10 @@ import type { TransactionEvent } from '@qr-payout/proto/payout/events/v1/events_
 // sends the same bytes, so a receiver sees one body per event_id.
 
 export const SCHEMA_VERSION = '1';
-export const PING_EVENT_TYPE = 'webhook.ping';
-export type WebhookEventType = 'transaction.completed' | 'transaction.failed' | typeof PING_EVENT_TYPE;
+// Event type names: the platform vocabulary's one list.
+export { PING_EVENT_TYPE, type WebhookEventType };
 
-const TRANSACTION_EVENT_TYPES = new Set(['transaction.completed', 'transaction.failed']);
+const TRANSACTION_EVENT_TYPE_SET: ReadonlySet<string> = new Set(TRANSACTION_EVENT_TYPES);
 
 /** What a delivery stores about its event: the envelope's identity and its exact body. */
 export type EventBody = {
@@ -28,7 +33,7 @@ export type EventBody = {
 export function transactionEventBody(event: TransactionEvent): EventBody {
   const txn = event.transaction;
   if (!txn) throw new Error(`event ${event.eventId} carries no transaction`);
-  if (!TRANSACTION_EVENT_TYPES.has(event.eventType)) {
+  if (!TRANSACTION_EVENT_TYPE_SET.has(event.eventType)) {
     throw new Error(`event ${event.eventId} has an unknown type ${JSON.stringify(event.eventType)}`);
   }
   const shown = toPublicTransaction(txn);

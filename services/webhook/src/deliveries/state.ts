@@ -2,8 +2,11 @@
 // the store guards each UPDATE with `status = ANY(statusesAllowing(event))`, so SQL and code cannot
 // disagree.
 
-export const DELIVERY_STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'exhausted'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+import { DELIVERY_STATUSES, type DeliveryStatusName } from '@qr-payout/platform/vocabulary';
+
+// The names are the platform vocabulary's one list.
+export { DELIVERY_STATUSES };
+export type DeliveryStatus = DeliveryStatusName;
 
 export const DELIVERY_EVENTS = [
   'claim',

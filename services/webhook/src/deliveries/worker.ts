@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@qr-payout/platform/log';
 import { runOutsideTrace } from '@qr-payout/platform/telemetry';
+import { SIGNATURE_HEADER } from '@qr-payout/webhook-receiver';
+import { signSignatureHeader } from '@qr-payout/webhook-receiver/signature-scheme';
 import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
 import type { EgressGuard } from '../egress/guard';
@@ -11,7 +13,6 @@ import { inAttemptSpan } from './attempt-span';
 import { createDeliveredBatcher } from './delivered-batch';
 import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
 import { type SendOutcome, sendWebhook } from './sender';
-import { SIGNATURE_HEADER, signatureHeaderValue } from './signature';
 import * as store from './store';
 
 // The delivery worker (docs/api/webhooks.md "Delivery semantics", "Retries";
@@ -244,7 +245,7 @@ export function startDeliveryWorker(deps: {
     headers['x-event-id'] = claimed.eventId;
     headers['x-event-type'] = claimed.eventType;
     // Signed afresh on every attempt, never stored (docs/api/webhooks.md "The signature").
-    headers[SIGNATURE_HEADER] = signatureHeaderValue(secrets, claimed.payload, Math.floor(Date.now() / 1000));
+    headers[SIGNATURE_HEADER] = signSignatureHeader(secrets, claimed.payload, Math.floor(Date.now() / 1000));
     const outcome = await sendWebhook({
       target,
       headers,

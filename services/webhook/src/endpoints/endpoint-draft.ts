@@ -1,3 +1,4 @@
+import { TRANSACTION_EVENT_TYPES } from '@qr-payout/platform/vocabulary';
 import type { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { requireTenantId, validationError } from '../validation';
 import { type CustomHeader, checkCustomHeaders } from './custom-headers';
@@ -9,7 +10,6 @@ import { checkTargetUrl } from './target-url';
 
 // docs/api/webhooks.md "The event"; "*" subscribes to all current and future types
 // (docs/api/resources.md "Webhook endpoints").
-export const EVENT_TYPES = ['transaction.completed', 'transaction.failed'] as const;
 export const ALL_EVENT_TYPES = '*';
 
 /**
@@ -44,9 +44,12 @@ function checkEventTypes(eventTypes: readonly string[]): string[] {
     }
     return [ALL_EVENT_TYPES];
   }
-  const unknown = eventTypes.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  const unknown = eventTypes.find((type) => !(TRANSACTION_EVENT_TYPES as readonly string[]).includes(type));
   if (unknown !== undefined) {
-    throw validationError('event_types', `event_types must be among ${EVENT_TYPES.join(', ')} or "*"`);
+    throw validationError(
+      'event_types',
+      `event_types must be among ${TRANSACTION_EVENT_TYPES.join(', ')} or "*"`,
+    );
   }
   return [...new Set(eventTypes)];
 }
