@@ -8,7 +8,7 @@ import type { NewInstruction } from '../instructions/store';
 import { OUTBOX_CHANNEL_PREFIX, OUTBOX_EVENT_COLUMNS, transactionEventValues } from '../outbox/store';
 import type { PayerIdType } from '../payers/documents';
 import type { ValidPayer } from '../payers/validate-payer';
-import type { InstructionFacts, StoredTransaction } from '../transactions/store';
+import type { InstructionFacts, StoredTransaction } from '../transactions/transaction';
 import { toTransactionMessage } from '../transactions/transaction-message';
 import {
   INSTRUCTION_FACT_COLUMNS,

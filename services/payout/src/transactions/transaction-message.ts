@@ -7,7 +7,7 @@ import {
   TransactionSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { InstructionFacts, TransactionStatus as StoredStatus, StoredTransaction } from './store';
+import type { InstructionFacts, TransactionStatus as StoredStatus, StoredTransaction } from './transaction';
 
 const STATUS: Record<StoredStatus, TransactionStatus> = {
   pending: TransactionStatus.PENDING,
