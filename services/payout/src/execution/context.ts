@@ -1,9 +1,10 @@
 import type { Logger } from '@qr-payout/platform/log';
 import type { InstructionResolver } from '../instructions/resolve';
 import type { InstructionStore } from '../instructions/store';
+import type { LiveTransaction } from './records';
 import type { Settlement } from './settlement';
 import type { SettlementSignals } from './settlement-signals';
-import type { ExecutionStore, LiveTransaction } from './store';
+import type { ExecutionStore } from './store';
 import type { Submitter } from './submission';
 
 export type ExecutionServiceDeps = {

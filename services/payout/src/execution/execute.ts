@@ -10,9 +10,9 @@ import { toTransactionMessage } from '../transactions/transaction-message';
 import type { Execution } from './context';
 import { dependencyUnavailable, instructionAlreadyExecuted } from './errors';
 import { insertDecidingRaces } from './insert-race';
+import type { ExecutableInstruction } from './records';
 import { type Answered, replayIfKeyTaken } from './replay';
 import { checkKeyedRequest, checkPayment } from './request-checks';
-import type { ExecutableInstruction } from './store';
 import { submitInsertedAndWait, waitDeadline } from './wait';
 
 /** An instruction as a first execute finds it: executed already, or checked and ready to write. */

@@ -4,7 +4,7 @@
 
 import type { Execution } from './context';
 import { chargeAlreadyPaid } from './errors';
-import type { ChargeHolder, InsertOutcome, LiveTransaction } from './store';
+import type { ChargeHolder, InsertOutcome, LiveTransaction } from './records';
 
 /** How execute and pay differ in a lost race; everything else is the same. */
 export type InsertRace<A> = {

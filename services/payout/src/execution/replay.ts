@@ -3,7 +3,7 @@
 
 import type { Execution } from './context';
 import { idempotencyConflict } from './errors';
-import type { LiveTransaction, StoredIdempotencyKey } from './store';
+import type { LiveTransaction, StoredIdempotencyKey } from './records';
 import { HOLD_ACCEPTED, refusalOf, waitAfterSubmission, waitForTerminal } from './wait';
 
 /** What execute and pay answer with: the transaction (undefined when withdrawn), replayed or not. */

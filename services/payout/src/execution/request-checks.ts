@@ -10,7 +10,7 @@ import { RailMappingError } from '../rails/rail-adapter';
 import { tenantRequired } from '../transactions/errors';
 import type { Execution } from './context';
 import { idempotencyKeyMissing, invalidRequest } from './errors';
-import type { ExecutableInstruction } from './store';
+import type { ExecutableInstruction } from './records';
 import { partnerCallbackUrl, submissionInput } from './submission';
 
 const FINGERPRINT = /^[0-9A-Za-z+/=_-]{1,128}$/;

@@ -4,7 +4,7 @@
 import type { ValidPayer } from '../payers/validate-payer';
 import type { Execution } from './context';
 import { dependencyUnavailable, instructionAlreadyExecuted, quoteExpired } from './errors';
-import type { LiveTransaction, TransactionToSubmit } from './store';
+import type { LiveTransaction, TransactionToSubmit } from './records';
 import type { SubmissionResult } from './submission';
 
 const MAX_WAIT_MS = 60_000;
