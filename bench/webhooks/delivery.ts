@@ -16,6 +16,7 @@ import { createRunDatabase } from '../../test-e2e/harness/database';
 import { readRowWrites, rowWritesPerUnit } from '../pay/row-writes';
 import { cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
 import { cpuProfileEnv } from '../shared/results';
+import { distribution } from './distribution';
 import { kafkaMessageOf, syntheticEvent } from './events';
 import { readCommits, runPostgresFloor } from './floor';
 import { deleteGroups, positionGroupAtEnd, startPublisher, topicPartitions } from './kafka';
@@ -23,7 +24,6 @@ import { type Receiver, startBaselineSender } from './receiver';
 import {
   type DeliveryStages,
   type DeliverySummary,
-  distribution,
   formatCpuComparison,
   formatDelivery,
   judgeDelivery,

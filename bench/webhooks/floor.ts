@@ -21,8 +21,8 @@ import { REPO_ROOT } from '../../test-e2e/harness';
 import { createRunDatabase } from '../../test-e2e/harness/database';
 import { type RowWritesPerUnit, readRowWrites, rowWritesPerUnit } from '../pay/row-writes';
 import { cpuBetween, sampleCpu } from '../shared/cpu';
+import { type CpuRows, type Distribution, distribution } from './distribution';
 import { syntheticEvent } from './events';
-import { type CpuRows, type Distribution, distribution } from './report';
 
 export interface FloorOptions {
   /** Deliveries in the measured window, and in the discarded warm-up before it. */

@@ -12,9 +12,10 @@ import { startTransactionEventReader } from '../../test-e2e/support/transaction-
 import { runPayOpenLoop } from '../pay/open-loop';
 import { cpuBetween, formatCpuTable, sampleCpu } from '../shared/cpu';
 import { cpuProfileEnv } from '../shared/results';
+import { distribution } from './distribution';
 import { deleteGroups, positionGroupAtEnd } from './kafka';
 import type { Receiver } from './receiver';
-import { distribution, formatLatency, judgeLatency, type LatencySummary } from './report';
+import { formatLatency, judgeLatency, type LatencySummary } from './report';
 
 export interface LatencyOptions {
   ratePerSec: number;

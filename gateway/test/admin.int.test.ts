@@ -30,7 +30,8 @@ import {
 import { createAdminClient } from '@qr-payout/test-kit/admin';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
-import { buildAdminServer, type PayoutAdminClient } from '../src/admin/server';
+import type { PayoutAdminClient } from '../src/admin/clients';
+import { buildAdminServer } from '../src/admin/server';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService, type TenantService } from '../src/tenants/service';
 

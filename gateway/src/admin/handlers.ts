@@ -10,7 +10,7 @@ import {
   TenantSchema,
 } from '@qr-payout/proto/payout/admin/v1/admin_pb';
 import type { ApiKey as ApiKeyRow, Tenant as TenantRow, TenantService } from '../tenants/service';
-import type { PayoutAdminClient, WebhookAdminClient } from './server';
+import type { PayoutAdminClient, WebhookAdminClient } from './clients';
 
 function toTenantMessage(t: TenantRow): Tenant {
   return create(TenantSchema, {

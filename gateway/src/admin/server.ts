@@ -1,6 +1,5 @@
 import http from 'node:http';
 import {
-  type Client,
   Code,
   ConnectError,
   createConnectRouter,
@@ -10,30 +9,13 @@ import {
 import { universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
 import type { Logger } from '@qr-payout/platform/log';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
-import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { adminClientErrorHandler } from '../http/client-error';
 import type { TenantService } from '../tenants/service';
+import type { PayoutAdminClient, WebhookAdminClient } from './clients';
 import { createAdminHandlers } from './handlers';
 import { refuseCheckedJsonBody, withCheckedJsonBody } from './json-body';
 import { kCallerAddress, type OperatorAuthThrottle, operatorTokenInterceptor } from './operator-auth';
 import { refuseForbiddenText } from './request-text';
-
-/** The part of the webhook service's gRPC client the admin API forwards to. */
-export type WebhookAdminClient = Pick<
-  Client<typeof WebhookService>,
-  | 'rotateSigningSecret'
-  | 'createEndpoint'
-  | 'setEndpointEnabled'
-  | 'listEndpoints'
-  | 'listDeliveries'
-  | 'getDelivery'
-  | 'replayDelivery'
-  | 'pingEndpoint'
->;
-
-/** The part of the payout service's gRPC client the admin API forwards to. */
-export type PayoutAdminClient = Pick<Client<typeof PayoutService>, 'listStuckTransactions'>;
 
 export interface AdminServerDeps {
   tenants: TenantService;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { NO_IDEMPOTENCY_CACHE } from '../idempotency/cache';
 import { requestFingerprint } from '../idempotency/fingerprint';
 import { createMemoryRateLimiter } from '../ratelimit/memory';
-import type { AuthenticatedKey } from '../tenants/service';
+import type { AuthenticatedKey } from '../tenants/key-authentication';
 import { buildPublicApp, type PublicAppDeps } from './app';
 import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from './auth';
 import { EXECUTE_OPERATION } from './routes/execute';

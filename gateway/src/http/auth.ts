@@ -3,8 +3,9 @@ import { apiError } from '../errors/api-error';
 import { rateLimitHeaders, retryAfterSeconds } from '../ratelimit/headers';
 import { type ConsumeResult, RATE_LIMIT_WINDOW_MS, type RateLimiter } from '../ratelimit/limiter';
 import { createBoundedTtlCache } from '../tenants/auth-cache';
+import type { AuthenticatedKey } from '../tenants/key-authentication';
 import { hashApiKeyHex } from '../tenants/keys';
-import type { AuthenticatedKey, TenantService } from '../tenants/service';
+import type { TenantService } from '../tenants/service';
 
 export const API_KEY_HEADER = 'x-api-key';
 /** Longer keys are refused without hashing or a database lookup. */

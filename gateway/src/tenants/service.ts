@@ -4,31 +4,12 @@ import { newId } from '@qr-payout/platform/ids';
 import type { Logger } from '@qr-payout/platform/log';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { Pool } from 'pg';
-import { createBoundedTtlCache } from './auth-cache';
 import { apiKeyNotFound, invalidTenantInput, tenantNotFound } from './errors';
-import {
-  GIVEN_KEY_MAX_LENGTH,
-  generateApiKey,
-  givenKeyProblem,
-  hashApiKey,
-  hashApiKeyHex,
-  keyPrefix,
-} from './keys';
+import { type AuthenticatedKey, createKeyAuthentication } from './key-authentication';
+import { generateApiKey, givenKeyProblem, hashApiKey, keyPrefix } from './keys';
 import * as store from './store';
 
 export type { ApiKeyRow as ApiKey, TenantRow as Tenant } from './store';
-
-/**
- * What the public API needs to know about a caller once its `x-api-key` is checked
- * (docs/api/resources.md "Authentication").
- */
-export interface AuthenticatedKey {
-  tenantId: string;
-  /** Public prefix of the key: safe to log and to use as the rate-limit bucket name. */
-  keyPrefix: string;
-  /** The tenant's override, or the default when it has none (docs/api/rate-limits.md "Per key": 100). */
-  rateLimitPerMinute: number;
-}
 
 export interface CreateTenantInput {
   name: string;
@@ -144,47 +125,13 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
   const tenants = store.createTenantStore(pool);
   const ttlMs = deps.authCacheTtlMs ?? 10_000;
   const negativeTtlMs = deps.negativeCacheTtlMs ?? Math.min(2_000, ttlMs);
-  const maxEntries = deps.authCacheMaxEntries ?? 10_000;
-  // Keyed by the key's SHA-256 (hex), never by the key itself. Unknown keys get their own cache so
-  // a flood of random keys evicts only other unknown keys, not the known ones.
-  const known = createBoundedTtlCache<AuthenticatedKey>({ maxEntries });
-  const unknown = createBoundedTtlCache<null>({ maxEntries });
-  const inFlight = new Map<string, Promise<AuthenticatedKey | null>>();
-
-  async function lookUp(cacheKey: string): Promise<AuthenticatedKey | null> {
-    const owner = await tenants.findKeyOwnerByHash(Buffer.from(cacheKey, 'hex'));
-    if (!owner || owner.revokedAt) {
-      unknown.set(cacheKey, null, negativeTtlMs);
-      return null;
-    }
-    const result: AuthenticatedKey = {
-      tenantId: owner.tenantId,
-      keyPrefix: owner.prefix,
-      rateLimitPerMinute: owner.rateLimitPerMinute ?? defaultRateLimit,
-    };
-    known.set(cacheKey, result, ttlMs);
-    return result;
-  }
-
-  function cachedAuthentication(keyHashHex: string): AuthenticatedKey | null | undefined {
-    const hit = known.get(keyHashHex) ?? unknown.get(keyHashHex);
-    return hit?.value;
-  }
-
-  async function authenticate(rawKey: string, keyHashHex?: string): Promise<AuthenticatedKey | null> {
-    if (typeof rawKey !== 'string' || rawKey.length === 0 || rawKey.length > GIVEN_KEY_MAX_LENGTH)
-      return null;
-    const cacheKey = keyHashHex ?? hashApiKeyHex(rawKey);
-    const hit = cachedAuthentication(cacheKey);
-    if (hit !== undefined) return hit;
-    // Concurrent requests with the same key share one query.
-    let pending = inFlight.get(cacheKey);
-    if (!pending) {
-      pending = lookUp(cacheKey).finally(() => inFlight.delete(cacheKey));
-      inFlight.set(cacheKey, pending);
-    }
-    return pending;
-  }
+  const authentication = createKeyAuthentication({
+    tenants,
+    defaultRateLimit,
+    ttlMs,
+    negativeTtlMs,
+    maxEntries: deps.authCacheMaxEntries ?? 10_000,
+  });
 
   async function getTenant(tenantId: string): Promise<store.TenantRow> {
     const tenant = await tenants.findTenant(requireTenantId(tenantId));
@@ -297,7 +244,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     const rateLimitPerMinute = normalizeRateLimit(change.rateLimitPerMinute);
     const tenant = await tenants.setTenantRateLimit(requireTenantId(tenantId), rateLimitPerMinute);
     if (!tenant) throw tenantNotFound(tenantId);
-    known.deleteWhere((k) => k.tenantId === tenantId);
+    authentication.forgetWhere((k) => k.tenantId === tenantId);
     logger.info(
       { tenant_id: tenantId, rate_limit_per_minute: rateLimitPerMinute },
       'tenant rate limit changed',
@@ -324,7 +271,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     const key = await tenants.markApiKeyRevoked(prefix);
     if (!key) throw apiKeyNotFound(prefix);
     // Effective at once on this replica; other replicas drop it when their cache entry expires.
-    known.deleteWhere((k) => k.keyPrefix === prefix);
+    authentication.forgetWhere((k) => k.keyPrefix === prefix);
     logger.info({ tenant_id: key.tenantId, key_prefix: key.prefix }, 'API key revoked');
     return key;
   }
@@ -335,8 +282,8 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
   }
 
   return {
-    authenticate,
-    cachedAuthentication,
+    authenticate: authentication.authenticate,
+    cachedAuthentication: authentication.cachedAuthentication,
     createTenant,
     getTenant,
     listTenants: () => tenants.selectTenants(),

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { openPayoutJournal } from './journal';
-import { createPayoutStore, newPayoutId, type Payout } from './store';
+import type { Payout } from './payout';
+import { createPayoutStore, newPayoutId } from './store';
 
 let dir: string;
 beforeEach(() => {

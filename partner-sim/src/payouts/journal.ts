@@ -9,7 +9,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { Payout } from './store';
+import type { Payout } from './payout';
 
 // A real partner does not forget a payout it accepted (issue 10 "Nothing stuck"). The simulator
 // keeps its payouts in an append-only JSON-lines file (README "Persistence"): every accepted

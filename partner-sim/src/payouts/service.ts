@@ -3,11 +3,12 @@ import { createCallbackSender } from './callbacks';
 import type { Faults } from './faults';
 import type { PayoutJournal } from './journal';
 import { outcomeFor } from './outcome';
+import type { Payout } from './payout';
 import { isTerminal, type PayoutResource, type SubmitPayoutBody } from './protocol';
 import { newRailReference } from './references';
 import { createSettlementScheduler, type LaterOutcome } from './settlement';
 import type { SimStats } from './stats';
-import { createPayoutStore, fingerprintOf, newPayoutId, type Payout, toResource } from './store';
+import { createPayoutStore, fingerprintOf, newPayoutId, toResource } from './store';
 
 // The simulated partner's payout desk: accepts submissions idempotently, settles them by the
 // sandbox outcome of their amount and calls back when they reach a terminal state.

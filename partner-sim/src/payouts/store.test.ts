@@ -1,5 +1,6 @@
+import type { Payout } from './payout';
 import type { SubmitPayoutBody } from './protocol';
-import { createPayoutStore, fingerprintOf, newPayoutId, type Payout, toResource } from './store';
+import { createPayoutStore, fingerprintOf, newPayoutId, toResource } from './store';
 
 const BODY: SubmitPayoutBody = {
   rail: 'pix',

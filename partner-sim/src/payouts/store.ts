@@ -1,31 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Originator } from '@qr-payout/platform/partner-protocol';
 import type { PayoutJournal } from './journal';
-import type { Money, PayoutResource, PayoutStatus, Rail, ReasonCode, SubmitPayoutBody } from './protocol';
+import type { Payout } from './payout';
+import type { PayoutResource, SubmitPayoutBody } from './protocol';
 import { REASON_TEXT } from './protocol';
 
 // Payouts held by the simulated partner, bounded like the Pix charges (oldest forgotten first). In
 // memory, and with a journal (journal.ts, PARTNER_SIM_STATE_FILE) also on disk, so a restarted
 // simulator still knows every payout it accepted, as a real partner does.
-
-export type Payout = {
-  readonly id: string;
-  readonly idempotencyKey: string;
-  /** Digest of the submitted body: the same key with another body is a conflict. */
-  readonly fingerprint: string;
-  readonly rail: Rail;
-  readonly amount: Money;
-  readonly callbackUrl: string | undefined;
-  /** The originator as submitted (residency, document). */
-  readonly debtor: Originator;
-  /** The submission's references (Pix txid and location, ...), as sent. */
-  readonly references: Readonly<Record<string, string>>;
-  readonly status: PayoutStatus;
-  readonly reasonCode: ReasonCode | null;
-  readonly reference: string | null;
-  readonly createdAt: Date;
-  readonly settledAt: Date | null;
-};
 
 export type PayoutStore = {
   insert(payout: Payout): void;

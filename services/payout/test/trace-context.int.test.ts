@@ -9,9 +9,10 @@ import { newId } from '@qr-payout/platform/ids';
 import { silentLogger } from '@qr-payout/platform/log';
 import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 import type pg from 'pg';
+import type { LiveTransaction } from '../src/execution/records';
 import { createSettlement } from '../src/execution/settlement';
 import { createSettlementSignals } from '../src/execution/settlement-signals';
-import { createExecutionStore, type ExecutionStore, type LiveTransaction } from '../src/execution/store';
+import { createExecutionStore, type ExecutionStore } from '../src/execution/store';
 import { tenant } from './fixtures';
 import { migratedSchema } from './support/outbox';
 

@@ -23,6 +23,7 @@ import { startDeliveryWorker } from './deliveries/worker';
 import { createDeps, type WebhookOverrides } from './deps';
 import { createEgressGuard } from './egress/guard';
 import { createEndpointService, DISABLED_AFTER_FAILING, ENDPOINT_DISABLED_ERROR } from './endpoints/service';
+import { createEndpointStore } from './endpoints/store';
 import { createWebhookHandlers } from './handlers';
 import { registerWebhookGauges } from './metrics';
 import { PRUNE_FINISHED_DELIVERIES } from './retention/store';
@@ -46,7 +47,9 @@ export async function startWebhook(
 ): Promise<RunningGrpcService> {
   const deps = createDeps(config, overrides);
   const { logger, pool } = deps;
+  // Each store built once here and passed to every component that uses it.
   const deliveries = createDeliveryStore(pool);
+  const endpoints = createEndpointStore(pool);
   const sealedBox = createSealedBox([config.secretsKey, ...config.previousSecretsKeys]);
   // The dispatcher's view of the tenants' endpoints (WEBHOOK_ENDPOINT_CACHE_MS), invalidated by
   // the endpoint service when this process changes them.
@@ -68,14 +71,16 @@ export async function startWebhook(
         WebhookService,
         createWebhookHandlers({
           endpoints: createEndpointService({
-            pool,
+            endpoints,
+            deliveries,
             sealedBox,
             allowPrivateTargets: config.allowPrivateTargets,
             onEndpointsChanged: (tenantId) => endpointCache.invalidate(tenantId),
           }),
           signingSecrets: createSigningSecretService({ pool, sealedBox }),
           deliveries: createDeliveryService({
-            pool,
+            deliveries,
+            endpoints,
             onDue: () => wakeWorker(),
             replayMinIntervalMs: config.replayMinIntervalMs,
           }),
@@ -120,7 +125,7 @@ export async function startWebhook(
     }
     if (config.workerEnabled) {
       const worker = startDeliveryWorker({
-        pool,
+        deliveries,
         sealedBox,
         guard: createEgressGuard({ allowPrivateTargets: config.allowPrivateTargets }),
         logger,
@@ -150,7 +155,7 @@ export async function startWebhook(
     if (config.dispatcherEnabled && deps.bus) {
       roles.push(
         runDispatcher({
-          pool,
+          deliveries,
           bus: deps.bus,
           logger,
           endpoints: endpointCache,

@@ -1,6 +1,6 @@
 import { exponentialBackoff } from '../polling/worker';
+import type { LiveTransaction } from './records';
 import { createSettlementSignals } from './settlement-signals';
-import type { LiveTransaction } from './store';
 
 // Only the identity of the row matters here: the signals hand it over untouched.
 const settledRow = { id: 'txn_a', status: 'completed' } as LiveTransaction;

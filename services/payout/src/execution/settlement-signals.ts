@@ -6,7 +6,7 @@
 // after each pause stay, so nothing depends on delivery. A settled row is also kept for a moment:
 // a callback can settle the transaction before its execute, still recording the partner's first
 // answer, starts to wait, and that execute must not sleep through a wake-up already given.
-import type { LiveTransaction } from './store';
+import type { LiveTransaction } from './records';
 
 export interface SettlementSignals {
   /** Wakes every waiter of the transaction with its settled row (call after the commit). */

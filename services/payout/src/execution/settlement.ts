@@ -4,8 +4,9 @@
 import { trace } from '@opentelemetry/api';
 import type { Logger } from '@qr-payout/platform/log';
 import type { PartnerOutcome } from '../rails/rail-adapter';
+import { eventTraceContext, type LiveTransaction } from './records';
 import type { SettlementSignals } from './settlement-signals';
-import { type ExecutionStore, eventTraceContext, type LiveTransaction } from './store';
+import type { ExecutionStore } from './store';
 
 export interface Settlement {
   /**

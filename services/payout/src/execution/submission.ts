@@ -12,8 +12,9 @@ import { railAdapterFor } from '../rails/adapters';
 import type { PartnerClient } from '../rails/partner-client';
 import type { PayoutResource, RailName } from '../rails/partner-protocol';
 import { type RailAdapter, RailMappingError, type SubmissionInput } from '../rails/rail-adapter';
+import type { LiveTransaction, TransactionToSubmit } from './records';
 import type { Settlement } from './settlement';
-import type { ExecutionStore, LiveTransaction, TransactionToSubmit } from './store';
+import type { ExecutionStore } from './store';
 
 /** What became of a submission attempt. */
 export type SubmissionResult =

@@ -6,8 +6,9 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger } from '@qr-payout/platform/log';
 import { runWorkerLoop } from '@qr-payout/platform/shutdown';
+import type { ClaimedTransaction } from '../execution/records';
 import type { Settlement } from '../execution/settlement';
-import type { ClaimedTransaction, ExecutionStore } from '../execution/store';
+import type { ExecutionStore } from '../execution/store';
 import type { Submitter } from '../execution/submission';
 import { railAdapterFor } from '../rails/adapters';
 import type { PartnerClient } from '../rails/partner-client';

@@ -7,7 +7,8 @@ import {
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { createTransactionService } from './service';
-import type { DescribedTransaction, TransactionListFilter, TransactionStore } from './store';
+import type { TransactionListFilter, TransactionStore } from './store';
+import type { DescribedTransaction } from './transaction';
 
 const created = new Date('2026-01-02T03:04:05.678Z');
 const updated = new Date('2026-01-02T03:04:06.789Z');

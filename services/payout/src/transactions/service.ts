@@ -7,7 +7,8 @@ import {
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { invalidListParameter, tenantRequired, transactionNotFound } from './errors';
-import type { TransactionStatus as StoredStatus, TransactionCursor, TransactionStore } from './store';
+import type { TransactionCursor, TransactionStore } from './store';
+import type { TransactionStatus as StoredStatus } from './transaction';
 import { toTransactionMessage } from './transaction-message';
 
 export const DEFAULT_PAGE_SIZE = 20;

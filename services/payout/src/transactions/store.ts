@@ -1,47 +1,6 @@
-import type { TransactionStatusName } from '@qr-payout/platform/vocabulary';
 import type pg from 'pg';
+import type { DescribedTransaction, TransactionStatus } from './transaction';
 import { DESCRIBED_COLUMNS, type DescribedTransactionRow, toDescribedTransaction } from './transaction-row';
-
-/** A stored status: the public list (platform vocabulary), which the table's CHECK repeats. */
-export type TransactionStatus = TransactionStatusName;
-
-/** A stored transaction as the services see it (docs/api/resources.md "Transactions"). */
-export type StoredTransaction = {
-  id: string;
-  tenantId: string;
-  instructionId: string;
-  schemeId: string;
-  rail: string;
-  status: TransactionStatus;
-  amountCurrency: string;
-  amountMinor: bigint;
-  payCurrency: string;
-  payAmountMinor: bigint;
-  callbackUrl: string | null;
-  resultReference: string | null;
-  resultSettledAt: Date | null;
-  errorCode: string | null;
-  errorReason: string | null;
-  errorPartnerStatus: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-};
-
-/**
- * What a transaction shows of its instruction (issue 10 "money on every resource"): read from
- * payout.instructions at read time, never copied onto the transaction row.
- */
-export type InstructionFacts = {
-  country: string;
-  /** payout.decoder.v1.Creditor in protobuf JSON (the decoded QR's `creditor`), null if absent. */
-  creditor: unknown;
-  quoteId: string | null;
-  /** The quote's exact decimal rate string, null without FX. */
-  quoteRate: string | null;
-};
-
-/** A transaction with its instruction's facts: what the read paths answer. */
-export type DescribedTransaction = StoredTransaction & InstructionFacts;
 
 /** A position in the newest-first order: created_at with its microseconds, then id. */
 export type TransactionCursor = { createdAt: string; id: string };

@@ -7,7 +7,7 @@ import {
   type Transaction,
   TransactionSchema,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { InstructionFacts, StoredTransaction } from './store';
+import type { InstructionFacts, StoredTransaction } from './transaction';
 
 // The creditor is stored as protobuf JSON inside the decoded QR; fields added later are ignored.
 const READ_OPTIONS = { ignoreUnknownFields: true };

@@ -1,7 +1,12 @@
 // The row of payout.transactions and the instruction facts read with it, as the SQL returns them
 // (int8 columns arrive as strings), and their one mapping to the domain objects of store.ts. Only
 // store files import this: the transactions store and the execution store read the same row.
-import type { DescribedTransaction, InstructionFacts, StoredTransaction, TransactionStatus } from './store';
+import type {
+  DescribedTransaction,
+  InstructionFacts,
+  StoredTransaction,
+  TransactionStatus,
+} from './transaction';
 
 export type TransactionRow = {
   id: string;

@@ -2,6 +2,7 @@ import {
   type Admin,
   ConfigResourceTypes,
   type Consumer,
+  type EachBatchPayload,
   type IHeaders,
   Kafka,
   type KafkaConfig,
@@ -136,6 +137,98 @@ export type KafkaBus = EventBus & {
 /** How long a topic's partition count is trusted before it is asked again (publish). */
 const PARTITION_COUNT_TTL_MS = 60_000;
 
+/** Creates the topics that do not exist yet, then waits until every broker knows their leaders. */
+async function createTopics(
+  kafka: Kafka,
+  topics: string[],
+  partitions: number,
+  settings: TopicSettings,
+): Promise<void> {
+  const { replicationFactor, configEntries } = settings;
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await createTopicsNamingErrors(admin, {
+      // kafkajs' own wait asks one broker, which on a cluster may not know the new topic yet
+      // ("does not host this topic-partition"): waitForTopicLeaders polls until all do.
+      waitForLeaders: false,
+      topics: topics.map((topic) => ({
+        topic,
+        numPartitions: partitions,
+        ...(replicationFactor === undefined ? {} : { replicationFactor }),
+        ...(configEntries === undefined
+          ? {}
+          : { configEntries: Object.entries(configEntries).map(([name, value]) => ({ name, value })) }),
+      })),
+    });
+    await waitForTopicLeaders(admin, topics);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * kafkajs' eachBatch for one subscription: the fetched batch in slices of `maxBatchSize`, each
+ * handled in its consumer spans, then its offset committed (at-least-once: never before the
+ * handler succeeded).
+ */
+function committingBatchHandler(sub: {
+  consumer: Consumer;
+  groupId: string;
+  handleBatch: (messages: BusMessage[]) => Promise<void>;
+  maxBatchSize: number;
+  logger: Logger;
+}): (payload: EachBatchPayload) => Promise<void> {
+  const { consumer, groupId, handleBatch, maxBatchSize, logger } = sub;
+  return async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+    const { topic: from, partition } = batch;
+    for (let start = 0; start < batch.messages.length; start += maxBatchSize) {
+      if (!isRunning() || isStale()) return;
+      const slice = batch.messages.slice(start, start + maxBatchSize);
+      const received: BusMessage[] = slice.map((message) => ({
+        key: message.key?.toString() ?? '',
+        value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
+        headers: headersToRecord(message.headers),
+      }));
+      const last = slice[slice.length - 1]!.offset;
+      try {
+        await inConsumerSpans(from, groupId, received, 'kafka', handleBatch);
+      } catch (err) {
+        // Not committed: kafkajs retries, then restarts the consumer at the same offset.
+        logger.error(
+          {
+            err,
+            topic: from,
+            partition,
+            offset: slice[0]!.offset,
+            count: slice.length,
+            group: groupId,
+          },
+          'event handler failed',
+        );
+        throw err;
+      }
+      // At-least-once: the offset moves only after the handler succeeded.
+      resolveOffset(last);
+      await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(last) + 1n).toString() }]);
+      // Which offsets a group handled and committed, by event id (LOG_LEVEL=debug): what an
+      // operator greps when an event is missing downstream (docs/runbooks.md "Webhook consumer lag").
+      logger.debug(
+        {
+          topic: from,
+          partition,
+          group: groupId,
+          first: slice[0]!.offset,
+          last,
+          event_ids: received.map((m) => m.headers['event-id'] ?? ''),
+        },
+        'event batch handled and committed',
+      );
+      await heartbeat();
+    }
+  };
+}
+
 /** The EventBus over Kafka: idempotent producer (acks -1), commit after handle, traced. */
 export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
   installKafkajsIdleTimerFix();
@@ -227,55 +320,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
         eachBatchAutoResolve: false,
         // Partitions are independent: their batches are handled side by side.
         partitionsConsumedConcurrently: 3,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          const { topic: from, partition } = batch;
-          for (let start = 0; start < batch.messages.length; start += maxBatchSize) {
-            if (!isRunning() || isStale()) return;
-            const slice = batch.messages.slice(start, start + maxBatchSize);
-            const received: BusMessage[] = slice.map((message) => ({
-              key: message.key?.toString() ?? '',
-              value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
-              headers: headersToRecord(message.headers),
-            }));
-            const last = slice[slice.length - 1]!.offset;
-            try {
-              await inConsumerSpans(from, groupId, received, 'kafka', handleBatch);
-            } catch (err) {
-              // Not committed: kafkajs retries, then restarts the consumer at the same offset.
-              logger.error(
-                {
-                  err,
-                  topic: from,
-                  partition,
-                  offset: slice[0]!.offset,
-                  count: slice.length,
-                  group: groupId,
-                },
-                'event handler failed',
-              );
-              throw err;
-            }
-            // At-least-once: the offset moves only after the handler succeeded.
-            resolveOffset(last);
-            await consumer.commitOffsets([
-              { topic: from, partition, offset: (BigInt(last) + 1n).toString() },
-            ]);
-            // Which offsets a group handled and committed, by event id (LOG_LEVEL=debug): what an
-            // operator greps when an event is missing downstream (docs/runbooks.md "Webhook consumer lag").
-            logger.debug(
-              {
-                topic: from,
-                partition,
-                group: groupId,
-                first: slice[0]!.offset,
-                last,
-                event_ids: received.map((m) => m.headers['event-id'] ?? ''),
-              },
-              'event batch handled and committed',
-            );
-            await heartbeat();
-          }
-        },
+        eachBatch: committingBatchHandler({ consumer, groupId, handleBatch, maxBatchSize, logger }),
       });
       return {
         async stop() {
@@ -285,29 +330,8 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       };
     },
 
-    async ensureTopics(topics, partitions = 3, settings: TopicSettings = {}) {
-      const { replicationFactor, configEntries } = settings;
-      const admin = kafka.admin();
-      await admin.connect();
-      try {
-        await createTopicsNamingErrors(admin, {
-          // kafkajs' own wait asks one broker, which on a cluster may not know the new topic yet
-          // ("does not host this topic-partition"): waitForTopicLeaders polls until all do.
-          waitForLeaders: false,
-          topics: topics.map((topic) => ({
-            topic,
-            numPartitions: partitions,
-            ...(replicationFactor === undefined ? {} : { replicationFactor }),
-            ...(configEntries === undefined
-              ? {}
-              : { configEntries: Object.entries(configEntries).map(([name, value]) => ({ name, value })) }),
-          })),
-        });
-        await waitForTopicLeaders(admin, topics);
-      } finally {
-        await admin.disconnect();
-      }
-    },
+    ensureTopics: (topics, partitions = 3, settings: TopicSettings = {}) =>
+      createTopics(kafka, topics, partitions, settings),
 
     partitionCount,
 

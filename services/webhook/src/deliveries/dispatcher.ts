@@ -8,12 +8,11 @@ import {
 import { newId } from '@qr-payout/platform/ids';
 import type { Logger } from '@qr-payout/platform/log';
 import { type TransactionEvent, TransactionEventSchema } from '@qr-payout/proto/payout/events/v1/events_pb';
-import type { Pool } from 'pg';
 import { subscribesTo } from '../endpoints/endpoint-draft';
 import { deliveryTraceContextOf } from './attempt-span';
 import type { TenantEndpointCache } from './endpoint-cache';
 import { type EventBody, transactionEventBody } from './envelope';
-import * as store from './store';
+import type * as store from './store';
 
 // The dispatcher (docs/architecture.md "Services and what each owns", "The outbox and Kafka";
 // services/webhook/README.md "Dispatcher"): a consumer group on the transaction-events topic. For
@@ -89,7 +88,7 @@ export async function dispatchTransactionEvents(
 }
 
 export async function startDispatcher(deps: {
-  pool: Pool;
+  deliveries: store.DeliveryStore;
   bus: EventBus;
   logger: Logger;
   /** The tenants' endpoints, shared with the endpoint service, which invalidates what it changes. */
@@ -102,8 +101,7 @@ export async function startDispatcher(deps: {
   /** Called after new deliveries were committed (the worker claims them at once). */
   onDeliveries: () => void;
 }): Promise<Dispatcher> {
-  const { pool, bus, logger } = deps;
-  const deliveries = store.createDeliveryStore(pool);
+  const { deliveries, bus, logger } = deps;
   let dispatched = 0;
   const subscription: Subscription = await bus.subscribe({
     topic: TRANSACTION_EVENTS_TOPIC,

@@ -1,15 +1,14 @@
 import { context } from '@opentelemetry/api';
 import { isId, newId, newUuidV7 } from '@qr-payout/platform/ids';
 import { decodeKeysetCursor, encodeKeysetCursor, pageSizeOf } from '@qr-payout/platform/paging';
-import type { Pool } from 'pg';
 import { endpointNotFound } from '../endpoints/errors';
-import { createEndpointStore } from '../endpoints/store';
+import type { EndpointStore } from '../endpoints/store';
 import { requireTenantId, validationError } from '../validation';
 import { deliveryTraceContextOf } from './attempt-span';
 import { pingEventBody } from './envelope';
 import { deliveryInFlight, deliveryNotFound, deliveryReplayTooSoon } from './errors';
 import type { DeliveryStatus } from './state';
-import * as store from './store';
+import type * as store from './store';
 
 // Deliveries as the operations API sees them (docs/api/webhooks.md "Webhook deliveries",
 // "Delivery states"): a tenant's list with filters and cursor paging, one delivery with its
@@ -51,15 +50,14 @@ function pageSize(limit: number): number {
 }
 
 export function createDeliveryService(deps: {
-  pool: Pool;
+  deliveries: store.DeliveryStore;
+  endpoints: EndpointStore;
   /** The worker's wake-up: a replayed or pinged delivery is due now. */
   onDue: () => void;
   /** WEBHOOK_REPLAY_MIN_INTERVAL_MS: the least time between two replays of one delivery. */
   replayMinIntervalMs: number;
 }): DeliveryService {
-  const { pool, onDue, replayMinIntervalMs } = deps;
-  const deliveries = store.createDeliveryStore(pool);
-  const endpoints = createEndpointStore(pool);
+  const { deliveries, endpoints, onDue, replayMinIntervalMs } = deps;
 
   function requireDeliveryId(deliveryId: string): void {
     if (deliveryId === '') throw validationError('delivery_id', 'delivery_id is required');

@@ -313,7 +313,8 @@ export type ReplayOutcome =
   | { kind: 'tooSoon'; delivery: DeliveryRow; retryAfterMs: number }
   | { kind: 'notFound' };
 
-export function createDeliveryStore(db: Pool): DeliveryStore {
+/** The dispatcher's: the endpoints an event goes to, and its deliveries. */
+function dispatchStatements(db: Pool): Pick<DeliveryStore, 'findTenantEndpoints' | 'insertDeliveries'> {
   return {
     async findTenantEndpoints(tenantIds) {
       const { rows } = await db.query<{
@@ -376,7 +377,12 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
       );
       return inserted.map((r) => r.id);
     },
+  };
+}
 
+/** The worker's claim of due deliveries (FOR UPDATE SKIP LOCKED plus a lease), and the queue's age. */
+function claimStatements(db: Pool): Pick<DeliveryStore, 'claimDueDeliveries' | 'oldestDueAt'> {
+  return {
     async claimDueDeliveries(opts) {
       const { rows } = await db.query<ClaimedRecord>(
         `WITH due AS (
@@ -428,7 +434,17 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
       );
       return rows[0]?.due_at ?? null;
     },
+  };
+}
 
+/** An attempt's outcome, each a statement guarded by the lease token or the delivery's state (services/webhook/README.md). */
+function attemptStatements(
+  db: Pool,
+): Pick<
+  DeliveryStore,
+  'finishAttempt' | 'finishDelivered' | 'failClaimedDelivery' | 'failPendingDeliveriesOfEndpoint'
+> {
+  return {
     async finishAttempt(result, rule) {
       const { rows } = await db.query<DeliveryRecord & { endpoint_disabled: boolean }>(
         `WITH target AS (
@@ -554,7 +570,14 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
       );
       return rowCount ?? 0;
     },
+  };
+}
 
+/** The API's reads and the replay. */
+function readStatements(
+  db: Pool,
+): Pick<DeliveryStore, 'listDeliveries' | 'findDelivery' | 'listAttempts' | 'replayDelivery'> {
+  return {
     async listDeliveries(opts) {
       const { rows } = await db.query<DeliveryRecord & { created_at_text: string }>(
         `SELECT ${DELIVERY_COLUMNS},
@@ -665,5 +688,14 @@ export function createDeliveryStore(db: Pool): DeliveryStore {
         return { kind: 'tooSoon', delivery, retryAfterMs: row.retry_after_ms };
       return { kind: 'inFlight', delivery: replayable ? { ...delivery, status: 'pending' } : delivery };
     },
+  };
+}
+
+export function createDeliveryStore(db: Pool): DeliveryStore {
+  return {
+    ...dispatchStatements(db),
+    ...claimStatements(db),
+    ...attemptStatements(db),
+    ...readStatements(db),
   };
 }

@@ -3,7 +3,6 @@ import type { Logger } from '@qr-payout/platform/log';
 import { runOutsideTrace } from '@qr-payout/platform/telemetry';
 import { SIGNATURE_HEADER } from '@qr-payout/webhook-receiver';
 import { signSignatureHeader } from '@qr-payout/webhook-receiver/signature-scheme';
-import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
 import type { EgressGuard } from '../egress/guard';
 import { openEndpointHeaders } from '../endpoints/service';
@@ -13,7 +12,7 @@ import { inAttemptSpan } from './attempt-span';
 import { createDeliveredBatcher } from './delivered-batch';
 import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
 import { type SendOutcome, sendWebhook } from './sender';
-import * as store from './store';
+import type * as store from './store';
 
 // The delivery worker (docs/api/webhooks.md "Delivery semantics", "Retries";
 // services/webhook/README.md "Delivery worker"): claims due deliveries with a lease (FOR UPDATE
@@ -129,15 +128,78 @@ export function nextStep(
   return { next: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
 }
 
+/** What signing and sending an attempt needs from the worker. */
+type AttemptSending = {
+  sealedBox: SealedBox;
+  guard: EgressGuard;
+  logger: Logger;
+  settings: DeliveryWorkerSettings;
+  /** Aborted when the worker's stop outlasts its grace. */
+  signal: AbortSignal;
+};
+
+/**
+ * One HTTP attempt of a claimed delivery: signed with the tenant's secrets, sent to the address
+ * the egress guard allowed, or failed before sending when either is missing.
+ */
+async function signAndSend(
+  { sealedBox, guard, logger, settings, signal }: AttemptSending,
+  claimed: store.ClaimedDelivery,
+  startedAt: Date,
+): Promise<Attempt> {
+  const secrets = openSigningSecrets(
+    sealedBox,
+    claimed.tenantId,
+    claimed.secretSealed,
+    claimed.previousSecretSealed,
+  );
+  if (secrets.length === 0) {
+    return failedBeforeSending(startedAt, 'no_signing_secret', 'the tenant has no signing secret', false);
+  }
+  const target = await guard.check(claimed.url);
+  if (!target.ok) {
+    // What the resolver said stays here: the tenant sees one answer for every such name.
+    if (target.detail) logger.info({ delivery_id: claimed.id, detail: target.detail }, 'no public address');
+    return failedBeforeSending(
+      startedAt,
+      target.errorClass,
+      target.reason,
+      target.errorClass === 'refused_target',
+    );
+  }
+  // Registered endpoints get their custom headers; callback_url is signature-only
+  // (docs/api/webhooks.md "Custom headers").
+  const custom =
+    claimed.endpointId && claimed.headersSealed
+      ? openEndpointHeaders(sealedBox, claimed.endpointId, claimed.headersSealed)
+      : [];
+  const headers: Record<string, string> = {};
+  for (const { name, value } of custom) headers[name] = value;
+  headers['x-event-id'] = claimed.eventId;
+  headers['x-event-type'] = claimed.eventType;
+  // Signed afresh on every attempt, never stored (docs/api/webhooks.md "The signature").
+  headers[SIGNATURE_HEADER] = signSignatureHeader(secrets, claimed.payload, Math.floor(Date.now() / 1000));
+  const outcome = await sendWebhook({
+    target,
+    headers,
+    body: claimed.payload,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    timeoutMs: settings.timeoutMs,
+    maxExcerptBytes: settings.maxExcerptBytes,
+    signal,
+  });
+  return attemptFromOutcome(outcome, startedAt);
+}
+
 export function startDeliveryWorker(deps: {
-  pool: Pool;
+  deliveries: store.DeliveryStore;
   sealedBox: SealedBox;
   guard: EgressGuard;
   logger: Logger;
   settings: DeliveryWorkerSettings;
   random?: () => number;
 }): DeliveryWorker {
-  const { pool, sealedBox, guard, logger, settings } = deps;
+  const { deliveries, sealedBox, guard, logger, settings } = deps;
   const random = deps.random ?? Math.random;
   // Every attempt until its outcome is recorded (stop waits for them) ...
   const inFlight = new Set<Promise<void>>();
@@ -152,7 +214,7 @@ export function startDeliveryWorker(deps: {
   let backlog = false;
   let timer: NodeJS.Timeout | undefined;
   const shutdown = new AbortController();
-  const deliveries = store.createDeliveryStore(pool);
+  const attemptSending: AttemptSending = { sealedBox, guard, logger, settings, signal: shutdown.signal };
   const delivered = createDeliveredBatcher(deliveries);
   // webhook_attempts_total and webhook_deliveries_total (docs/runbooks.md "Oldest due delivery").
   const counted = createDeliveryMetrics();
@@ -172,7 +234,9 @@ export function startDeliveryWorker(deps: {
       if (failed) counted.finished('failed');
       return;
     }
-    const attempt = await inAttemptSpan(claimed, () => send(claimed, startedAt)).finally(sent);
+    const attempt = await inAttemptSpan(claimed, () =>
+      signAndSend(attemptSending, claimed, startedAt),
+    ).finally(sent);
     counted.attempted(attempt);
     const { next, nextAttemptAt } = nextStep(attempt, claimed, settings.retryScale, random);
     const { permanent: _permanent, retryAfterMs: _retryAfterMs, ...recorded } = attempt;
@@ -211,51 +275,6 @@ export function startDeliveryWorker(deps: {
 
   function leaseLost(claimed: store.ClaimedDelivery): void {
     logger.warn({ delivery_id: claimed.id }, 'delivery lease lapsed during the attempt; not recorded');
-  }
-
-  async function send(claimed: store.ClaimedDelivery, startedAt: Date): Promise<Attempt> {
-    const secrets = openSigningSecrets(
-      sealedBox,
-      claimed.tenantId,
-      claimed.secretSealed,
-      claimed.previousSecretSealed,
-    );
-    if (secrets.length === 0) {
-      return failedBeforeSending(startedAt, 'no_signing_secret', 'the tenant has no signing secret', false);
-    }
-    const target = await guard.check(claimed.url);
-    if (!target.ok) {
-      // What the resolver said stays here: the tenant sees one answer for every such name.
-      if (target.detail) logger.info({ delivery_id: claimed.id, detail: target.detail }, 'no public address');
-      return failedBeforeSending(
-        startedAt,
-        target.errorClass,
-        target.reason,
-        target.errorClass === 'refused_target',
-      );
-    }
-    // Registered endpoints get their custom headers; callback_url is signature-only
-    // (docs/api/webhooks.md "Custom headers").
-    const custom =
-      claimed.endpointId && claimed.headersSealed
-        ? openEndpointHeaders(sealedBox, claimed.endpointId, claimed.headersSealed)
-        : [];
-    const headers: Record<string, string> = {};
-    for (const { name, value } of custom) headers[name] = value;
-    headers['x-event-id'] = claimed.eventId;
-    headers['x-event-type'] = claimed.eventType;
-    // Signed afresh on every attempt, never stored (docs/api/webhooks.md "The signature").
-    headers[SIGNATURE_HEADER] = signSignatureHeader(secrets, claimed.payload, Math.floor(Date.now() / 1000));
-    const outcome = await sendWebhook({
-      target,
-      headers,
-      body: claimed.payload,
-      connectTimeoutMs: settings.connectTimeoutMs,
-      timeoutMs: settings.timeoutMs,
-      maxExcerptBytes: settings.maxExcerptBytes,
-      signal: shutdown.signal,
-    });
-    return attemptFromOutcome(outcome, startedAt);
   }
 
   function track(claimed: store.ClaimedDelivery, leaseToken: string): void {

@@ -1,12 +1,11 @@
 import { isId, newId } from '@qr-payout/platform/ids';
-import type { Pool } from 'pg';
 import type { SealedBox } from '../crypto/sealed-box';
-import { createDeliveryStore } from '../deliveries/store';
+import type { DeliveryStore } from '../deliveries/store';
 import { requireTenantId, validationError } from '../validation';
 import { type CustomHeader, isReservedHeaderName } from './custom-headers';
 import { checkEndpointInput, type EndpointInput } from './endpoint-draft';
 import { endpointNotFound } from './errors';
-import * as store from './store';
+import type * as store from './store';
 
 export type { EndpointRow } from './store';
 
@@ -55,15 +54,14 @@ function sealHeaders(sealedBox: SealedBox, endpointId: string, headers: CustomHe
 }
 
 export function createEndpointService(deps: {
-  pool: Pool;
+  endpoints: store.EndpointStore;
+  deliveries: DeliveryStore;
   sealedBox: SealedBox;
   allowPrivateTargets: boolean;
   /** Told which tenant's endpoints changed, so this process's dispatcher reads them at once. */
   onEndpointsChanged?: (tenantId: string) => void;
 }): EndpointService {
-  const { pool, sealedBox, allowPrivateTargets } = deps;
-  const endpoints = store.createEndpointStore(pool);
-  const deliveries = createDeliveryStore(pool);
+  const { endpoints, deliveries, sealedBox, allowPrivateTargets } = deps;
   const changed = deps.onEndpointsChanged ?? (() => undefined);
   return {
     async create(input) {
