@@ -1,15 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { RAILS } from '@qr-payout/platform/partner-protocol';
-import {
-  ERROR_REGISTRY,
-  ERROR_TAGS,
-  type ErrorEntry,
-  type ErrorTag,
-  renderErrorBody,
-} from '../errors/registry';
+import { ERROR_TAGS } from '../errors/registry';
 import { DELIVERY_LIST_QUERY_PARAMETERS } from '../http/delivery-list-query';
 import { TRANSACTION_ID_PATTERN } from '../http/ids';
 import { PUBLIC_DELIVERY_STATUSES } from '../http/presenters/webhook-delivery';
+import { PUBLIC_ROUTES } from '../http/routes/table';
 import { ERROR_BODY_SCHEMA } from '../http/schemas';
 import {
   DATE_TIME_PATTERN,
@@ -27,27 +22,45 @@ import {
   EXAMPLE_FAILED_TRANSACTION,
   EXAMPLE_INSTRUCTION,
   EXAMPLE_INSTRUCTION_ID,
-  EXAMPLE_INSTRUCTION_WITHOUT_FX,
   EXAMPLE_PARTNER_CALLBACK,
   EXAMPLE_PAY_REQUEST,
-  EXAMPLE_QR,
   EXAMPLE_REPLAYED_DELIVERY,
   EXAMPLE_REQUEST_ID,
-  EXAMPLE_RESOLVE_REQUEST,
-  EXAMPLE_SCHEME,
   EXAMPLE_TRANSACTION,
   EXAMPLE_TRANSACTION_ID,
-  EXAMPLE_WALLET_CURRENCIES,
 } from './examples';
-import { CONFIDENCE_DESCRIPTION, FX_DESCRIPTION, TAGS, withErrorLinks } from './reference';
+import { pathsOf } from './paths';
+import { TAGS, withErrorLinks } from './reference';
+import {
+  AUTHENTICATED_ERRORS,
+  BODY_ERRORS,
+  describeBodyField,
+  describeTags,
+  errorResponse,
+  example,
+  HEALTH_OK,
+  htmlResponse,
+  IDEMPOTENT_BODY_400,
+  IDEMPOTENT_REPLAYED_HEADER,
+  jsonContent,
+  lastPageExample,
+  okResponse,
+  QR_ROUTE_ERRORS,
+  QUERY_ERRORS,
+  RATE_LIMIT_HEADERS,
+  REPLAY_TOO_MANY,
+  ref,
+  registryErrorResponse,
+  SANDBOX_SERVER_URL,
+  SHARED_RESPONSES,
+  withRequestId,
+} from './responses';
 
 // The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes
 // validate with. test/openapi.int.test.ts checks real responses against it, status by status;
 // document.test.ts checks every example against its schema and every operation's tags and links.
 
-/** The sandbox's public URL: the server when PUBLIC_DOCS_URL names no other. */
-export const SANDBOX_SERVER_URL = 'http://localhost:8080';
-const EXAMPLE_DOCS_URL = `${SANDBOX_SERVER_URL}/docs`;
+export { SANDBOX_SERVER_URL };
 
 /**
  * The API's base URL from PUBLIC_DOCS_URL (`<base>/docs`, where the gateway serves its reference);
@@ -57,178 +70,6 @@ export function serverUrlFromDocsUrl(publicDocsUrl: string | undefined): string 
   const match = publicDocsUrl?.match(/^(https?:\/\/[^?#]+?)\/docs\/?$/);
   return match?.[1] ?? SANDBOX_SERVER_URL;
 }
-
-const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({
-  $ref: `#/components/${kind}/${name}`,
-});
-
-const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': ref('headers', 'XRateLimitLimit'),
-  'x-ratelimit-remaining': ref('headers', 'XRateLimitRemaining'),
-  'x-ratelimit-reset': ref('headers', 'XRateLimitReset'),
-  'RateLimit-Policy': ref('headers', 'RateLimitPolicy'),
-  RateLimit: ref('headers', 'RateLimit'),
-};
-
-type Examples = Record<string, { summary?: string; value: unknown }>;
-
-/** A JSON body with its examples; the first example is what "Try it out" sends. */
-function jsonContent(schema: object, examples?: Examples) {
-  return { 'application/json': { schema, ...(examples ? { examples } : {}) } };
-}
-
-/** One example of `value`, named `name`. */
-function example(name: string, summary: string, value: unknown): Examples {
-  return { [name]: { summary, value } };
-}
-
-/** The body `tag` answers with, as the registry renders it. */
-function exampleErrorBody(tag: ErrorTag) {
-  const declared = (ERROR_REGISTRY[tag] as ErrorEntry).bodyFields ?? {};
-  return renderErrorBody({
-    tag,
-    requestId: EXAMPLE_REQUEST_ID,
-    publicDocsUrl: EXAMPLE_DOCS_URL,
-    // Every 429 tells how long to wait, in the body as in Retry-After.
-    ...(ERROR_REGISTRY[tag].status === 429 ? { retryAfterSeconds: 12 } : {}),
-    ...('transaction_id' in declared ? { fields: { transaction_id: EXAMPLE_TRANSACTION_ID } } : {}),
-  });
-}
-
-/** An error response: one example per tag it can carry, named by the tag (errorTagsOf reads them). */
-function errorResponse(
-  tags: readonly ErrorTag[],
-  description: string,
-  extraHeaders: Record<string, object> = {},
-) {
-  const examples: Examples = {};
-  for (const tag of tags)
-    examples[tag] = { summary: ERROR_REGISTRY[tag].title, value: exampleErrorBody(tag) };
-  return {
-    description,
-    headers: { 'x-request-id': ref('headers', 'XRequestId'), ...extraHeaders },
-    content: jsonContent(ref('schemas', 'ErrorBody'), examples),
-  };
-}
-
-/** An error response of one tag, described by the registry. */
-function registryErrorResponse(tag: ErrorTag, extraHeaders: Record<string, object> = {}) {
-  return errorResponse([tag], `${describeTags([tag])}: ${ERROR_REGISTRY[tag].description}`, extraHeaders);
-}
-
-function okResponse(
-  description: string,
-  schema: object,
-  authenticated: boolean,
-  examples: Examples,
-  extraHeaders: Record<string, object> = {},
-) {
-  return {
-    description,
-    headers: {
-      'x-request-id': ref('headers', 'XRequestId'),
-      ...(authenticated ? RATE_LIMIT_HEADERS : {}),
-      ...extraHeaders,
-    },
-    content: jsonContent(schema, examples),
-  };
-}
-
-/** The last page of a newest-first list: one item under `key`, no `next_cursor`. */
-function lastPageExample(key: string, item: unknown): Examples {
-  return example('last_page', 'The last page', {
-    [key]: [item],
-    next_cursor: null,
-    request_id: EXAMPLE_REQUEST_ID,
-  });
-}
-
-/** `{ <key>: value, request_id }`, the shape of most success bodies. */
-function withRequestId(key: string, value: unknown) {
-  return { [key]: value, request_id: EXAMPLE_REQUEST_ID };
-}
-
-function htmlResponse(description: string) {
-  return {
-    description,
-    headers: { 'x-request-id': ref('headers', 'XRequestId') },
-    content: {
-      'text/html': {
-        schema: { type: 'string' },
-        examples: example('page', 'An HTML page', '<!doctype html><html lang="en">…</html>'),
-      },
-    },
-  };
-}
-
-function describeTags(tags: readonly string[]): string {
-  return tags.map((t) => `\`${t}\``).join(', ');
-}
-
-/** What an extra error body field means, per error that declares it (the registry's `bodyFields`). */
-function describeBodyField(field: string): string {
-  const uses = ERROR_TAGS.flatMap((tag) => {
-    const meaning = (ERROR_REGISTRY[tag] as ErrorEntry).bodyFields?.[field];
-    return meaning === undefined ? [] : [`${describeTags([tag])}: ${meaning}`];
-  });
-  return uses.join(' ');
-}
-
-const HEALTH_OK = example('ok', 'Up', { status: 'ok' });
-
-/** The 400 of a list whose query is refused. */
-const QUERY_ERRORS = {
-  '400': errorResponse(
-    ['ValidationError'],
-    `${describeTags(['ValidationError'])}: a query parameter that is unknown or not of the documented shape (the message names it).`,
-    RATE_LIMIT_HEADERS,
-  ),
-};
-
-/** Responses every authenticated route can give. */
-const AUTHENTICATED_ERRORS = {
-  '401': ref('responses', 'Unauthorized'),
-  '429': ref('responses', 'TooManyRequests'),
-  '500': ref('responses', 'InternalError'),
-  '503': ref('responses', 'ServiceUnavailable'),
-};
-
-/** The 422s of the routes that decode a QR. */
-const QR_UNPAYABLE_TAGS = ['QrDecodeError', 'AmountMismatch', 'AmountRequired', 'AmountOutOfRange'] as const;
-
-/** One status of two tags, each described by the registry, both retryable after Retry-After. */
-function retryableEitherResponse(
-  tags: readonly [ErrorTag, ErrorTag],
-  extraHeaders: Record<string, object> = {},
-) {
-  return errorResponse(
-    tags,
-    `${tags.map((tag) => `${describeTags([tag])}: ${ERROR_REGISTRY[tag].description} `).join('')}` +
-      'Both are retryable after the Retry-After header.',
-    { ...extraHeaders, 'Retry-After': ref('headers', 'RetryAfter') },
-  );
-}
-
-/** The 503 of the routes that decode a QR: our outage, or the merchant PSP's for a dynamic QR. */
-const QR_ROUTE_UNAVAILABLE = {
-  '503': retryableEitherResponse(['ServiceUnavailable', 'QrLocationUnavailable']),
-};
-
-/** The 429 of the replay: the key's rate limit, or the same delivery replayed moments ago. */
-const REPLAY_TOO_MANY = {
-  '429': retryableEitherResponse(['RateLimitError', 'DeliveryReplayTooSoon'], RATE_LIMIT_HEADERS),
-};
-
-/** The errors of the routes that decode a QR, beyond their body's. */
-const QR_ROUTE_ERRORS = {
-  '422': errorResponse(
-    QR_UNPAYABLE_TAGS,
-    `The QR cannot be paid as sent: ${describeTags(QR_UNPAYABLE_TAGS)}.`,
-    RATE_LIMIT_HEADERS,
-  ),
-  ...AUTHENTICATED_ERRORS,
-  ...QR_ROUTE_UNAVAILABLE,
-};
 
 /**
  * The Idempotency-Key parameter of the payment operations
@@ -260,23 +101,6 @@ const IDEMPOTENCY_DESCRIPTION =
   '400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount ' +
   'errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of ' +
   'the parsed body (key order and spacing do not matter).';
-
-/** The 400 of execute and pay: the body or the Idempotency-Key. */
-const IDEMPOTENT_BODY_400 = errorResponse(
-  ['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'],
-  `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
-  RATE_LIMIT_HEADERS,
-);
-
-/** Marks a response as a replay; only on replays, so not required. */
-const IDEMPOTENT_REPLAYED_HEADER = { 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') };
-
-/** Responses of routes that take a JSON body. */
-const BODY_ERRORS = {
-  '400': ref('responses', 'BadRequest'),
-  '413': ref('responses', 'PayloadTooLarge'),
-  '415': ref('responses', 'UnsupportedMediaType'),
-};
 
 /** limit and cursor, the same on every newest-first list. */
 const PAGING_PARAMETER_DEFINITIONS = {
@@ -442,36 +266,40 @@ const WEBHOOK_SIGNATURE_DESCRIPTION =
   'tenant\'s signing secret in `Service-Signature` (docs/api/webhooks.md "The signature"): verify it over ' +
   'the raw body before parsing, deduplicate on `event_id`, answer 2xx.';
 
+/**
+ * Where each path stands in the document while some are still written here: the generated ones
+ * (the route table's) and these, merged in the order clients were generated from.
+ */
+const PATH_ORDER = [
+  '/v1/schemes',
+  '/v1/fx/currencies',
+  '/v1/resolve',
+  '/v1/execute',
+  '/v1/pay',
+  '/v1/partner/callbacks/{rail}',
+  '/v1/transactions',
+  '/v1/instructions/{id}',
+  '/v1/transactions/{id}',
+  '/v1/webhook-endpoints',
+  '/v1/webhook-deliveries',
+  '/v1/webhook-deliveries/{id}',
+  '/v1/webhook-deliveries/{id}/replay',
+  '/v1/openapi.json',
+  '/docs',
+  '/docs/errors',
+  '/docs/assets/{name}',
+  '/healthz',
+  '/readyz',
+  '/v1/sandbox/test-qrs',
+];
+
+function inDocumentOrder<W extends Record<string, unknown>>(generated: object, written: W): W {
+  const all: Record<string, unknown> = { ...written, ...generated };
+  return Object.fromEntries(PATH_ORDER.filter((path) => path in all).map((path) => [path, all[path]])) as W;
+}
+
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
-  const sharedResponses = {
-    BadRequest: errorResponse(
-      ['ValidationError'],
-      `${describeTags(['ValidationError'])}: malformed JSON, a forbidden key, or a field not of the documented shape (the message names it).`,
-      RATE_LIMIT_HEADERS,
-    ),
-    Unauthorized: registryErrorResponse('AuthError'),
-    NotFound: registryErrorResponse('NotFoundError'),
-    // Not listed per operation: any path of this document answers it for a method it does not have.
-    MethodNotAllowed: registryErrorResponse('MethodNotAllowed', { Allow: ref('headers', 'Allow') }),
-    PayloadTooLarge: errorResponse(
-      ['PayloadTooLarge'],
-      `${describeTags(['PayloadTooLarge'])}: body over 64 KiB.`,
-      RATE_LIMIT_HEADERS,
-    ),
-    UnsupportedMediaType: errorResponse(
-      ['UnsupportedMediaType'],
-      `${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`,
-      RATE_LIMIT_HEADERS,
-    ),
-    TooManyRequests: registryErrorResponse('RateLimitError', {
-      ...RATE_LIMIT_HEADERS,
-      'Retry-After': ref('headers', 'RetryAfter'),
-    }),
-    InternalError: registryErrorResponse('InternalError'),
-    ServiceUnavailable: registryErrorResponse('ServiceUnavailable', {
-      'Retry-After': ref('headers', 'RetryAfter'),
-    }),
-  };
+  const sharedResponses = SHARED_RESPONSES;
   const namedSchemas = componentSchemas({
     ...ERROR_BODY_SCHEMA,
     properties: {
@@ -514,100 +342,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
     security: [{ ApiKey: [] }],
     paths: refNamedSchemas(
       withErrorLinks(
-        {
-          '/v1/schemes': {
-            get: {
-              operationId: 'listSchemes',
-              tags: ['Schemes'],
-              summary: 'List the accepted QR schemes',
-              description:
-                'The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, ' +
-                'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
-                'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
-                'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
-              responses: {
-                '200': okResponse(
-                  'The scheme catalogue.',
-                  ref('schemas', 'SchemesResponse'),
-                  true,
-                  example('pix', 'The Pix scheme', withRequestId('schemes', [EXAMPLE_SCHEME])),
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/fx/currencies': {
-            get: {
-              operationId: 'listFxCurrencies',
-              tags: ['FX'],
-              summary: 'List the wallet currencies',
-              description:
-                'The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay ' +
-                "(any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's " +
-                "cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks " +
-                'against. ' +
-                FX_DESCRIPTION,
-              responses: {
-                '200': okResponse(
-                  'The wallet currencies, by code.',
-                  ref('schemas', 'WalletCurrenciesResponse'),
-                  true,
-                  example(
-                    'sandbox',
-                    'The sandbox rate table',
-                    withRequestId('currencies', EXAMPLE_WALLET_CURRENCIES),
-                  ),
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/resolve': {
-            post: {
-              operationId: 'resolve',
-              tags: ['Payments'],
-              summary: 'Resolve a QR code into a payment instruction',
-              description:
-                'Decodes the QR text and stores a payment instruction. With `wallet_currency` ' +
-                'different from the payment currency, an FX quote is made and the instruction also carries ' +
-                '`wallet_currency`, `wallet_amount` (what the user pays) and `quote`; with `wallet_currency` equal ' +
-                'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
-                '`wallet_currency` the instruction has exactly the fields of `Instruction`. `amount` is only for QR codes ' +
-                'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
-                "from the QR's); a positive amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
-                '`AmountOutOfRange`; zero or a negative amount, or one a JSON number cannot hold exactly, is 400 `ValidationError`. ' +
-                'An optional field sent as null is taken as not sent. ' +
-                'A `wallet_currency` that is malformed or not quoted (GET /v1/fx/currencies) is 400 `ValidationError`. ' +
-                `\n\n${FX_DESCRIPTION}\n\nConfidence: ${CONFIDENCE_DESCRIPTION}`,
-              requestBody: {
-                required: true,
-                content: jsonContent(ref('schemas', 'ResolveRequest'), {
-                  ...example(
-                    'wallet_currency_usd',
-                    '100.00 BRL paid from a USD wallet',
-                    EXAMPLE_RESOLVE_REQUEST,
-                  ),
-                  ...example('no_fx', 'In the payment currency', { qr_string: EXAMPLE_QR, amount: 100 }),
-                }),
-              },
-              responses: {
-                '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true, {
-                  ...example(
-                    'wallet_currency_usd',
-                    'Paid from a USD wallet: 100.00 BRL cost 18.45 USD',
-                    withRequestId('instruction', EXAMPLE_INSTRUCTION),
-                  ),
-                  ...example(
-                    'no_wallet_currency',
-                    'Without wallet_currency: the instruction fields only',
-                    withRequestId('instruction', EXAMPLE_INSTRUCTION_WITHOUT_FX),
-                  ),
-                }),
-                ...BODY_ERRORS,
-                ...QR_ROUTE_ERRORS,
-              },
-            },
-          },
+        inDocumentOrder(pathsOf(PUBLIC_ROUTES), {
           '/v1/execute': {
             post: {
               operationId: 'execute',
@@ -1179,7 +914,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               },
             },
           },
-        },
+        }),
         sharedResponses,
       ),
       namedSchemas,

@@ -1,0 +1,15 @@
+import type { PublicRoute } from '../../openapi/route';
+import { LIST_FX_CURRENCIES_ROUTE } from './fx-currencies';
+import { RESOLVE_ROUTE } from './resolve';
+import { LIST_SCHEMES_ROUTE } from './schemes';
+
+/**
+ * The public routes that declare their whole contract (openapi/route.ts), in the order the OpenAPI
+ * document lists them: its `paths` are generated from this table (openapi/paths.ts), and
+ * app.test.ts checks that every route the app serves with a definition is here.
+ */
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  LIST_SCHEMES_ROUTE,
+  LIST_FX_CURRENCIES_ROUTE,
+  RESOLVE_ROUTE,
+];
