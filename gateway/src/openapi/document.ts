@@ -18,12 +18,9 @@ import {
   EXAMPLE_DELIVERY_WITH_ATTEMPTS,
   EXAMPLE_ENDPOINT,
   EXAMPLE_EVENTS,
-  EXAMPLE_EXECUTE_REQUEST,
-  EXAMPLE_FAILED_TRANSACTION,
   EXAMPLE_INSTRUCTION,
   EXAMPLE_INSTRUCTION_ID,
   EXAMPLE_PARTNER_CALLBACK,
-  EXAMPLE_PAY_REQUEST,
   EXAMPLE_REPLAYED_DELIVERY,
   EXAMPLE_REQUEST_ID,
   EXAMPLE_TRANSACTION,
@@ -40,12 +37,9 @@ import {
   example,
   HEALTH_OK,
   htmlResponse,
-  IDEMPOTENT_BODY_400,
-  IDEMPOTENT_REPLAYED_HEADER,
   jsonContent,
   lastPageExample,
   okResponse,
-  QR_ROUTE_ERRORS,
   QUERY_ERRORS,
   RATE_LIMIT_HEADERS,
   REPLAY_TOO_MANY,
@@ -70,37 +64,6 @@ export function serverUrlFromDocsUrl(publicDocsUrl: string | undefined): string 
   const match = publicDocsUrl?.match(/^(https?:\/\/[^?#]+?)\/docs\/?$/);
   return match?.[1] ?? SANDBOX_SERVER_URL;
 }
-
-/**
- * The Idempotency-Key parameter of the payment operations
- * (docs/api/idempotency.md "The Idempotency-Key").
- */
-const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: true,
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-  // No example value on purpose: Swagger's "Try it out" would prefill it, and every reader's
-  // second try would replay the first payment (or be IdempotencyConflict with another body).
-  description:
-    'Unique per payment attempt: type a new UUID for each payment (for example from `uuidgen`), at most 255 printable ASCII characters, scoped to your tenant. ' +
-    'A retry with the same key and the same body never pays twice and gets the first response back; the key can be reused with any body after 24 hours.',
-};
-
-// The sandbox partner's test amounts (docs/partner-protocol.md "Sandbox outcomes"), where a reader
-// of execute and pay looks for them.
-const SANDBOX_AMOUNTS_DESCRIPTION =
-  "In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, " +
-  '52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, ' +
-  'anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). ';
-
-const IDEMPOTENCY_DESCRIPTION =
-  'Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request ' +
-  'is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the ' +
-  "first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is " +
-  '400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount ' +
-  'errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of ' +
-  'the parsed body (key order and spacing do not matter).';
 
 /** limit and cursor, the same on every newest-first list. */
 const PAGING_PARAMETER_DEFINITIONS = {
@@ -343,119 +306,6 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
     paths: refNamedSchemas(
       withErrorLinks(
         inDocumentOrder(pathsOf(PUBLIC_ROUTES), {
-          '/v1/execute': {
-            post: {
-              operationId: 'execute',
-              tags: ['Payments'],
-              summary: 'Execute a resolved instruction',
-              description:
-                'Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the ' +
-                '`instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 ' +
-                '`NotFoundError`). The call waits a bounded time ' +
-                '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
-                'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
-                '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
-                '`transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is ' +
-                'paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote ' +
-                'is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with ' +
-                '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
-                'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
-                'as an undeclared foreign identifier (docs/payer-identity.md). ' +
-                SANDBOX_AMOUNTS_DESCRIPTION +
-                IDEMPOTENCY_DESCRIPTION,
-              parameters: [IDEMPOTENCY_KEY_PARAMETER],
-              requestBody: {
-                required: true,
-                content: jsonContent(
-                  ref('schemas', 'ExecuteRequest'),
-                  example('brazilian_payer', 'A payer with a Brazilian CPF', EXAMPLE_EXECUTE_REQUEST),
-                ),
-              },
-              responses: {
-                '200': okResponse(
-                  'The transaction as it stands.',
-                  ref('schemas', 'ExecuteResponse'),
-                  true,
-                  {
-                    ...example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
-                    ...example(
-                      'failed',
-                      'Rejected by the rail (amount ending in 51 in the sandbox)',
-                      withRequestId('transaction', EXAMPLE_FAILED_TRANSACTION),
-                    ),
-                  },
-                  IDEMPOTENT_REPLAYED_HEADER,
-                ),
-                '400': IDEMPOTENT_BODY_400,
-                '404': errorResponse(
-                  ['NotFoundError'],
-                  `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                '409': errorResponse(
-                  [
-                    'IdempotencyInProgress',
-                    'InstructionAlreadyExecuted',
-                    'ChargeAlreadyPaid',
-                    'QuoteExpired',
-                  ],
-                  `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'])}.`,
-                  { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
-                ),
-                '413': BODY_ERRORS['413'],
-                '415': BODY_ERRORS['415'],
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/pay': {
-            post: {
-              operationId: 'pay',
-              tags: ['Payments'],
-              summary: 'Resolve a QR code and execute the payment in one call',
-              description:
-                'POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer ' +
-                'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
-                '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
-                'nor pays twice. ' +
-                SANDBOX_AMOUNTS_DESCRIPTION +
-                IDEMPOTENCY_DESCRIPTION,
-              parameters: [IDEMPOTENCY_KEY_PARAMETER],
-              requestBody: {
-                required: true,
-                content: jsonContent(
-                  ref('schemas', 'PayRequest'),
-                  example(
-                    'wallet_currency_usd',
-                    '100.00 BRL from a USD wallet, completes in the sandbox',
-                    EXAMPLE_PAY_REQUEST,
-                  ),
-                ),
-              },
-              responses: {
-                '200': okResponse(
-                  'The transaction as it stands and its instruction.',
-                  ref('schemas', 'PayResponse'),
-                  true,
-                  example('completed', 'Completed', {
-                    transaction: EXAMPLE_TRANSACTION,
-                    instruction: EXAMPLE_INSTRUCTION,
-                    request_id: EXAMPLE_REQUEST_ID,
-                  }),
-                  IDEMPOTENT_REPLAYED_HEADER,
-                ),
-                '400': IDEMPOTENT_BODY_400,
-                '409': errorResponse(
-                  ['IdempotencyInProgress', 'ChargeAlreadyPaid'],
-                  `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                '413': BODY_ERRORS['413'],
-                '415': BODY_ERRORS['415'],
-                ...QR_ROUTE_ERRORS,
-              },
-            },
-          },
           '/v1/partner/callbacks/{rail}': {
             post: {
               operationId: 'partnerCallback',

@@ -63,6 +63,11 @@ export function fastifySchemaOf(route: PublicRoute): FastifySchema {
   return structuredClone({ ...(params ? { params } : {}), ...(body ? { body } : {}) });
 }
 
+/** The method, URL and schema Fastify registers a route with. */
+export function routeOptions(route: PublicRoute) {
+  return { method: route.method, url: route.url, schema: fastifySchemaOf(route) };
+}
+
 /** `null` of an optional field is dropped before the handler runs (http/null-as-absent.ts). */
 type WithoutNulls<T> = { [K in keyof T]: Exclude<T[K], null> };
 

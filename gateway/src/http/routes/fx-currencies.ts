@@ -3,7 +3,7 @@ import type { CurrencyCatalogue } from '../../fx/currencies';
 import { EXAMPLE_WALLET_CURRENCIES } from '../../openapi/examples';
 import { FX_DESCRIPTION } from '../../openapi/reference';
 import { AUTHENTICATED_ERRORS, example, okResponse, withRequestId } from '../../openapi/responses';
-import { defineRoute, fastifySchemaOf } from '../../openapi/route';
+import { defineRoute, routeOptions } from '../../openapi/route';
 import { WALLET_CURRENCIES_RESPONSE_SCHEMA } from '../schemas';
 
 export interface FxCurrenciesRouteDeps {
@@ -41,11 +41,8 @@ export const LIST_FX_CURRENCIES_ROUTE = defineRoute({
  * currencies"), from the same cached list resolve checks `wallet_currency` against.
  */
 export function registerFxCurrenciesRoute(app: FastifyInstance, deps: FxCurrenciesRouteDeps): void {
-  const route = LIST_FX_CURRENCIES_ROUTE;
   app.route({
-    method: route.method,
-    url: route.url,
-    schema: fastifySchemaOf(route),
+    ...routeOptions(LIST_FX_CURRENCIES_ROUTE),
     onRequest: deps.authenticate,
     handler: async (request) => {
       const currencies = await deps.currencies.list();

@@ -7,7 +7,7 @@ import {
 } from '../../openapi/examples';
 import { CONFIDENCE_DESCRIPTION, FX_DESCRIPTION } from '../../openapi/reference';
 import { BODY_ERRORS, example, okResponse, QR_ROUTE_ERRORS, withRequestId } from '../../openapi/responses';
-import { type BodyOf, defineRoute, fastifySchemaOf } from '../../openapi/route';
+import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
 import { type ResolveInstructionDeps, resolveInstruction } from '../../payments/resolve-instruction';
 import { dropNullFields } from '../null-as-absent';
 import { toPublicInstruction } from '../presenters/instruction';
@@ -67,11 +67,8 @@ export const RESOLVE_ROUTE = defineRoute({
  * (payments/resolve-instruction.ts, shared with POST /v1/pay).
  */
 export function registerResolveRoute(app: FastifyInstance, deps: ResolveRouteDeps): void {
-  const route = RESOLVE_ROUTE;
   app.route<{ Body: BodyOf<typeof RESOLVE_ROUTE> }>({
-    method: route.method,
-    url: route.url,
-    schema: fastifySchemaOf(route),
+    ...routeOptions(RESOLVE_ROUTE),
     onRequest: deps.authenticate,
     preHandler: dropNullFields,
     handler: async (request) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { EXAMPLE_SCHEME } from '../../openapi/examples';
 import { AUTHENTICATED_ERRORS, example, okResponse, withRequestId } from '../../openapi/responses';
-import { defineRoute, fastifySchemaOf } from '../../openapi/route';
+import { defineRoute, routeOptions } from '../../openapi/route';
 import type { SchemeCatalogue } from '../../schemes/catalogue';
 import { SCHEMES_RESPONSE_SCHEMA } from '../schemas';
 
@@ -37,11 +37,8 @@ export function registerSchemesRoute(
   app: FastifyInstance,
   deps: { schemes: SchemeCatalogue; authenticate: onRequestAsyncHookHandler },
 ): void {
-  const route = LIST_SCHEMES_ROUTE;
   app.route({
-    method: route.method,
-    url: route.url,
-    schema: fastifySchemaOf(route),
+    ...routeOptions(LIST_SCHEMES_ROUTE),
     onRequest: deps.authenticate,
     handler: async (request, reply) => {
       const schemesJson = await deps.schemes.getJson();

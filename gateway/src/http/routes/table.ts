@@ -1,5 +1,7 @@
 import type { PublicRoute } from '../../openapi/route';
+import { EXECUTE_ROUTE } from './execute';
 import { LIST_FX_CURRENCIES_ROUTE } from './fx-currencies';
+import { PAY_ROUTE } from './pay';
 import { RESOLVE_ROUTE } from './resolve';
 import { LIST_SCHEMES_ROUTE } from './schemes';
 
@@ -12,4 +14,6 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   LIST_SCHEMES_ROUTE,
   LIST_FX_CURRENCIES_ROUTE,
   RESOLVE_ROUTE,
+  EXECUTE_ROUTE,
+  PAY_ROUTE,
 ];
