@@ -6,11 +6,6 @@ import { TRANSACTION_ID_PATTERN } from '../http/ids';
 import { PUBLIC_DELIVERY_STATUSES } from '../http/presenters/webhook-delivery';
 import { PUBLIC_ROUTES } from '../http/routes/table';
 import { ERROR_BODY_SCHEMA } from '../http/schemas';
-import {
-  DATE_TIME_PATTERN,
-  PUBLIC_TRANSACTION_STATUSES,
-  TRANSACTION_LIST_QUERY_PARAMETERS,
-} from '../http/transaction-list-query';
 import { componentSchemas, refNamedSchemas, sharedSchemas } from './components';
 import {
   EXAMPLE_DELIVERY,
@@ -18,13 +13,9 @@ import {
   EXAMPLE_DELIVERY_WITH_ATTEMPTS,
   EXAMPLE_ENDPOINT,
   EXAMPLE_EVENTS,
-  EXAMPLE_INSTRUCTION,
-  EXAMPLE_INSTRUCTION_ID,
   EXAMPLE_PARTNER_CALLBACK,
   EXAMPLE_REPLAYED_DELIVERY,
   EXAMPLE_REQUEST_ID,
-  EXAMPLE_TRANSACTION,
-  EXAMPLE_TRANSACTION_ID,
 } from './examples';
 import { pathsOf } from './paths';
 import { TAGS, withErrorLinks } from './reference';
@@ -99,32 +90,6 @@ function queryParameters<N extends string>(names: readonly N[], definitions: Rec
 const DELIVERY_LIST_PARAMETERS = queryParameters(
   DELIVERY_LIST_QUERY_PARAMETERS,
   DELIVERY_LIST_PARAMETER_DEFINITIONS,
-);
-
-/** The query of GET /v1/transactions; the names are the parser's own list. */
-const TRANSACTION_LIST_PARAMETER_DEFINITIONS: Record<
-  (typeof TRANSACTION_LIST_QUERY_PARAMETERS)[number],
-  object
-> = {
-  status: {
-    schema: { type: 'string', enum: PUBLIC_TRANSACTION_STATUSES },
-    description: 'Only transactions in this state.',
-  },
-  created_gte: {
-    schema: { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN },
-    description:
-      'Only transactions created at or after this instant (ISO 8601 with a time zone, at most milliseconds; a calendar date that exists).',
-  },
-  created_lt: {
-    schema: { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN },
-    description: 'Only transactions created before this instant; must be later than `created_gte`.',
-  },
-  ...PAGING_PARAMETER_DEFINITIONS,
-};
-
-const TRANSACTION_LIST_PARAMETERS = queryParameters(
-  TRANSACTION_LIST_QUERY_PARAMETERS,
-  TRANSACTION_LIST_PARAMETER_DEFINITIONS,
 );
 
 const DELIVERY_ID_PARAMETER = {
@@ -375,104 +340,6 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
                 ),
                 '500': ref('responses', 'InternalError'),
                 '503': ref('responses', 'ServiceUnavailable'),
-              },
-            },
-          },
-          '/v1/transactions': {
-            get: {
-              operationId: 'listTransactions',
-              tags: ['Transactions'],
-              summary: "List the tenant's transactions",
-              description:
-                'Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a ' +
-                '`created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. ' +
-                'Paging is by position (keyset), so transactions created while you page never shift a page: nothing is ' +
-                'repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is ' +
-                'not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to ' +
-                '100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
-              parameters: TRANSACTION_LIST_PARAMETERS,
-              responses: {
-                '200': okResponse(
-                  'One page of transactions.',
-                  ref('schemas', 'TransactionsResponse'),
-                  true,
-                  lastPageExample('transactions', EXAMPLE_TRANSACTION),
-                ),
-                ...QUERY_ERRORS,
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/instructions/{id}': {
-            get: {
-              operationId: 'getInstruction',
-              tags: ['Instructions'],
-              summary: 'Read an instruction',
-              description:
-                'One of your instructions, as POST /v1/resolve showed it: the instruction fields, plus `wallet_currency`, ' +
-                '`wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another ' +
-                "tenant's id are all 404 `NotFoundError`.",
-              parameters: [
-                {
-                  name: 'id',
-                  in: 'path',
-                  required: true,
-                  schema: { type: 'string' },
-                  example: EXAMPLE_INSTRUCTION_ID,
-                  description: 'Instruction id (`ins_`).',
-                },
-              ],
-              responses: {
-                '200': okResponse(
-                  'The instruction.',
-                  ref('schemas', 'InstructionResponse'),
-                  true,
-                  example(
-                    'wallet_currency_usd',
-                    'Resolved with a USD wallet',
-                    withRequestId('instruction', EXAMPLE_INSTRUCTION),
-                  ),
-                ),
-                '404': errorResponse(
-                  ['NotFoundError'],
-                  `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/transactions/{id}': {
-            get: {
-              operationId: 'getTransaction',
-              tags: ['Transactions'],
-              summary: 'Read a transaction',
-              description:
-                'The current state of one of your transactions. An unknown id and another ' +
-                "tenant's id are both 404 `NotFoundError`, so ids cannot be probed.",
-              parameters: [
-                {
-                  name: 'id',
-                  in: 'path',
-                  required: true,
-                  schema: { type: 'string' },
-                  example: EXAMPLE_TRANSACTION_ID,
-                  description: 'Transaction id (`txn_`).',
-                },
-              ],
-              responses: {
-                '200': okResponse(
-                  'The transaction.',
-                  ref('schemas', 'TransactionResponse'),
-                  true,
-                  example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
-                ),
-                '404': errorResponse(
-                  ['NotFoundError'],
-                  `${describeTags(['NotFoundError'])}: no such transaction for this key.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                ...AUTHENTICATED_ERRORS,
               },
             },
           },

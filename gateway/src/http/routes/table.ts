@@ -1,9 +1,11 @@
 import type { PublicRoute } from '../../openapi/route';
 import { EXECUTE_ROUTE } from './execute';
 import { LIST_FX_CURRENCIES_ROUTE } from './fx-currencies';
+import { GET_INSTRUCTION_ROUTE } from './instructions';
 import { PAY_ROUTE } from './pay';
 import { RESOLVE_ROUTE } from './resolve';
 import { LIST_SCHEMES_ROUTE } from './schemes';
+import { GET_TRANSACTION_ROUTE, LIST_TRANSACTIONS_ROUTE } from './transactions';
 
 /**
  * The public routes that declare their whole contract (openapi/route.ts), in the order the OpenAPI
@@ -16,4 +18,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   RESOLVE_ROUTE,
   EXECUTE_ROUTE,
   PAY_ROUTE,
+  LIST_TRANSACTIONS_ROUTE,
+  GET_INSTRUCTION_ROUTE,
+  GET_TRANSACTION_ROUTE,
 ];
