@@ -1,17 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { RAILS } from '@qr-payout/platform/partner-protocol';
 import { ERROR_TAGS } from '../errors/registry';
-import { DELIVERY_LIST_QUERY_PARAMETERS } from '../http/delivery-list-query';
-import { TRANSACTION_ID_PATTERN } from '../http/ids';
-import { PUBLIC_DELIVERY_STATUSES } from '../http/presenters/webhook-delivery';
 import { PUBLIC_ROUTES } from '../http/routes/table';
 import { ERROR_BODY_SCHEMA } from '../http/schemas';
 import { componentSchemas, refNamedSchemas, sharedSchemas } from './components';
 import {
-  EXAMPLE_DELIVERY,
   EXAMPLE_DELIVERY_ID,
-  EXAMPLE_DELIVERY_WITH_ATTEMPTS,
-  EXAMPLE_ENDPOINT,
   EXAMPLE_EVENTS,
   EXAMPLE_PARTNER_CALLBACK,
   EXAMPLE_REPLAYED_DELIVERY,
@@ -29,9 +23,7 @@ import {
   HEALTH_OK,
   htmlResponse,
   jsonContent,
-  lastPageExample,
   okResponse,
-  QUERY_ERRORS,
   RATE_LIMIT_HEADERS,
   REPLAY_TOO_MANY,
   ref,
@@ -55,42 +47,6 @@ export function serverUrlFromDocsUrl(publicDocsUrl: string | undefined): string 
   const match = publicDocsUrl?.match(/^(https?:\/\/[^?#]+?)\/docs\/?$/);
   return match?.[1] ?? SANDBOX_SERVER_URL;
 }
-
-/** limit and cursor, the same on every newest-first list. */
-const PAGING_PARAMETER_DEFINITIONS = {
-  limit: {
-    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-    description: 'Page size, 1 to 100 (default 20).',
-  },
-  cursor: {
-    schema: { type: 'string' },
-    description:
-      '`next_cursor` of the previous page, as it was (opaque). Keep the same filters while paging.',
-  },
-};
-
-/** The query of GET /v1/webhook-deliveries; the names are the parser's own list. */
-const DELIVERY_LIST_PARAMETER_DEFINITIONS: Record<(typeof DELIVERY_LIST_QUERY_PARAMETERS)[number], object> = {
-  transaction_id: {
-    schema: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
-    description: 'Only deliveries of this transaction (`txn_` id).',
-  },
-  status: {
-    schema: { type: 'string', enum: PUBLIC_DELIVERY_STATUSES },
-    description: 'Only deliveries in this state. Combines with `transaction_id`.',
-  },
-  ...PAGING_PARAMETER_DEFINITIONS,
-};
-
-/** Optional query parameters in the parser's order, from their definitions. */
-function queryParameters<N extends string>(names: readonly N[], definitions: Record<N, object>) {
-  return names.map((name) => ({ name, in: 'query', required: false, ...definitions[name] }));
-}
-
-const DELIVERY_LIST_PARAMETERS = queryParameters(
-  DELIVERY_LIST_QUERY_PARAMETERS,
-  DELIVERY_LIST_PARAMETER_DEFINITIONS,
-);
 
 const DELIVERY_ID_PARAMETER = {
   name: 'id',
@@ -340,78 +296,6 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
                 ),
                 '500': ref('responses', 'InternalError'),
                 '503': ref('responses', 'ServiceUnavailable'),
-              },
-            },
-          },
-          '/v1/webhook-endpoints': {
-            get: {
-              operationId: 'listWebhookEndpoints',
-              tags: ['Webhook endpoints'],
-              summary: "List the tenant's webhook endpoints",
-              description:
-                'Every webhook endpoint registered for your tenant, with the names of its custom ' +
-                'headers (values are never shown). Endpoints are registered by the operator during onboarding.',
-              responses: {
-                '200': okResponse(
-                  'The endpoints.',
-                  ref('schemas', 'WebhookEndpointsResponse'),
-                  true,
-                  example('one', 'One endpoint', withRequestId('endpoints', [EXAMPLE_ENDPOINT])),
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/webhook-deliveries': {
-            get: {
-              operationId: 'listWebhookDeliveries',
-              tags: ['Webhook deliveries'],
-              summary: "List the tenant's webhook deliveries",
-              description:
-                'Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be ' +
-                'combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown ' +
-                'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
-                '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
-              parameters: DELIVERY_LIST_PARAMETERS,
-              responses: {
-                '200': okResponse(
-                  'One page of deliveries.',
-                  ref('schemas', 'WebhookDeliveriesResponse'),
-                  true,
-                  lastPageExample('deliveries', EXAMPLE_DELIVERY),
-                ),
-                ...QUERY_ERRORS,
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/webhook-deliveries/{id}': {
-            get: {
-              operationId: 'getWebhookDelivery',
-              tags: ['Webhook deliveries'],
-              summary: 'Read a webhook delivery with its attempts',
-              description:
-                'One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the ' +
-                "status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's " +
-                'id are both 404 `NotFoundError`.',
-              parameters: [DELIVERY_ID_PARAMETER],
-              responses: {
-                '200': okResponse(
-                  'The delivery.',
-                  ref('schemas', 'WebhookDeliveryResponse'),
-                  true,
-                  example(
-                    'delivered',
-                    'Delivered at the first attempt',
-                    withRequestId('delivery', EXAMPLE_DELIVERY_WITH_ATTEMPTS),
-                  ),
-                ),
-                '404': errorResponse(
-                  ['NotFoundError'],
-                  `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                ...AUTHENTICATED_ERRORS,
               },
             },
           },

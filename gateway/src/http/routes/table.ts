@@ -6,6 +6,8 @@ import { PAY_ROUTE } from './pay';
 import { RESOLVE_ROUTE } from './resolve';
 import { LIST_SCHEMES_ROUTE } from './schemes';
 import { GET_TRANSACTION_ROUTE, LIST_TRANSACTIONS_ROUTE } from './transactions';
+import { GET_WEBHOOK_DELIVERY_ROUTE, LIST_WEBHOOK_DELIVERIES_ROUTE } from './webhook-deliveries';
+import { LIST_WEBHOOK_ENDPOINTS_ROUTE } from './webhook-endpoints';
 
 /**
  * The public routes that declare their whole contract (openapi/route.ts), in the order the OpenAPI
@@ -21,4 +23,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   LIST_TRANSACTIONS_ROUTE,
   GET_INSTRUCTION_ROUTE,
   GET_TRANSACTION_ROUTE,
+  LIST_WEBHOOK_ENDPOINTS_ROUTE,
+  LIST_WEBHOOK_DELIVERIES_ROUTE,
+  GET_WEBHOOK_DELIVERY_ROUTE,
 ];
