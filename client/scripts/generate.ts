@@ -1,5 +1,6 @@
 // `npm run generate:client`: writes the OpenAPI document the gateway serves at /v1/openapi.json
-// (built offline from gateway/src/openapi/document.ts, no server) to client/openapi.json, then runs
+// (built offline from the route table, gateway/src/http/routes/table.ts, and gateway/src/openapi/, no
+// server) to client/openapi.json, then runs
 // the generator (orval, fetch client) into client/src/generated/. The output is checked in and
 // never edited by hand; `npm run generate:client:check` fails when it differs from what this writes.
 // `--skip-document`: regenerate from the client/openapi.json already there.

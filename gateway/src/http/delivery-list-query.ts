@@ -1,15 +1,42 @@
 import type { DeliveryStatus } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { apiError } from '../errors/api-error';
-import { isTransactionId } from './ids';
-import { knownQueryParams, parseLimit, singleQueryParam as single } from './list-query';
+import { isTransactionId, TRANSACTION_ID_PATTERN } from './ids';
+import {
+  knownQueryParams,
+  PAGING_QUERY_PROPERTIES,
+  parseLimit,
+  singleQueryParam as single,
+} from './list-query';
 import {
   deliveryStatusOf,
   isPublicDeliveryStatus,
   PUBLIC_DELIVERY_STATUSES,
 } from './presenters/webhook-delivery';
 
-/** The query parameters of GET /v1/webhook-deliveries (docs/api/webhooks.md "Webhook deliveries"). */
-export const DELIVERY_LIST_QUERY_PARAMETERS = ['transaction_id', 'status', 'limit', 'cursor'] as const;
+/**
+ * The query of GET /v1/webhook-deliveries (docs/api/webhooks.md "Webhook deliveries"), as the route
+ * declares it; parseDeliveryListQuery knows these names and no other.
+ */
+export const DELIVERY_LIST_QUERY_SCHEMA = {
+  type: 'object',
+  properties: {
+    transaction_id: {
+      type: 'string',
+      pattern: TRANSACTION_ID_PATTERN,
+      description: 'Only deliveries of this transaction (`txn_` id).',
+    },
+    status: {
+      type: 'string',
+      enum: PUBLIC_DELIVERY_STATUSES,
+      description: 'Only deliveries in this state. Combines with `transaction_id`.',
+    },
+    ...PAGING_QUERY_PROPERTIES,
+  },
+  additionalProperties: false,
+} as const;
+
+/** The query parameters of GET /v1/webhook-deliveries, from its schema. */
+export const DELIVERY_LIST_QUERY_PARAMETERS = Object.keys(DELIVERY_LIST_QUERY_SCHEMA.properties);
 
 /** What ListDeliveries receives; 0, '' and UNSPECIFIED mean "not given" on the wire. */
 export interface DeliveryListQuery {

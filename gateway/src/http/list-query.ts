@@ -6,6 +6,22 @@ import { apiError } from '../errors/api-error';
 
 export type QueryParams = Record<string, unknown>;
 
+/** limit and cursor, the same on every newest-first list (as the document states them). */
+export const PAGING_QUERY_PROPERTIES = {
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Page size, 1 to 100 (default 20).',
+  },
+  cursor: {
+    type: 'string',
+    description:
+      '`next_cursor` of the previous page, as it was (opaque). Keep the same filters while paging.',
+  },
+} as const;
+
 const INT32_MAX = 2_147_483_647;
 
 /** The query as a record, ValidationError naming the first parameter not in `known`. */

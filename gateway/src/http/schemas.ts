@@ -457,7 +457,7 @@ function pagedListSchema<K extends string, S extends object>(key: K, items: S) {
 export const TRANSACTIONS_RESPONSE_SCHEMA = pagedListSchema('transactions', TRANSACTION_SCHEMA);
 
 /** GET /v1/instructions/{id}: the instruction as resolve shows it. */
-export const INSTRUCTION_RESPONSE_SCHEMA = RESOLVE_RESPONSE_SCHEMA;
+export const INSTRUCTION_RESPONSE_SCHEMA = { ...RESOLVE_RESPONSE_SCHEMA } as const;
 
 /** Custom header names are shown, their values never (docs/api/webhooks.md "Custom headers"). */
 export const WEBHOOK_ENDPOINT_SCHEMA = {

@@ -3,16 +3,13 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { TRANSACTION_STATUSES, transactionStatuses } from '@qr-payout/platform/vocabulary';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { apiError } from '../errors/api-error';
-import { knownQueryParams, parseLimit, type QueryParams, singleQueryParam as single } from './list-query';
-
-/** The query parameters of GET /v1/transactions (docs/api/resources.md "Listing transactions"). */
-export const TRANSACTION_LIST_QUERY_PARAMETERS = [
-  'status',
-  'created_gte',
-  'created_lt',
-  'limit',
-  'cursor',
-] as const;
+import {
+  knownQueryParams,
+  PAGING_QUERY_PROPERTIES,
+  parseLimit,
+  type QueryParams,
+  singleQueryParam as single,
+} from './list-query';
 
 /**
  * The public transaction states (docs/api/resources.md "Transaction states" plus the transient
@@ -35,6 +32,39 @@ export interface TransactionListQuery {
 export const DATE_TIME_PATTERN =
   '^(\\d{4})-(\\d{2})-(\\d{2})T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?(Z|[+-]\\d{2}:\\d{2})$';
 const DATE_TIME = new RegExp(DATE_TIME_PATTERN);
+
+/**
+ * The query of GET /v1/transactions (docs/api/resources.md "Listing transactions"), as the route
+ * declares it; parseTransactionListQuery knows these names and no other.
+ */
+export const TRANSACTION_LIST_QUERY_SCHEMA = {
+  type: 'object',
+  properties: {
+    status: {
+      type: 'string',
+      enum: PUBLIC_TRANSACTION_STATUSES,
+      description: 'Only transactions in this state.',
+    },
+    created_gte: {
+      type: 'string',
+      format: 'date-time',
+      pattern: DATE_TIME_PATTERN,
+      description:
+        'Only transactions created at or after this instant (ISO 8601 with a time zone, at most milliseconds; a calendar date that exists).',
+    },
+    created_lt: {
+      type: 'string',
+      format: 'date-time',
+      pattern: DATE_TIME_PATTERN,
+      description: 'Only transactions created before this instant; must be later than `created_gte`.',
+    },
+    ...PAGING_QUERY_PROPERTIES,
+  },
+  additionalProperties: false,
+} as const;
+
+/** The query parameters of GET /v1/transactions, from its schema. */
+export const TRANSACTION_LIST_QUERY_PARAMETERS = Object.keys(TRANSACTION_LIST_QUERY_SCHEMA.properties);
 
 /** Date.parse rolls 2026-02-30 over to March: the calendar date must exist as written. */
 function calendarDateExists(value: string): boolean {

@@ -1,53 +1,43 @@
 import { createHmac } from 'node:crypto';
 import { RAILS } from '@qr-payout/platform/partner-protocol';
-import {
-  ERROR_REGISTRY,
-  ERROR_TAGS,
-  type ErrorEntry,
-  type ErrorTag,
-  renderErrorBody,
-} from '../errors/registry';
-import { DELIVERY_LIST_QUERY_PARAMETERS } from '../http/delivery-list-query';
-import { TRANSACTION_ID_PATTERN } from '../http/ids';
-import { PUBLIC_DELIVERY_STATUSES } from '../http/presenters/webhook-delivery';
+import { ERROR_TAGS } from '../errors/registry';
+import { PUBLIC_ROUTES } from '../http/routes/table';
 import { ERROR_BODY_SCHEMA } from '../http/schemas';
-import {
-  DATE_TIME_PATTERN,
-  PUBLIC_TRANSACTION_STATUSES,
-  TRANSACTION_LIST_QUERY_PARAMETERS,
-} from '../http/transaction-list-query';
 import { componentSchemas, refNamedSchemas, sharedSchemas } from './components';
 import {
-  EXAMPLE_DELIVERY,
   EXAMPLE_DELIVERY_ID,
-  EXAMPLE_DELIVERY_WITH_ATTEMPTS,
-  EXAMPLE_ENDPOINT,
   EXAMPLE_EVENTS,
-  EXAMPLE_EXECUTE_REQUEST,
-  EXAMPLE_FAILED_TRANSACTION,
-  EXAMPLE_INSTRUCTION,
-  EXAMPLE_INSTRUCTION_ID,
-  EXAMPLE_INSTRUCTION_WITHOUT_FX,
   EXAMPLE_PARTNER_CALLBACK,
-  EXAMPLE_PAY_REQUEST,
-  EXAMPLE_QR,
   EXAMPLE_REPLAYED_DELIVERY,
   EXAMPLE_REQUEST_ID,
-  EXAMPLE_RESOLVE_REQUEST,
-  EXAMPLE_SCHEME,
-  EXAMPLE_TRANSACTION,
-  EXAMPLE_TRANSACTION_ID,
-  EXAMPLE_WALLET_CURRENCIES,
 } from './examples';
-import { CONFIDENCE_DESCRIPTION, FX_DESCRIPTION, TAGS, withErrorLinks } from './reference';
+import { pathsOf } from './paths';
+import { TAGS, withErrorLinks } from './reference';
+import {
+  AUTHENTICATED_ERRORS,
+  BODY_ERRORS,
+  describeBodyField,
+  describeTags,
+  errorResponse,
+  example,
+  HEALTH_OK,
+  htmlResponse,
+  jsonContent,
+  okResponse,
+  RATE_LIMIT_HEADERS,
+  REPLAY_TOO_MANY,
+  ref,
+  registryErrorResponse,
+  SANDBOX_SERVER_URL,
+  SHARED_RESPONSES,
+  withRequestId,
+} from './responses';
 
 // The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes
 // validate with. test/openapi.int.test.ts checks real responses against it, status by status;
 // document.test.ts checks every example against its schema and every operation's tags and links.
 
-/** The sandbox's public URL: the server when PUBLIC_DOCS_URL names no other. */
-export const SANDBOX_SERVER_URL = 'http://localhost:8080';
-const EXAMPLE_DOCS_URL = `${SANDBOX_SERVER_URL}/docs`;
+export { SANDBOX_SERVER_URL };
 
 /**
  * The API's base URL from PUBLIC_DOCS_URL (`<base>/docs`, where the gateway serves its reference);
@@ -57,288 +47,6 @@ export function serverUrlFromDocsUrl(publicDocsUrl: string | undefined): string 
   const match = publicDocsUrl?.match(/^(https?:\/\/[^?#]+?)\/docs\/?$/);
   return match?.[1] ?? SANDBOX_SERVER_URL;
 }
-
-const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({
-  $ref: `#/components/${kind}/${name}`,
-});
-
-const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': ref('headers', 'XRateLimitLimit'),
-  'x-ratelimit-remaining': ref('headers', 'XRateLimitRemaining'),
-  'x-ratelimit-reset': ref('headers', 'XRateLimitReset'),
-  'RateLimit-Policy': ref('headers', 'RateLimitPolicy'),
-  RateLimit: ref('headers', 'RateLimit'),
-};
-
-type Examples = Record<string, { summary?: string; value: unknown }>;
-
-/** A JSON body with its examples; the first example is what "Try it out" sends. */
-function jsonContent(schema: object, examples?: Examples) {
-  return { 'application/json': { schema, ...(examples ? { examples } : {}) } };
-}
-
-/** One example of `value`, named `name`. */
-function example(name: string, summary: string, value: unknown): Examples {
-  return { [name]: { summary, value } };
-}
-
-/** The body `tag` answers with, as the registry renders it. */
-function exampleErrorBody(tag: ErrorTag) {
-  const declared = (ERROR_REGISTRY[tag] as ErrorEntry).bodyFields ?? {};
-  return renderErrorBody({
-    tag,
-    requestId: EXAMPLE_REQUEST_ID,
-    publicDocsUrl: EXAMPLE_DOCS_URL,
-    // Every 429 tells how long to wait, in the body as in Retry-After.
-    ...(ERROR_REGISTRY[tag].status === 429 ? { retryAfterSeconds: 12 } : {}),
-    ...('transaction_id' in declared ? { fields: { transaction_id: EXAMPLE_TRANSACTION_ID } } : {}),
-  });
-}
-
-/** An error response: one example per tag it can carry, named by the tag (errorTagsOf reads them). */
-function errorResponse(
-  tags: readonly ErrorTag[],
-  description: string,
-  extraHeaders: Record<string, object> = {},
-) {
-  const examples: Examples = {};
-  for (const tag of tags)
-    examples[tag] = { summary: ERROR_REGISTRY[tag].title, value: exampleErrorBody(tag) };
-  return {
-    description,
-    headers: { 'x-request-id': ref('headers', 'XRequestId'), ...extraHeaders },
-    content: jsonContent(ref('schemas', 'ErrorBody'), examples),
-  };
-}
-
-/** An error response of one tag, described by the registry. */
-function registryErrorResponse(tag: ErrorTag, extraHeaders: Record<string, object> = {}) {
-  return errorResponse([tag], `${describeTags([tag])}: ${ERROR_REGISTRY[tag].description}`, extraHeaders);
-}
-
-function okResponse(
-  description: string,
-  schema: object,
-  authenticated: boolean,
-  examples: Examples,
-  extraHeaders: Record<string, object> = {},
-) {
-  return {
-    description,
-    headers: {
-      'x-request-id': ref('headers', 'XRequestId'),
-      ...(authenticated ? RATE_LIMIT_HEADERS : {}),
-      ...extraHeaders,
-    },
-    content: jsonContent(schema, examples),
-  };
-}
-
-/** The last page of a newest-first list: one item under `key`, no `next_cursor`. */
-function lastPageExample(key: string, item: unknown): Examples {
-  return example('last_page', 'The last page', {
-    [key]: [item],
-    next_cursor: null,
-    request_id: EXAMPLE_REQUEST_ID,
-  });
-}
-
-/** `{ <key>: value, request_id }`, the shape of most success bodies. */
-function withRequestId(key: string, value: unknown) {
-  return { [key]: value, request_id: EXAMPLE_REQUEST_ID };
-}
-
-function htmlResponse(description: string) {
-  return {
-    description,
-    headers: { 'x-request-id': ref('headers', 'XRequestId') },
-    content: {
-      'text/html': {
-        schema: { type: 'string' },
-        examples: example('page', 'An HTML page', '<!doctype html><html lang="en">…</html>'),
-      },
-    },
-  };
-}
-
-function describeTags(tags: readonly string[]): string {
-  return tags.map((t) => `\`${t}\``).join(', ');
-}
-
-/** What an extra error body field means, per error that declares it (the registry's `bodyFields`). */
-function describeBodyField(field: string): string {
-  const uses = ERROR_TAGS.flatMap((tag) => {
-    const meaning = (ERROR_REGISTRY[tag] as ErrorEntry).bodyFields?.[field];
-    return meaning === undefined ? [] : [`${describeTags([tag])}: ${meaning}`];
-  });
-  return uses.join(' ');
-}
-
-const HEALTH_OK = example('ok', 'Up', { status: 'ok' });
-
-/** The 400 of a list whose query is refused. */
-const QUERY_ERRORS = {
-  '400': errorResponse(
-    ['ValidationError'],
-    `${describeTags(['ValidationError'])}: a query parameter that is unknown or not of the documented shape (the message names it).`,
-    RATE_LIMIT_HEADERS,
-  ),
-};
-
-/** Responses every authenticated route can give. */
-const AUTHENTICATED_ERRORS = {
-  '401': ref('responses', 'Unauthorized'),
-  '429': ref('responses', 'TooManyRequests'),
-  '500': ref('responses', 'InternalError'),
-  '503': ref('responses', 'ServiceUnavailable'),
-};
-
-/** The 422s of the routes that decode a QR. */
-const QR_UNPAYABLE_TAGS = ['QrDecodeError', 'AmountMismatch', 'AmountRequired', 'AmountOutOfRange'] as const;
-
-/** One status of two tags, each described by the registry, both retryable after Retry-After. */
-function retryableEitherResponse(
-  tags: readonly [ErrorTag, ErrorTag],
-  extraHeaders: Record<string, object> = {},
-) {
-  return errorResponse(
-    tags,
-    `${tags.map((tag) => `${describeTags([tag])}: ${ERROR_REGISTRY[tag].description} `).join('')}` +
-      'Both are retryable after the Retry-After header.',
-    { ...extraHeaders, 'Retry-After': ref('headers', 'RetryAfter') },
-  );
-}
-
-/** The 503 of the routes that decode a QR: our outage, or the merchant PSP's for a dynamic QR. */
-const QR_ROUTE_UNAVAILABLE = {
-  '503': retryableEitherResponse(['ServiceUnavailable', 'QrLocationUnavailable']),
-};
-
-/** The 429 of the replay: the key's rate limit, or the same delivery replayed moments ago. */
-const REPLAY_TOO_MANY = {
-  '429': retryableEitherResponse(['RateLimitError', 'DeliveryReplayTooSoon'], RATE_LIMIT_HEADERS),
-};
-
-/** The errors of the routes that decode a QR, beyond their body's. */
-const QR_ROUTE_ERRORS = {
-  '422': errorResponse(
-    QR_UNPAYABLE_TAGS,
-    `The QR cannot be paid as sent: ${describeTags(QR_UNPAYABLE_TAGS)}.`,
-    RATE_LIMIT_HEADERS,
-  ),
-  ...AUTHENTICATED_ERRORS,
-  ...QR_ROUTE_UNAVAILABLE,
-};
-
-/**
- * The Idempotency-Key parameter of the payment operations
- * (docs/api/idempotency.md "The Idempotency-Key").
- */
-const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: true,
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-  // No example value on purpose: Swagger's "Try it out" would prefill it, and every reader's
-  // second try would replay the first payment (or be IdempotencyConflict with another body).
-  description:
-    'Unique per payment attempt: type a new UUID for each payment (for example from `uuidgen`), at most 255 printable ASCII characters, scoped to your tenant. ' +
-    'A retry with the same key and the same body never pays twice and gets the first response back; the key can be reused with any body after 24 hours.',
-};
-
-// The sandbox partner's test amounts (docs/partner-protocol.md "Sandbox outcomes"), where a reader
-// of execute and pay looks for them.
-const SANDBOX_AMOUNTS_DESCRIPTION =
-  "In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, " +
-  '52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, ' +
-  'anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). ';
-
-const IDEMPOTENCY_DESCRIPTION =
-  'Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request ' +
-  'is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the ' +
-  "first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is " +
-  '400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount ' +
-  'errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of ' +
-  'the parsed body (key order and spacing do not matter).';
-
-/** The 400 of execute and pay: the body or the Idempotency-Key. */
-const IDEMPOTENT_BODY_400 = errorResponse(
-  ['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'],
-  `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
-  RATE_LIMIT_HEADERS,
-);
-
-/** Marks a response as a replay; only on replays, so not required. */
-const IDEMPOTENT_REPLAYED_HEADER = { 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') };
-
-/** Responses of routes that take a JSON body. */
-const BODY_ERRORS = {
-  '400': ref('responses', 'BadRequest'),
-  '413': ref('responses', 'PayloadTooLarge'),
-  '415': ref('responses', 'UnsupportedMediaType'),
-};
-
-/** limit and cursor, the same on every newest-first list. */
-const PAGING_PARAMETER_DEFINITIONS = {
-  limit: {
-    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-    description: 'Page size, 1 to 100 (default 20).',
-  },
-  cursor: {
-    schema: { type: 'string' },
-    description:
-      '`next_cursor` of the previous page, as it was (opaque). Keep the same filters while paging.',
-  },
-};
-
-/** The query of GET /v1/webhook-deliveries; the names are the parser's own list. */
-const DELIVERY_LIST_PARAMETER_DEFINITIONS: Record<(typeof DELIVERY_LIST_QUERY_PARAMETERS)[number], object> = {
-  transaction_id: {
-    schema: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
-    description: 'Only deliveries of this transaction (`txn_` id).',
-  },
-  status: {
-    schema: { type: 'string', enum: PUBLIC_DELIVERY_STATUSES },
-    description: 'Only deliveries in this state. Combines with `transaction_id`.',
-  },
-  ...PAGING_PARAMETER_DEFINITIONS,
-};
-
-/** Optional query parameters in the parser's order, from their definitions. */
-function queryParameters<N extends string>(names: readonly N[], definitions: Record<N, object>) {
-  return names.map((name) => ({ name, in: 'query', required: false, ...definitions[name] }));
-}
-
-const DELIVERY_LIST_PARAMETERS = queryParameters(
-  DELIVERY_LIST_QUERY_PARAMETERS,
-  DELIVERY_LIST_PARAMETER_DEFINITIONS,
-);
-
-/** The query of GET /v1/transactions; the names are the parser's own list. */
-const TRANSACTION_LIST_PARAMETER_DEFINITIONS: Record<
-  (typeof TRANSACTION_LIST_QUERY_PARAMETERS)[number],
-  object
-> = {
-  status: {
-    schema: { type: 'string', enum: PUBLIC_TRANSACTION_STATUSES },
-    description: 'Only transactions in this state.',
-  },
-  created_gte: {
-    schema: { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN },
-    description:
-      'Only transactions created at or after this instant (ISO 8601 with a time zone, at most milliseconds; a calendar date that exists).',
-  },
-  created_lt: {
-    schema: { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN },
-    description: 'Only transactions created before this instant; must be later than `created_gte`.',
-  },
-  ...PAGING_PARAMETER_DEFINITIONS,
-};
-
-const TRANSACTION_LIST_PARAMETERS = queryParameters(
-  TRANSACTION_LIST_QUERY_PARAMETERS,
-  TRANSACTION_LIST_PARAMETER_DEFINITIONS,
-);
 
 const DELIVERY_ID_PARAMETER = {
   name: 'id',
@@ -442,36 +150,40 @@ const WEBHOOK_SIGNATURE_DESCRIPTION =
   'tenant\'s signing secret in `Service-Signature` (docs/api/webhooks.md "The signature"): verify it over ' +
   'the raw body before parsing, deduplicate on `event_id`, answer 2xx.';
 
+/**
+ * Where each path stands in the document while some are still written here: the generated ones
+ * (the route table's) and these, merged in the order clients were generated from.
+ */
+const PATH_ORDER = [
+  '/v1/schemes',
+  '/v1/fx/currencies',
+  '/v1/resolve',
+  '/v1/execute',
+  '/v1/pay',
+  '/v1/partner/callbacks/{rail}',
+  '/v1/transactions',
+  '/v1/instructions/{id}',
+  '/v1/transactions/{id}',
+  '/v1/webhook-endpoints',
+  '/v1/webhook-deliveries',
+  '/v1/webhook-deliveries/{id}',
+  '/v1/webhook-deliveries/{id}/replay',
+  '/v1/openapi.json',
+  '/docs',
+  '/docs/errors',
+  '/docs/assets/{name}',
+  '/healthz',
+  '/readyz',
+  '/v1/sandbox/test-qrs',
+];
+
+function inDocumentOrder<W extends Record<string, unknown>>(generated: object, written: W): W {
+  const all: Record<string, unknown> = { ...written, ...generated };
+  return Object.fromEntries(PATH_ORDER.filter((path) => path in all).map((path) => [path, all[path]])) as W;
+}
+
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
-  const sharedResponses = {
-    BadRequest: errorResponse(
-      ['ValidationError'],
-      `${describeTags(['ValidationError'])}: malformed JSON, a forbidden key, or a field not of the documented shape (the message names it).`,
-      RATE_LIMIT_HEADERS,
-    ),
-    Unauthorized: registryErrorResponse('AuthError'),
-    NotFound: registryErrorResponse('NotFoundError'),
-    // Not listed per operation: any path of this document answers it for a method it does not have.
-    MethodNotAllowed: registryErrorResponse('MethodNotAllowed', { Allow: ref('headers', 'Allow') }),
-    PayloadTooLarge: errorResponse(
-      ['PayloadTooLarge'],
-      `${describeTags(['PayloadTooLarge'])}: body over 64 KiB.`,
-      RATE_LIMIT_HEADERS,
-    ),
-    UnsupportedMediaType: errorResponse(
-      ['UnsupportedMediaType'],
-      `${describeTags(['UnsupportedMediaType'])}: a body that is not JSON.`,
-      RATE_LIMIT_HEADERS,
-    ),
-    TooManyRequests: registryErrorResponse('RateLimitError', {
-      ...RATE_LIMIT_HEADERS,
-      'Retry-After': ref('headers', 'RetryAfter'),
-    }),
-    InternalError: registryErrorResponse('InternalError'),
-    ServiceUnavailable: registryErrorResponse('ServiceUnavailable', {
-      'Retry-After': ref('headers', 'RetryAfter'),
-    }),
-  };
+  const sharedResponses = SHARED_RESPONSES;
   const namedSchemas = componentSchemas({
     ...ERROR_BODY_SCHEMA,
     properties: {
@@ -514,213 +226,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
     security: [{ ApiKey: [] }],
     paths: refNamedSchemas(
       withErrorLinks(
-        {
-          '/v1/schemes': {
-            get: {
-              operationId: 'listSchemes',
-              tags: ['Schemes'],
-              summary: 'List the accepted QR schemes',
-              description:
-                'The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, ' +
-                'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
-                'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
-                'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
-              responses: {
-                '200': okResponse(
-                  'The scheme catalogue.',
-                  ref('schemas', 'SchemesResponse'),
-                  true,
-                  example('pix', 'The Pix scheme', withRequestId('schemes', [EXAMPLE_SCHEME])),
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/fx/currencies': {
-            get: {
-              operationId: 'listFxCurrencies',
-              tags: ['FX'],
-              summary: 'List the wallet currencies',
-              description:
-                'The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay ' +
-                "(any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's " +
-                "cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks " +
-                'against. ' +
-                FX_DESCRIPTION,
-              responses: {
-                '200': okResponse(
-                  'The wallet currencies, by code.',
-                  ref('schemas', 'WalletCurrenciesResponse'),
-                  true,
-                  example(
-                    'sandbox',
-                    'The sandbox rate table',
-                    withRequestId('currencies', EXAMPLE_WALLET_CURRENCIES),
-                  ),
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/resolve': {
-            post: {
-              operationId: 'resolve',
-              tags: ['Payments'],
-              summary: 'Resolve a QR code into a payment instruction',
-              description:
-                'Decodes the QR text and stores a payment instruction. With `wallet_currency` ' +
-                'different from the payment currency, an FX quote is made and the instruction also carries ' +
-                '`wallet_currency`, `wallet_amount` (what the user pays) and `quote`; with `wallet_currency` equal ' +
-                'to the payment currency, `wallet_amount` equals `amount` and `quote` is null. Without ' +
-                '`wallet_currency` the instruction has exactly the fields of `Instruction`. `amount` is only for QR codes ' +
-                'that carry none (422 `AmountRequired` when missing for those, 422 `AmountMismatch` when it differs ' +
-                "from the QR's); a positive amount outside the scheme's `min_amount`..`max_amount` (GET /v1/schemes) is 422 " +
-                '`AmountOutOfRange`; zero or a negative amount, or one a JSON number cannot hold exactly, is 400 `ValidationError`. ' +
-                'An optional field sent as null is taken as not sent. ' +
-                'A `wallet_currency` that is malformed or not quoted (GET /v1/fx/currencies) is 400 `ValidationError`. ' +
-                `\n\n${FX_DESCRIPTION}\n\nConfidence: ${CONFIDENCE_DESCRIPTION}`,
-              requestBody: {
-                required: true,
-                content: jsonContent(ref('schemas', 'ResolveRequest'), {
-                  ...example(
-                    'wallet_currency_usd',
-                    '100.00 BRL paid from a USD wallet',
-                    EXAMPLE_RESOLVE_REQUEST,
-                  ),
-                  ...example('no_fx', 'In the payment currency', { qr_string: EXAMPLE_QR, amount: 100 }),
-                }),
-              },
-              responses: {
-                '200': okResponse('The stored instruction.', ref('schemas', 'ResolveResponse'), true, {
-                  ...example(
-                    'wallet_currency_usd',
-                    'Paid from a USD wallet: 100.00 BRL cost 18.45 USD',
-                    withRequestId('instruction', EXAMPLE_INSTRUCTION),
-                  ),
-                  ...example(
-                    'no_wallet_currency',
-                    'Without wallet_currency: the instruction fields only',
-                    withRequestId('instruction', EXAMPLE_INSTRUCTION_WITHOUT_FX),
-                  ),
-                }),
-                ...BODY_ERRORS,
-                ...QR_ROUTE_ERRORS,
-              },
-            },
-          },
-          '/v1/execute': {
-            post: {
-              operationId: 'execute',
-              tags: ['Payments'],
-              summary: 'Execute a resolved instruction',
-              description:
-                'Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the ' +
-                '`instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 ' +
-                '`NotFoundError`). The call waits a bounded time ' +
-                '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
-                'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
-                '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
-                '`transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is ' +
-                'paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote ' +
-                'is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with ' +
-                '`payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and ' +
-                'bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent ' +
-                'as an undeclared foreign identifier (docs/payer-identity.md). ' +
-                SANDBOX_AMOUNTS_DESCRIPTION +
-                IDEMPOTENCY_DESCRIPTION,
-              parameters: [IDEMPOTENCY_KEY_PARAMETER],
-              requestBody: {
-                required: true,
-                content: jsonContent(
-                  ref('schemas', 'ExecuteRequest'),
-                  example('brazilian_payer', 'A payer with a Brazilian CPF', EXAMPLE_EXECUTE_REQUEST),
-                ),
-              },
-              responses: {
-                '200': okResponse(
-                  'The transaction as it stands.',
-                  ref('schemas', 'ExecuteResponse'),
-                  true,
-                  {
-                    ...example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
-                    ...example(
-                      'failed',
-                      'Rejected by the rail (amount ending in 51 in the sandbox)',
-                      withRequestId('transaction', EXAMPLE_FAILED_TRANSACTION),
-                    ),
-                  },
-                  IDEMPOTENT_REPLAYED_HEADER,
-                ),
-                '400': IDEMPOTENT_BODY_400,
-                '404': errorResponse(
-                  ['NotFoundError'],
-                  `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                '409': errorResponse(
-                  [
-                    'IdempotencyInProgress',
-                    'InstructionAlreadyExecuted',
-                    'ChargeAlreadyPaid',
-                    'QuoteExpired',
-                  ],
-                  `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'])}.`,
-                  { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
-                ),
-                '413': BODY_ERRORS['413'],
-                '415': BODY_ERRORS['415'],
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/pay': {
-            post: {
-              operationId: 'pay',
-              tags: ['Payments'],
-              summary: 'Resolve a QR code and execute the payment in one call',
-              description:
-                'POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer ' +
-                'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
-                '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
-                'nor pays twice. ' +
-                SANDBOX_AMOUNTS_DESCRIPTION +
-                IDEMPOTENCY_DESCRIPTION,
-              parameters: [IDEMPOTENCY_KEY_PARAMETER],
-              requestBody: {
-                required: true,
-                content: jsonContent(
-                  ref('schemas', 'PayRequest'),
-                  example(
-                    'wallet_currency_usd',
-                    '100.00 BRL from a USD wallet, completes in the sandbox',
-                    EXAMPLE_PAY_REQUEST,
-                  ),
-                ),
-              },
-              responses: {
-                '200': okResponse(
-                  'The transaction as it stands and its instruction.',
-                  ref('schemas', 'PayResponse'),
-                  true,
-                  example('completed', 'Completed', {
-                    transaction: EXAMPLE_TRANSACTION,
-                    instruction: EXAMPLE_INSTRUCTION,
-                    request_id: EXAMPLE_REQUEST_ID,
-                  }),
-                  IDEMPOTENT_REPLAYED_HEADER,
-                ),
-                '400': IDEMPOTENT_BODY_400,
-                '409': errorResponse(
-                  ['IdempotencyInProgress', 'ChargeAlreadyPaid'],
-                  `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                '413': BODY_ERRORS['413'],
-                '415': BODY_ERRORS['415'],
-                ...QR_ROUTE_ERRORS,
-              },
-            },
-          },
+        inDocumentOrder(pathsOf(PUBLIC_ROUTES), {
           '/v1/partner/callbacks/{rail}': {
             post: {
               operationId: 'partnerCallback',
@@ -790,176 +296,6 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
                 ),
                 '500': ref('responses', 'InternalError'),
                 '503': ref('responses', 'ServiceUnavailable'),
-              },
-            },
-          },
-          '/v1/transactions': {
-            get: {
-              operationId: 'listTransactions',
-              tags: ['Transactions'],
-              summary: "List the tenant's transactions",
-              description:
-                'Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a ' +
-                '`created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. ' +
-                'Paging is by position (keyset), so transactions created while you page never shift a page: nothing is ' +
-                'repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is ' +
-                'not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to ' +
-                '100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
-              parameters: TRANSACTION_LIST_PARAMETERS,
-              responses: {
-                '200': okResponse(
-                  'One page of transactions.',
-                  ref('schemas', 'TransactionsResponse'),
-                  true,
-                  lastPageExample('transactions', EXAMPLE_TRANSACTION),
-                ),
-                ...QUERY_ERRORS,
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/instructions/{id}': {
-            get: {
-              operationId: 'getInstruction',
-              tags: ['Instructions'],
-              summary: 'Read an instruction',
-              description:
-                'One of your instructions, as POST /v1/resolve showed it: the instruction fields, plus `wallet_currency`, ' +
-                '`wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another ' +
-                "tenant's id are all 404 `NotFoundError`.",
-              parameters: [
-                {
-                  name: 'id',
-                  in: 'path',
-                  required: true,
-                  schema: { type: 'string' },
-                  example: EXAMPLE_INSTRUCTION_ID,
-                  description: 'Instruction id (`ins_`).',
-                },
-              ],
-              responses: {
-                '200': okResponse(
-                  'The instruction.',
-                  ref('schemas', 'InstructionResponse'),
-                  true,
-                  example(
-                    'wallet_currency_usd',
-                    'Resolved with a USD wallet',
-                    withRequestId('instruction', EXAMPLE_INSTRUCTION),
-                  ),
-                ),
-                '404': errorResponse(
-                  ['NotFoundError'],
-                  `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/transactions/{id}': {
-            get: {
-              operationId: 'getTransaction',
-              tags: ['Transactions'],
-              summary: 'Read a transaction',
-              description:
-                'The current state of one of your transactions. An unknown id and another ' +
-                "tenant's id are both 404 `NotFoundError`, so ids cannot be probed.",
-              parameters: [
-                {
-                  name: 'id',
-                  in: 'path',
-                  required: true,
-                  schema: { type: 'string' },
-                  example: EXAMPLE_TRANSACTION_ID,
-                  description: 'Transaction id (`txn_`).',
-                },
-              ],
-              responses: {
-                '200': okResponse(
-                  'The transaction.',
-                  ref('schemas', 'TransactionResponse'),
-                  true,
-                  example('completed', 'Completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
-                ),
-                '404': errorResponse(
-                  ['NotFoundError'],
-                  `${describeTags(['NotFoundError'])}: no such transaction for this key.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/webhook-endpoints': {
-            get: {
-              operationId: 'listWebhookEndpoints',
-              tags: ['Webhook endpoints'],
-              summary: "List the tenant's webhook endpoints",
-              description:
-                'Every webhook endpoint registered for your tenant, with the names of its custom ' +
-                'headers (values are never shown). Endpoints are registered by the operator during onboarding.',
-              responses: {
-                '200': okResponse(
-                  'The endpoints.',
-                  ref('schemas', 'WebhookEndpointsResponse'),
-                  true,
-                  example('one', 'One endpoint', withRequestId('endpoints', [EXAMPLE_ENDPOINT])),
-                ),
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/webhook-deliveries': {
-            get: {
-              operationId: 'listWebhookDeliveries',
-              tags: ['Webhook deliveries'],
-              summary: "List the tenant's webhook deliveries",
-              description:
-                'Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be ' +
-                'combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown ' +
-                'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
-                '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
-              parameters: DELIVERY_LIST_PARAMETERS,
-              responses: {
-                '200': okResponse(
-                  'One page of deliveries.',
-                  ref('schemas', 'WebhookDeliveriesResponse'),
-                  true,
-                  lastPageExample('deliveries', EXAMPLE_DELIVERY),
-                ),
-                ...QUERY_ERRORS,
-                ...AUTHENTICATED_ERRORS,
-              },
-            },
-          },
-          '/v1/webhook-deliveries/{id}': {
-            get: {
-              operationId: 'getWebhookDelivery',
-              tags: ['Webhook deliveries'],
-              summary: 'Read a webhook delivery with its attempts',
-              description:
-                'One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the ' +
-                "status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's " +
-                'id are both 404 `NotFoundError`.',
-              parameters: [DELIVERY_ID_PARAMETER],
-              responses: {
-                '200': okResponse(
-                  'The delivery.',
-                  ref('schemas', 'WebhookDeliveryResponse'),
-                  true,
-                  example(
-                    'delivered',
-                    'Delivered at the first attempt',
-                    withRequestId('delivery', EXAMPLE_DELIVERY_WITH_ATTEMPTS),
-                  ),
-                ),
-                '404': errorResponse(
-                  ['NotFoundError'],
-                  `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
-                  RATE_LIMIT_HEADERS,
-                ),
-                ...AUTHENTICATED_ERRORS,
               },
             },
           },
@@ -1179,7 +515,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
               },
             },
           },
-        },
+        }),
         sharedResponses,
       ),
       namedSchemas,

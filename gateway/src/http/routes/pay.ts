@@ -3,24 +3,89 @@ import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
 import { requireIdempotencyKey } from '../../idempotency/http';
+import {
+  EXAMPLE_INSTRUCTION,
+  EXAMPLE_PAY_REQUEST,
+  EXAMPLE_REQUEST_ID,
+  EXAMPLE_TRANSACTION,
+} from '../../openapi/examples';
+import {
+  BODY_ERRORS,
+  describeTags,
+  errorResponse,
+  example,
+  IDEMPOTENT_BODY_400,
+  IDEMPOTENT_REPLAYED_HEADER,
+  okResponse,
+  QR_ROUTE_ERRORS,
+  RATE_LIMIT_HEADERS,
+} from '../../openapi/responses';
+import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
 import { decodeRequest, type ResolveInstructionDeps } from '../../payments/resolve-instruction';
 import { dropNullFields } from '../null-as-absent';
 import { toPublicInstruction } from '../presenters/instruction';
-import { PAY_REQUEST_SCHEMA } from '../schemas';
-import { type PayerBody, type PaymentRouteDeps, payerOf, paymentRequest } from './execute';
+import { PAY_REQUEST_SCHEMA, PAY_RESPONSE_SCHEMA } from '../schemas';
+import {
+  IDEMPOTENCY_DESCRIPTION,
+  IDEMPOTENCY_KEY_HEADERS,
+  type PaymentRouteDeps,
+  payerOf,
+  paymentRequest,
+  SANDBOX_AMOUNTS_DESCRIPTION,
+} from './execute';
 
 export interface PayRouteDeps extends PaymentRouteDeps {
   resolve: Pick<ResolveInstructionDeps, 'decoder' | 'currencies'>;
   payout: Pick<Client<typeof PayoutService>, 'pay'>;
 }
 
-interface PayBody extends PayerBody {
-  qr_string: string;
-  wallet_currency?: string;
-  amount?: number;
-}
-
 export const PAY_OPERATION = 'POST /v1/pay';
+
+export const PAY_ROUTE = defineRoute({
+  method: 'POST',
+  url: '/v1/pay',
+  schema: {
+    operationId: 'pay',
+    tags: ['Payments'],
+    summary: 'Resolve a QR code and execute the payment in one call',
+    description:
+      'POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer ' +
+      'carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when ' +
+      '`wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction ' +
+      'nor pays twice. ' +
+      SANDBOX_AMOUNTS_DESCRIPTION +
+      IDEMPOTENCY_DESCRIPTION,
+    headers: IDEMPOTENCY_KEY_HEADERS,
+    body: PAY_REQUEST_SCHEMA,
+    bodyExamples: example(
+      'wallet_currency_usd',
+      '100.00 BRL from a USD wallet, completes in the sandbox',
+      EXAMPLE_PAY_REQUEST,
+    ),
+    response: {
+      '200': okResponse(
+        'The transaction as it stands and its instruction.',
+        PAY_RESPONSE_SCHEMA,
+        true,
+        example('completed', 'Completed', {
+          transaction: EXAMPLE_TRANSACTION,
+          instruction: EXAMPLE_INSTRUCTION,
+          request_id: EXAMPLE_REQUEST_ID,
+        }),
+        IDEMPOTENT_REPLAYED_HEADER,
+      ),
+      '400': IDEMPOTENT_BODY_400,
+      '409': errorResponse(
+        ['IdempotencyInProgress', 'ChargeAlreadyPaid'],
+        `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
+        RATE_LIMIT_HEADERS,
+      ),
+      '413': BODY_ERRORS['413'],
+      '415': BODY_ERRORS['415'],
+      ...QR_ROUTE_ERRORS,
+    },
+  },
+});
 
 /**
  * POST /v1/pay (docs/api/idempotency.md "Execute and pay"): resolve and execute in one call. The
@@ -30,15 +95,12 @@ export const PAY_OPERATION = 'POST /v1/pay';
  * (services/payout/README.md "Resolve and Pay").
  */
 export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void {
-  app.post<{ Body: PayBody }>(
-    '/v1/pay',
-    {
-      onRequest: deps.authenticate,
-      preValidation: requireIdempotencyKey,
-      schema: { body: PAY_REQUEST_SCHEMA },
-      preHandler: dropNullFields,
-    },
-    async (request, reply) => {
+  app.route<{ Body: BodyOf<typeof PAY_ROUTE> }>({
+    ...routeOptions(PAY_ROUTE),
+    onRequest: deps.authenticate,
+    preValidation: requireIdempotencyKey,
+    preHandler: dropNullFields,
+    handler: async (request, reply) => {
       const body = request.body;
       const payment = paymentRequest(request, deps, PAY_OPERATION);
       const { tenantId, key, fingerprint } = payment;
@@ -78,5 +140,5 @@ export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void
         };
       });
     },
-  );
+  });
 }

@@ -1,5 +1,33 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import { EXAMPLE_SCHEME } from '../../openapi/examples';
+import { AUTHENTICATED_ERRORS, example, okResponse, withRequestId } from '../../openapi/responses';
+import { defineRoute, routeOptions } from '../../openapi/route';
 import type { SchemeCatalogue } from '../../schemes/catalogue';
+import { SCHEMES_RESPONSE_SCHEMA } from '../schemas';
+
+export const LIST_SCHEMES_ROUTE = defineRoute({
+  method: 'GET',
+  url: '/v1/schemes',
+  schema: {
+    operationId: 'listSchemes',
+    tags: ['Schemes'],
+    summary: 'List the accepted QR schemes',
+    description:
+      'The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, ' +
+      'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
+      'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
+      'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
+    response: {
+      '200': okResponse(
+        'The scheme catalogue.',
+        SCHEMES_RESPONSE_SCHEMA,
+        true,
+        example('pix', 'The Pix scheme', withRequestId('schemes', [EXAMPLE_SCHEME])),
+      ),
+      ...AUTHENTICATED_ERRORS,
+    },
+  },
+});
 
 /**
  * GET /v1/schemes (docs/api/resources.md "The scheme catalogue"): the decoder's catalogue, cached
@@ -9,10 +37,14 @@ export function registerSchemesRoute(
   app: FastifyInstance,
   deps: { schemes: SchemeCatalogue; authenticate: onRequestAsyncHookHandler },
 ): void {
-  app.get('/v1/schemes', { onRequest: deps.authenticate }, async (request, reply) => {
-    const schemesJson = await deps.schemes.getJson();
-    // Hot path: the cached array text is embedded as is, no per-request serialization.
-    reply.type('application/json; charset=utf-8');
-    return `{"schemes":${schemesJson},"request_id":"${request.id}"}`;
+  app.route({
+    ...routeOptions(LIST_SCHEMES_ROUTE),
+    onRequest: deps.authenticate,
+    handler: async (request, reply) => {
+      const schemesJson = await deps.schemes.getJson();
+      // Hot path: the cached array text is embedded as is, no per-request serialization.
+      reply.type('application/json; charset=utf-8');
+      return `{"schemes":${schemesJson},"request_id":"${request.id}"}`;
+    },
   });
 }

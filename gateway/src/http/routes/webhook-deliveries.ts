@@ -2,10 +2,28 @@ import type { Client } from '@connectrpc/connect';
 import { DeliveryStatus, type WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../../errors/api-error';
-import { parseDeliveryListQuery } from '../delivery-list-query';
+import {
+  EXAMPLE_DELIVERY,
+  EXAMPLE_DELIVERY_ID,
+  EXAMPLE_DELIVERY_WITH_ATTEMPTS,
+} from '../../openapi/examples';
+import {
+  AUTHENTICATED_ERRORS,
+  describeTags,
+  errorResponse,
+  example,
+  lastPageExample,
+  okResponse,
+  QUERY_ERRORS,
+  RATE_LIMIT_HEADERS,
+  withRequestId,
+} from '../../openapi/responses';
+import { defineRoute, type ParamsOf, routeOptions } from '../../openapi/route';
+import { DELIVERY_LIST_QUERY_SCHEMA, parseDeliveryListQuery } from '../delivery-list-query';
 import { isWebhookDeliveryId } from '../ids';
 import { registerJsonBodyParser } from '../json-body';
 import { toPublicWebhookDelivery, toPublicWebhookDeliveryWithAttempts } from '../presenters/webhook-delivery';
+import { WEBHOOK_DELIVERIES_RESPONSE_SCHEMA, WEBHOOK_DELIVERY_RESPONSE_SCHEMA } from '../schemas';
 
 export interface WebhookDeliveriesRouteDeps {
   webhook: Pick<Client<typeof WebhookService>, 'listDeliveries' | 'getDelivery' | 'replayDelivery'>;
@@ -38,6 +56,74 @@ function checkReplayBody(body: unknown): void {
   if (extra !== undefined) throw apiError('ValidationError', `${extra.slice(0, 64)} is not a known field`);
 }
 
+export const LIST_WEBHOOK_DELIVERIES_ROUTE = defineRoute({
+  method: 'GET',
+  url: '/v1/webhook-deliveries',
+  schema: {
+    operationId: 'listWebhookDeliveries',
+    tags: ['Webhook deliveries'],
+    summary: "List the tenant's webhook deliveries",
+    description:
+      'Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be ' +
+      'combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown ' +
+      'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
+      '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
+    querystring: DELIVERY_LIST_QUERY_SCHEMA,
+    response: {
+      '200': okResponse(
+        'One page of deliveries.',
+        WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
+        true,
+        lastPageExample('deliveries', EXAMPLE_DELIVERY),
+      ),
+      ...QUERY_ERRORS,
+      ...AUTHENTICATED_ERRORS,
+    },
+  },
+});
+
+/** The delivery id in the path of the routes of one delivery. */
+export const DELIVERY_ID_PARAMS = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: { type: 'string', examples: [EXAMPLE_DELIVERY_ID], description: 'Delivery id (`whd_`).' },
+  },
+} as const;
+
+export const GET_WEBHOOK_DELIVERY_ROUTE = defineRoute({
+  method: 'GET',
+  url: '/v1/webhook-deliveries/:id',
+  schema: {
+    operationId: 'getWebhookDelivery',
+    tags: ['Webhook deliveries'],
+    summary: 'Read a webhook delivery with its attempts',
+    description:
+      'One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the ' +
+      "status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's " +
+      'id are both 404 `NotFoundError`.',
+    params: DELIVERY_ID_PARAMS,
+    response: {
+      '200': okResponse(
+        'The delivery.',
+        WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
+        true,
+        example(
+          'delivered',
+          'Delivered at the first attempt',
+          withRequestId('delivery', EXAMPLE_DELIVERY_WITH_ATTEMPTS),
+        ),
+      ),
+      '404': errorResponse(
+        ['NotFoundError'],
+        `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
+        RATE_LIMIT_HEADERS,
+      ),
+      ...AUTHENTICATED_ERRORS,
+    },
+  },
+});
+
 /**
  * GET /v1/webhook-deliveries (docs/api/webhooks.md "Webhook deliveries"), GET /v1/webhook-deliveries/{id} and
  * POST /v1/webhook-deliveries/{id}/replay (docs/api/webhooks.md "Webhook deliveries",
@@ -50,25 +136,29 @@ export function registerWebhookDeliveriesRoutes(
 ): void {
   const { webhook, authenticate } = deps;
 
-  app.get('/v1/webhook-deliveries', { onRequest: authenticate }, async (request) => {
-    const query = parseDeliveryListQuery(request.query);
-    const res = await webhook.listDeliveries({
-      tenantId: request.auth?.tenantId ?? '',
-      transactionId: query.transactionId,
-      status: query.status ?? DeliveryStatus.UNSPECIFIED,
-      page: { limit: query.limit, cursor: query.cursor },
-    });
-    return {
-      deliveries: res.deliveries.map(toPublicWebhookDelivery),
-      next_cursor: res.pageInfo?.nextCursor || null,
-      request_id: request.id,
-    };
+  app.route({
+    ...routeOptions(LIST_WEBHOOK_DELIVERIES_ROUTE),
+    onRequest: authenticate,
+    handler: async (request) => {
+      const query = parseDeliveryListQuery(request.query);
+      const res = await webhook.listDeliveries({
+        tenantId: request.auth?.tenantId ?? '',
+        transactionId: query.transactionId,
+        status: query.status ?? DeliveryStatus.UNSPECIFIED,
+        page: { limit: query.limit, cursor: query.cursor },
+      });
+      return {
+        deliveries: res.deliveries.map(toPublicWebhookDelivery),
+        next_cursor: res.pageInfo?.nextCursor || null,
+        request_id: request.id,
+      };
+    },
   });
 
-  app.get<{ Params: { id: string } }>(
-    '/v1/webhook-deliveries/:id',
-    { onRequest: authenticate },
-    async (request) => {
+  app.route<{ Params: ParamsOf<typeof GET_WEBHOOK_DELIVERY_ROUTE> }>({
+    ...routeOptions(GET_WEBHOOK_DELIVERY_ROUTE),
+    onRequest: authenticate,
+    handler: async (request) => {
       const { delivery, attempts, earlierAttempts } = await webhook.getDelivery({
         tenantId: request.auth?.tenantId ?? '',
         deliveryId: deliveryIdOf(request.params.id),
@@ -79,7 +169,7 @@ export function registerWebhookDeliveriesRoutes(
         request_id: request.id,
       };
     },
-  );
+  });
 
   // Its own scope, so only this route's JSON parser takes an empty body.
   app.register(async (scope) => {

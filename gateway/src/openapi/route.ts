@@ -1,0 +1,82 @@
+import type { FastifySchema } from 'fastify';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { TagName } from './reference';
+import type { Examples } from './responses';
+
+// A public route declares its whole contract in one place: its params, querystring, headers, body
+// and every response (status → the OpenAPI response object with its JSON Schema and the error names
+// it can carry), with the prose, tags and examples beside them. Fastify validates with the same
+// schemas (fastifySchemaOf), the handler's types come from them (BodyOf, ParamsOf), and the OpenAPI
+// document's paths are generated from the route table (paths.ts).
+
+/** An object schema whose properties are the route's parameters of one kind. */
+export interface ParameterSchema {
+  readonly type: 'object';
+  readonly required?: readonly string[];
+  readonly properties: Readonly<Record<string, object>>;
+  readonly additionalProperties?: boolean;
+}
+
+export interface PublicRouteSchema {
+  readonly operationId: string;
+  readonly tags: readonly TagName[];
+  readonly summary: string;
+  readonly description: string;
+  /** `[]`: no API key (documentation, probes, partner callbacks). */
+  readonly security?: readonly [];
+  /** Path parameters; each property's `description` and first of `examples` document it. */
+  readonly params?: ParameterSchema;
+  /** Query parameters, in the order the document lists them. */
+  readonly querystring?: ParameterSchema;
+  /**
+   * Request headers, for the document only: the hooks that read them own their rules (the
+   * Idempotency-Key's is the platform's, also applied by payout), so Fastify does not check them a
+   * second time with another message.
+   */
+  readonly headers?: ParameterSchema;
+  readonly body?: JSONSchema;
+  /** The request body's examples (the first is what "Try it out" sends); required unless false. */
+  readonly bodyExamples?: Examples;
+  readonly bodyRequired?: boolean;
+  /** Every status the route answers: OpenAPI response objects (openapi/responses.ts). */
+  readonly response: Readonly<Record<string, object>>;
+}
+
+export interface PublicRoute {
+  readonly method: 'GET' | 'POST';
+  /** Fastify's form: `/v1/transactions/:id`. */
+  readonly url: string;
+  readonly schema: PublicRouteSchema;
+}
+
+/** A route definition, its literal types kept so the handler's types derive from its schemas. */
+export function defineRoute<const R extends PublicRoute>(route: R): R {
+  return route;
+}
+
+/**
+ * What Fastify validates of a route: its path parameters and its body. A copy, so Fastify's
+ * compilation never changes the definitions the document is generated from.
+ */
+export function fastifySchemaOf(route: PublicRoute): FastifySchema {
+  const { params, body } = route.schema;
+  return structuredClone({ ...(params ? { params } : {}), ...(body ? { body } : {}) });
+}
+
+/** The method, URL and schema Fastify registers a route with. */
+export function routeOptions(route: PublicRoute) {
+  return { method: route.method, url: route.url, schema: fastifySchemaOf(route) };
+}
+
+/** `null` of an optional field is dropped before the handler runs (http/null-as-absent.ts). */
+type WithoutNulls<T> = { [K in keyof T]: Exclude<T[K], null> };
+
+/** The body type of a route, from its schema, as the handler sees it (nulls dropped). */
+export type BodyOf<R extends PublicRoute> = R['schema']['body'] extends JSONSchema
+  ? WithoutNulls<FromSchema<R['schema']['body']>>
+  : never;
+
+/** The path parameters of a route, from its schema. */
+export type ParamsOf<R extends PublicRoute> = R['schema']['params'] extends JSONSchema
+  ? FromSchema<R['schema']['params']>
+  : never;
