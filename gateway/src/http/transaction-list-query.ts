@@ -11,12 +11,6 @@ import {
   singleQueryParam as single,
 } from './list-query';
 
-/**
- * The public transaction states (docs/api/resources.md "Transaction states" plus the transient
- * ones), as the list filters them.
- */
-export { TRANSACTION_STATUSES as PUBLIC_TRANSACTION_STATUSES };
-
 /** What ListTransactions receives; 0, '', UNSPECIFIED and undefined mean "not given". */
 export interface TransactionListQuery {
   status: TransactionStatus;
@@ -42,7 +36,8 @@ export const TRANSACTION_LIST_QUERY_SCHEMA = {
   properties: {
     status: {
       type: 'string',
-      enum: PUBLIC_TRANSACTION_STATUSES,
+      // The public states (docs/api/resources.md "Transaction states"), from the one vocabulary.
+      enum: TRANSACTION_STATUSES,
       description: 'Only transactions in this state.',
     },
     created_gte: {
