@@ -88,7 +88,7 @@ export type ExecutionServiceDeps = {
   firstPollMs: number;
   /** PARTNER_CALLBACK_BASE_URL, to check at execute that the instruction maps to its rail. */
   callbackBaseUrl: string;
-  /** docs/api/idempotency.md "The Idempotency-Key": 24 hours. */
+  /** IDEMPOTENCY_KEY_TTL_MS unless a test shortens it. */
   idempotencyKeyTtlMs?: number;
   /** What a QR resolves to (amount, rail limits, quote), shared with CreateInstruction. */
   resolver: InstructionResolver;
@@ -98,7 +98,11 @@ export type ExecutionServiceDeps = {
   allowPrivateCallbackTargets: boolean;
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * docs/api/idempotency.md "The Idempotency-Key": a key is remembered 24 hours. Payout owns it; the
+ * gateway's cache learns it through GetExecutionSettings.
+ */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_WAIT_MS = 60_000;
 const FINGERPRINT = /^[0-9A-Za-z+/=_-]{1,128}$/;
 /** Execute and pay wait for the outcome: a partner's acceptance is theirs to hold (README "Execute"). */
@@ -171,7 +175,7 @@ function checkKeyedRequest(req: {
 }
 
 export function createExecutionService(deps: ExecutionServiceDeps): ExecutionService {
-  const keyTtlMs = deps.idempotencyKeyTtlMs ?? DAY_MS;
+  const keyTtlMs = deps.idempotencyKeyTtlMs ?? IDEMPOTENCY_KEY_TTL_MS;
   // The rows this process's executes and pays are submitting or waiting on, with the partner's id
   // once it accepted (written only when the call stops waiting). The partner's callback for one of
   // them is checked against this row instead of a read (README "Execute: state machine, durable
