@@ -16,7 +16,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  system = await startSystem({ databaseRoles: true, gatewayEnv: { EXECUTE_WAIT_MS: '2000' } });
+  system = await startSystem({ databaseRoles: true, serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000' } } });
   tenant = await system.createTenant(`e2e-roles-${randomBytes(4).toString('hex')}`);
   receiver.setSecrets([tenant.signingSecret]);
   await system.admin.createWebhookEndpoint({

@@ -113,7 +113,7 @@ beforeAll(async () => {
     readyTimeoutMs: 120_000,
     // A …54 amount is answered processing after this wait (docs/sandbox-test-qrs.md "Test amounts");
     // 2 s instead of 8 keeps one from holding a slot of the pool for long.
-    gatewayEnv: { EXECUTE_WAIT_MS: '2000' },
+    serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000' } },
   });
   tenant = await system.createTenant(`e2e-fuzz-${randomBytes(4).toString('hex')}`, RATE_LIMIT_PER_MINUTE);
   db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });

@@ -33,12 +33,12 @@ const relayUrls: string[] = [];
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   system = await startSystem({
-    gatewayEnv: { EXECUTE_WAIT_MS: '1000' },
     // …54 stays processing for the whole test: past its 2 s horizon, it is stuck. The fault plan
     // makes partner submissions fail or time out on demand.
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '600000', PARTNER_SIM_FAULTS: 'true' },
     serviceEnv: {
       payout: {
+        EXECUTE_WAIT_MS: '1000',
         OUTBOX_RELAY_ENABLED: 'false',
         SETTLEMENT_HORIZON_PIX_MS: '2000',
         STUCK_GAUGE_REFRESH_MS: '100',

@@ -58,10 +58,9 @@ beforeAll(async () => {
   system = await startSystem({
     otlpTracesUrl: receiver.tracesUrl,
     // Pay waits 2 s for a terminal state: the default outcome settles inside it, …54 does not.
-    gatewayEnv: { EXECUTE_WAIT_MS: '2000' },
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: String(SLOW_SETTLE_MS) },
     // Claims every 200 ms; the per-transaction backoff stays the default (first poll after 1 s).
-    serviceEnv: { payout: { POLL_INTERVAL_MS: '200' } },
+    serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000', POLL_INTERVAL_MS: '200' } },
   });
   tenant = await system.createTenant(`e2e-outcomes-${randomBytes(4).toString('hex')}`, 1_000);
   // One pay first, so the proofs below do not run on cold connections and an unwarmed JIT; its

@@ -29,7 +29,8 @@ const PIX_12_34 = MERCHANT_QRS.find((qr) => qr.country === 'BR' && qr.amount !==
 beforeAll(async () => {
   system = await startSystem({
     // A short wait and a short slow settlement, so "answers processing, then completes" takes seconds.
-    gatewayEnv: { IDEMPOTENCY_KEY_PREFIX: IDEMPOTENCY_PREFIX, EXECUTE_WAIT_MS: '2000' },
+    gatewayEnv: { IDEMPOTENCY_KEY_PREFIX: IDEMPOTENCY_PREFIX },
+    serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000' } },
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '4000' },
   });
   tenant = await system.createTenant(`e2e-pay-${randomBytes(4).toString('hex')}`, 1_000);

@@ -59,8 +59,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   system = await startSystem({
     infra,
-    gatewayEnv: { EXECUTE_WAIT_MS: '2000' },
-    serviceEnv: { payout: { POLL_INTERVAL_MS: '200' } },
+    serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000', POLL_INTERVAL_MS: '200' } },
   });
   tenant = await system.createTenant(`e2e-pg-switch-${randomBytes(4).toString('hex')}`, 1_000_000);
   receiver.setSecrets([tenant.signingSecret]);

@@ -24,9 +24,8 @@ beforeAll(async () => {
   system = await startSystem({
     // Pay waits 2 s for a terminal state; the slow outcome (…54) settles after 5 s, so its answer
     // is `processing` as in the sandbox (20 s there, 8 s of wait).
-    gatewayEnv: { EXECUTE_WAIT_MS: '2000' },
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '5000' },
-    serviceEnv: { payout: { POLL_INTERVAL_MS: '200' } },
+    serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000', POLL_INTERVAL_MS: '200' } },
   });
   tenant = await system.createTenant(`e2e-test-qrs-${randomBytes(4).toString('hex')}`, 1_000);
 }, 180_000);

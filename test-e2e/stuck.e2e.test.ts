@@ -21,10 +21,10 @@ let db: pg.Pool;
 
 beforeAll(async () => {
   system = await startSystem({
-    gatewayEnv: { EXECUTE_WAIT_MS: '1000' },
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: String(SLOW_SETTLE_MS) },
     serviceEnv: {
       payout: {
+        EXECUTE_WAIT_MS: '1000',
         POLL_INTERVAL_MS: '200',
         POLL_LEASE_MS: '3000',
         POLL_BACKOFF_MAX_MS: '2000',

@@ -29,10 +29,9 @@ let db: pg.Pool;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   system = await startSystem({
-    gatewayEnv: { EXECUTE_WAIT_MS: '2000' },
     // …54 settles through its callback after 3 s: after pay answered `processing`.
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: '3000' },
-    serviceEnv: { payout: { POLL_INTERVAL_MS: '200' } },
+    serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000', POLL_INTERVAL_MS: '200' } },
   });
   tenant = await system.createTenant(`e2e-webhooks-${randomBytes(4).toString('hex')}`, 1_000);
   other = await system.createTenant(`e2e-webhooks-other-${randomBytes(4).toString('hex')}`, 1_000);

@@ -59,9 +59,10 @@ const shape = {
   publicDocsUrl: url('PUBLIC_DOCS_URL', { default: 'http://localhost:8080/docs' }),
   schemesCacheTtlMs: int('SCHEMES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),
   currenciesCacheTtlMs: int('FX_CURRENCIES_CACHE_TTL_MS', { default: 60_000, min: 0, max: 86_400_000 }),
-  executeWaitMs: int('EXECUTE_WAIT_MS', { default: 8_000, min: 0, max: 60_000 }),
+  // Owned by payout (GetExecutionSettings); read only to warn that they are ignored.
+  ignoredExecuteWaitMs: str('EXECUTE_WAIT_MS', { optional: true }),
+  ignoredIdempotencyTtlMs: str('IDEMPOTENCY_TTL_MS', { optional: true }),
   idempotencyKeyPrefix: str('IDEMPOTENCY_KEY_PREFIX', { default: 'gateway:idem:' }),
-  idempotencyTtlMs: int('IDEMPOTENCY_TTL_MS', { default: 86_400_000, min: 1_000, max: 604_800_000 }),
   idempotencyLockTtlMs: int('IDEMPOTENCY_LOCK_TTL_MS', { default: 60_000, min: 1_000, max: 3_600_000 }),
   partnerCallbackSecret: str('PARTNER_CALLBACK_SECRET', { secret: true, optional: true }),
   migrateOnStart: bool('MIGRATE_ON_START', { default: false }),

@@ -11,6 +11,7 @@ import type { GatewayConfig } from './config';
 import type { IdempotencyCache } from './idempotency/cache';
 import { createMemoryIdempotencyCache } from './idempotency/memory-cache';
 import { createRedisIdempotencyCache } from './idempotency/redis-cache';
+import { createExecutionSettings, type ExecutionSettingsSource } from './payments/execution-settings';
 import { createFallbackRateLimiter } from './ratelimit/fallback';
 import type { RateLimiter } from './ratelimit/limiter';
 import { createMemoryRateLimiter } from './ratelimit/memory';
@@ -26,6 +27,8 @@ export interface GatewayDeps {
    * 409 IdempotencyInProgress and replays behave the same.
    */
   idempotency: IdempotencyCache;
+  /** payout's execute wait and key lifetime, read from payout (it owns them). */
+  executionSettings: ExecutionSettingsSource;
   decoder: ReturnType<typeof createGrpcClient<typeof DecoderService>>;
   fx: ReturnType<typeof createGrpcClient<typeof FxService>>;
   payout: ReturnType<typeof createGrpcClient<typeof PayoutService>>;
@@ -97,10 +100,12 @@ export function createGatewayDeps(config: GatewayConfig, logger: Logger): Gatewa
     dnsMinResolutionIntervalMs: config.grpcDnsMinResolutionIntervalMs,
     tls: config.grpcTls,
   };
+  const payout = createGrpcClient(PayoutService, { baseUrl: config.payoutUrl, ...grpc });
+  const executionSettings = createExecutionSettings({ payout, logger });
   const idempotencyOptions = {
     keyPrefix: config.idempotencyKeyPrefix,
     lockTtlMs: config.idempotencyLockTtlMs,
-    ttlMs: config.idempotencyTtlMs,
+    ttlMs: async () => (await executionSettings.get()).idempotencyKeyTtlMs,
     logger,
   };
   const idempotency = redis
@@ -112,9 +117,10 @@ export function createGatewayDeps(config: GatewayConfig, logger: Logger): Gatewa
     limiter,
     redis,
     idempotency,
+    executionSettings,
     decoder: createGrpcClient(DecoderService, { baseUrl: config.decoderUrl, ...grpc }),
     fx: createGrpcClient(FxService, { baseUrl: config.fxUrl, ...grpc }),
-    payout: createGrpcClient(PayoutService, { baseUrl: config.payoutUrl, ...grpc }),
+    payout,
     webhook: createGrpcClient(WebhookService, { baseUrl: config.webhookUrl, ...grpc }),
     async redisReady(timeoutMs) {
       if (!redis) return true;

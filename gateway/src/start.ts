@@ -85,7 +85,7 @@ export async function startGateway(
       payout: deps.payout,
       payments: {
         idempotency: deps.idempotency,
-        executeWaitMs: config.executeWaitMs,
+        settings: deps.executionSettings,
         executeCallTimeoutMs: config.grpcTimeoutMs,
         partnerCallbackSecret: config.partnerCallbackSecret,
       },
@@ -113,6 +113,14 @@ export async function startGateway(
     } catch (err) {
       await app.close();
       throw err;
+    }
+    // docs/architecture.md "Idempotency": payout owns both; a gateway copy could only disagree.
+    for (const [name, value] of [
+      ['EXECUTE_WAIT_MS', config.ignoredExecuteWaitMs],
+      ['IDEMPOTENCY_TTL_MS', config.ignoredIdempotencyTtlMs],
+    ] as const) {
+      if (value !== undefined)
+        logger.warn(`${name} is ignored by the gateway: payout owns it (set it on payout)`);
     }
     if (!config.partnerCallbackSecret) {
       logger.warn('PARTNER_CALLBACK_SECRET is not set: partner callbacks are refused (503) until it is');

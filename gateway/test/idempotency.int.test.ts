@@ -174,6 +174,11 @@ interface CacheLifetimes {
   ttlMs: number;
 }
 
+/** The caches read the key lifetime from payout's settings when they store a response. */
+function asOptions({ lockTtlMs, ttlMs }: CacheLifetimes) {
+  return { lockTtlMs, ttlMs: async () => ttlMs };
+}
+
 /** One implementation of the cache, and how a test loses its records. */
 interface CacheBackend {
   name: string;
@@ -187,7 +192,12 @@ const memoryCaches: MemoryIdempotencyCache[] = [];
 const REDIS_BACKEND: CacheBackend = {
   name: 'Redis',
   create: (lifetimes) =>
-    createRedisIdempotencyCache({ redis, keyPrefix: prefix, ...lifetimes, logger: silentLogger() }),
+    createRedisIdempotencyCache({
+      redis,
+      keyPrefix: prefix,
+      ...asOptions(lifetimes),
+      logger: silentLogger(),
+    }),
   flush: flushRedis,
 };
 
@@ -195,7 +205,11 @@ const MEMORY_BACKEND: CacheBackend = {
   // One cache per app, as one per gateway process.
   name: 'memory',
   create: (lifetimes) => {
-    const cache = createMemoryIdempotencyCache({ keyPrefix: prefix, ...lifetimes, logger: silentLogger() });
+    const cache = createMemoryIdempotencyCache({
+      keyPrefix: prefix,
+      ...asOptions(lifetimes),
+      logger: silentLogger(),
+    });
     memoryCaches.push(cache);
     return cache;
   },
@@ -241,7 +255,7 @@ async function startApp(backend: CacheBackend, opts: { cache?: IdempotencyCache;
     payout: fakePayout(state),
     payments: {
       idempotency: cache,
-      executeWaitMs: 0,
+      settings: { get: async () => ({ executeWaitMs: 0, idempotencyKeyTtlMs: 86_400_000 }) },
       executeCallTimeoutMs: 2_000,
       partnerCallbackSecret: undefined,
     },
@@ -593,7 +607,7 @@ describe('Redis only', () => {
       redis: deadRedis,
       keyPrefix: prefix,
       lockTtlMs: 10_000,
-      ttlMs: 60_000,
+      ttlMs: async () => 60_000,
       logger: silentLogger(),
     });
     const { base, state } = await startApp(backend, { cache });

@@ -581,7 +581,6 @@ export async function runCampaign(
   let linkFaults: LinkFaults | undefined;
   try {
     receiver = await startWebhookReceiver();
-    const gatewayEnv = { EXECUTE_WAIT_MS: '2000' };
     // Named here so the trail of a missing event can read how far the dispatchers committed: one
     // group for every webhook replica (serviceEnv applies to each).
     const dispatcherGroup = `faults-webhook-${randomBytes(4).toString('hex')}`;
@@ -610,12 +609,12 @@ export async function runCampaign(
     }
     system = await startSystem({
       infra,
-      gatewayEnv,
       replicas: settings.replicas,
       replicaEnv: (name, index) => replicaEnv.get(`${name}/${index}`),
       partnerSimEnv: { PARTNER_SIM_FAULTS: 'true', PARTNER_SIM_SLOW_SETTLE_MS: '3000' },
       serviceEnv: {
         payout: {
+          EXECUTE_WAIT_MS: '2000',
           POLL_INTERVAL_MS: '200',
           POLL_LEASE_MS: '3000',
           PARTNER_TIMEOUT_MS: '2000',

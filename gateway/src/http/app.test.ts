@@ -83,7 +83,7 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
     },
     payments: {
       idempotency: NO_IDEMPOTENCY_CACHE,
-      executeWaitMs: 0,
+      settings: { get: async () => ({ executeWaitMs: 0, idempotencyKeyTtlMs: 86_400_000 }) },
       executeCallTimeoutMs: 1_000,
       partnerCallbackSecret: undefined,
     },

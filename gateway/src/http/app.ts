@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { apiError } from '../errors/api-error';
 import type { IdempotencyCache } from '../idempotency/cache';
 import { buildOpenApiDocument, serverUrlFromDocsUrl } from '../openapi/document';
+import type { ExecutionSettingsSource } from '../payments/execution-settings';
 import type { RateLimiter } from '../ratelimit/limiter';
 import type { SchemeCatalogue } from '../schemes/catalogue';
 import { type AuthTenants, createAuthHook } from './auth';
@@ -57,11 +58,8 @@ export interface PublicAppDeps {
 
 export interface PaymentsDeps {
   idempotency: IdempotencyCache;
-  /**
-   * EXECUTE_WAIT_MS: how long payout waits for a terminal state
-   * (docs/api/idempotency.md "Execute and pay").
-   */
-  executeWaitMs: number;
+  /** payout's execute wait and key lifetime (docs/api/idempotency.md "Execute and pay"). */
+  settings: ExecutionSettingsSource;
   /** Deadline of the execute call on top of the wait (GRPC_TIMEOUT_MS). */
   executeCallTimeoutMs: number;
   /** PARTNER_CALLBACK_SECRET; undefined: partner callbacks answer 503. */
@@ -181,7 +179,7 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
     idempotency: deps.payments.idempotency,
     execute: {
       payout: deps.payout,
-      waitMs: deps.payments.executeWaitMs,
+      settings: deps.payments.settings,
       callTimeoutMs: deps.payments.executeCallTimeoutMs,
     },
     publicDocsUrl,

@@ -5,12 +5,16 @@ import { createMemoryIdempotencyCache, type MemoryIdempotencyCacheOptions } from
 // The memory cache on a fake clock: the steps of redis-cache.ts's Lua scripts (behaviour shared
 // with Redis is also run against both in test/idempotency.int.test.ts), plus bounded memory.
 
-function setup(opts: Partial<MemoryIdempotencyCacheOptions> = {}) {
+function setup({
+  ttlMs = 10_000,
+  ...opts
+}: Partial<Omit<MemoryIdempotencyCacheOptions, 'ttlMs'>> & { ttlMs?: number } = {}) {
   let clock = 1_000_000;
   const cache = createMemoryIdempotencyCache({
     keyPrefix: 'idem:',
     lockTtlMs: 1_000,
-    ttlMs: 10_000,
+    // payout's key lifetime, as GetExecutionSettings gives it.
+    ttlMs: async () => ttlMs,
     logger: silentLogger(),
     now: () => clock,
     ...opts,
@@ -126,6 +130,22 @@ describe('memory idempotency cache', () => {
     expect((await cache.begin(scope('k'), 'fp')).kind).toBe('replay');
     advance(1);
     expect((await cache.begin(scope('k'), 'other-fp')).kind).toBe('acquired');
+  });
+
+  it("stores nothing and frees the key when payout's key lifetime cannot be read", async () => {
+    const { cache } = setup({});
+    const broken = createMemoryIdempotencyCache({
+      keyPrefix: 'idem:',
+      lockTtlMs: 60_000,
+      ttlMs: async () => {
+        throw new Error('payout unavailable');
+      },
+      logger: silentLogger(),
+    });
+    const lock = lockOf(await broken.begin(scope('k'), 'fp'));
+    await broken.complete(lock, { status: 200, body: {} });
+    expect((await broken.begin(scope('k'), 'fp')).kind).toBe('acquired');
+    expect(cache.size).toBe(0);
   });
 
   it('completing at or after ttlMs from first sight drops the record (a lock outliving the key)', async () => {

@@ -34,8 +34,11 @@ export interface MemoryIdempotencyCacheOptions {
   keyPrefix: string;
   /** How long a lock lives when its holder never completes: longer than a request can run. */
   lockTtlMs: number;
-  /** docs/api/idempotency.md "The Idempotency-Key": 24 h; after that the key is new. */
-  ttlMs: number;
+  /**
+   * How long after first sight a response is kept: payout's idempotency-key lifetime
+   * (GetExecutionSettings, 24 h), so the cache never replays a key payout has forgotten.
+   */
+  ttlMs: () => Promise<number>;
   logger: Logger;
   /** Records kept at most; beyond it the oldest is evicted (its key then goes to payout). */
   maxEntries?: number;
@@ -124,6 +127,19 @@ export function createMemoryIdempotencyCache(opts: MemoryIdempotencyCacheOptions
       return response ? { kind: 'replay', response } : { kind: 'unavailable' };
     },
     async complete(lock: IdempotencyLock, response: CachedResponse) {
+      let ttlMs: number;
+      try {
+        ttlMs = await opts.ttlMs();
+      } catch (err) {
+        // payout's key lifetime is unknown: store nothing and free the key, payout decides.
+        opts.logger.warn(
+          { err: { message: (err as Error)?.message }, step: 'complete' },
+          'idempotency cache could not read the key lifetime; payout decides',
+        );
+        const current = live(lock.recordKey, now());
+        if (current?.state === 'running' && current.token === lock.token) records.delete(lock.recordKey);
+        return;
+      }
       const at = now();
       const current = live(lock.recordKey, at);
       if (current?.state !== 'running' || current.token !== lock.token) return;
@@ -138,7 +154,7 @@ export function createMemoryIdempotencyCache(opts: MemoryIdempotencyCacheOptions
         );
         return;
       }
-      const remaining = current.created + opts.ttlMs - at;
+      const remaining = current.created + ttlMs - at;
       if (remaining <= 0) {
         records.delete(lock.recordKey);
         return;

@@ -75,8 +75,11 @@ export interface RedisIdempotencyCacheOptions {
   keyPrefix: string;
   /** How long a lock lives when its holder never completes (crash): longer than a request can run. */
   lockTtlMs: number;
-  /** docs/api/idempotency.md "The Idempotency-Key": 24 h; after that the key is new. */
-  ttlMs: number;
+  /**
+   * How long after first sight a response is kept: payout's idempotency-key lifetime
+   * (GetExecutionSettings, 24 h), so the cache never replays a key payout has forgotten.
+   */
+  ttlMs: () => Promise<number>;
   logger: Logger;
 }
 
@@ -124,13 +127,22 @@ export function createRedisIdempotencyCache(opts: RedisIdempotencyCacheOptions):
       }
     },
     async complete(lock: IdempotencyLock, response: CachedResponse) {
+      let ttlMs: number;
+      try {
+        ttlMs = await opts.ttlMs();
+      } catch (err) {
+        // payout's key lifetime is unknown: store nothing and free the key, payout decides.
+        warn(err, 'complete');
+        await redis.idempotencyRelease(lock.recordKey, lock.token).catch(() => undefined);
+        return;
+      }
       try {
         await redis.idempotencyComplete(
           lock.recordKey,
           lock.token,
           response.status,
           JSON.stringify(response.body),
-          opts.ttlMs,
+          ttlMs,
         );
       } catch (err) {
         // The response was sent; the next replay goes to payout, which answers from its record.

@@ -2,20 +2,21 @@ import type { Client } from '@connectrpc/connect';
 import type { PayoutService, Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { apiError } from '../errors/api-error';
 import { isInstructionId } from '../http/ids';
+import type { ExecutionSettingsSource } from './execution-settings';
 
 // The execute step of the money path, shared by POST /v1/execute and POST /v1/pay: payout runs it
 // exactly once per (tenant, Idempotency-Key) in its own database (the durable guarantee,
-// docs/architecture.md "Idempotency"), waits up to `waitMs` for a terminal state and answers the
+// docs/architecture.md "Idempotency"), waits up to its EXECUTE_WAIT_MS for a terminal state and answers the
 // transaction as it stands.
 
 export interface ExecuteInstructionDeps {
   payout: Pick<Client<typeof PayoutService>, 'executeInstruction'>;
   /**
-   * How long payout waits for a terminal state before answering
+   * payout's settings: how long it waits for a terminal state before answering
    * (docs/api/idempotency.md "Execute and pay": 8 s by default).
    */
-  waitMs: number;
-  /** Deadline of the call on top of waitMs: the usual service deadline. */
+  settings: ExecutionSettingsSource;
+  /** Deadline of the call on top of the wait: the usual service deadline. */
   callTimeoutMs: number;
 }
 
@@ -50,6 +51,7 @@ export async function executeInstruction(
   // A malformed id cannot exist: the same 404 as an unknown one, without a call (no probing,
   // docs/api/errors.md "Error names").
   if (!isInstructionId(input.instructionId)) throw apiError('NotFoundError', 'instruction not found');
+  const { executeWaitMs } = await deps.settings.get();
   // No abort signal: a client that hangs up must not cancel a payout half way; the answer still
   // fills the idempotency cache for its retry.
   const { transaction, replayed } = await deps.payout.executeInstruction(
@@ -60,9 +62,9 @@ export async function executeInstruction(
       callbackUrl: input.callbackUrl ?? '',
       idempotencyKey: input.idempotencyKey,
       requestFingerprint: input.requestFingerprint,
-      waitMs: deps.waitMs,
+      waitMs: executeWaitMs,
     },
-    { timeoutMs: deps.waitMs + deps.callTimeoutMs },
+    { timeoutMs: executeWaitMs + deps.callTimeoutMs },
   );
   if (!transaction) throw new Error('payout returned no transaction');
   return { transaction, replayed };

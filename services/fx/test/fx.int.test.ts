@@ -123,6 +123,17 @@ describe('fx service', () => {
     ).toThrow(/FX_RATES BRL\.per_usd must be a positive decimal string/);
   });
 
+  it('refuses at start an FX_RATES currency whose digits disagree with ISO 4217, or that it lacks', () => {
+    const load = (rates: object) => () =>
+      loadFxConfig(envFor(testSchema(), { FX_RATES: JSON.stringify(rates) }));
+    expect(load({ KWD: { minor_units: 2, per_usd: '0.307' } })).toThrow(
+      /FX_RATES KWD\.minor_units must be 3, the ISO 4217 digits of KWD/,
+    );
+    expect(load({ XYZ: { minor_units: 2, per_usd: '1' } })).toThrow(
+      /FX_RATES XYZ is not an ISO 4217 currency with minor-unit digits/,
+    );
+  });
+
   it('keeps quotes consistent: a confirmed quote needs its consumer, money is positive', async () => {
     const { schema } = await start();
     const insert = (values: { id: string; status: string; consumer: string | null; target: number }) =>

@@ -6,6 +6,7 @@ import { createGrpcServer, type RunningGrpcService, serveGrpc } from '@qr-payout
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayoutConfig } from './config';
 import { createDeps, type PayoutDepsOverrides } from './deps';
+import { IDEMPOTENCY_KEY_TTL_MS } from './execution/context';
 import { createExecutionService } from './execution/service';
 import { createSettlement } from './execution/settlement';
 import { createSettlementSignals } from './execution/settlement-signals';
@@ -102,6 +103,11 @@ export async function startPayout(
         applyPartnerCallback: async (req) => ({ transaction: await execution.applyPartnerCallback(req) }),
         listRailLimits: () => ({ limits: railLimitsMessages(config.railLimits) }),
         listPayerIdentityRules: () => payerIdentityRulesMessage(),
+        // The gateway adopts these at start, so payout is their one owner.
+        getExecutionSettings: () => ({
+          executeWaitMs: config.executeWaitMs,
+          idempotencyKeyTtlMs: IDEMPOTENCY_KEY_TTL_MS,
+        }),
         listStuckTransactions: async (req) => ({ transactions: await stuck.listStuckTransactions(req) }),
       });
     },

@@ -111,7 +111,7 @@ export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void
           walletCurrency: body.wallet_currency,
           amount: body.amount,
         });
-        const waitMs = deps.execute.waitMs;
+        const waitMs = (await deps.execute.settings.get()).executeWaitMs;
         // No abort signal: a client that hangs up must not cancel a payout half way; the answer
         // still fills the idempotency cache for its retry.
         const { instruction, transaction, replayed } = await deps.payout.pay(

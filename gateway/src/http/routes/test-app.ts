@@ -27,7 +27,11 @@ export async function startRouteTestApp(
     logger: silentLogger(),
     publicDocsUrl: 'http://localhost:8080/docs',
     authFailureLimit: 10,
-    payments: { idempotency: NO_IDEMPOTENCY_CACHE, executeWaitMs: 0, executeCallTimeoutMs: 1_000 },
+    payments: {
+      idempotency: NO_IDEMPOTENCY_CACHE,
+      settings: { get: async () => ({ executeWaitMs: 0, idempotencyKeyTtlMs: 86_400_000 }) },
+      executeCallTimeoutMs: 1_000,
+    },
     ...clients,
   } as unknown as PublicAppDeps);
   await app.listen({ port: 0, host: '127.0.0.1' });

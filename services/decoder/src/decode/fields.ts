@@ -1,4 +1,5 @@
 // The EMVCo fields every scheme shares: country, currency, amount, names, initiation, tag 62.
+import { minorUnitDigits } from '@qr-payout/platform/money';
 import { PointOfInitiation } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { qrDecodeError } from '../emv/errors';
 import { type EmvPayload, tlvGet } from '../emv/tlv';
@@ -9,8 +10,8 @@ export interface CountryInfo {
   readonly currencyNumeric: string;
 }
 
-// docs/qr-schemes.md "Countries and currencies". Every one has 2 minor units in ISO 4217 (COP too;
-// fx uses the same).
+// docs/qr-schemes.md "Countries and currencies". Their minor-unit digits (2 for each, COP too) come
+// from the one ISO 4217 table (@qr-payout/platform/money) that fx and the presenters use.
 export const COUNTRIES: Readonly<Record<CountryCode, CountryInfo>> = {
   AR: { currency: 'ARS', currencyNumeric: '032' },
   BO: { currency: 'BOB', currencyNumeric: '068' },
@@ -18,8 +19,6 @@ export const COUNTRIES: Readonly<Record<CountryCode, CountryInfo>> = {
   CO: { currency: 'COP', currencyNumeric: '170' },
   PE: { currency: 'PEN', currencyNumeric: '604' },
 };
-
-const MINOR_DIGITS = 2;
 
 /** Fields read before the country profile runs. */
 export interface BaseFields {
@@ -100,34 +99,35 @@ function checkCurrency(emv: EmvPayload, country: CountryCode): boolean {
 }
 
 /**
- * Tag 54 as minor units: digits with an optional "." and at most two decimals ("10." and "0.9"
- * occur in real codes). Zero means no fixed amount: wallets then ask the payer.
+ * Tag 54 as minor units of a currency with `digits` minor-unit digits: digits with an optional "."
+ * and at most `digits` decimals ("10." and "0.9" occur in real codes). Zero means no fixed amount:
+ * wallets then ask the payer.
  */
-export function parseAmountMinor(value: string): bigint | undefined {
+export function parseAmountMinor(value: string, digits: number): bigint | undefined {
   // At most 13 characters, so the digits fit a double exactly (< 2^53); one BigInt at the end.
-  if (value.length === 0 || value.length > 13) throw invalidAmount(value);
+  if (value.length === 0 || value.length > 13) throw invalidAmount(value, digits);
   let units = 0;
   let decimals = -1;
-  let digits = 0;
+  let count = 0;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
     if (code === 46 && decimals < 0) {
       decimals = 0;
       continue;
     }
-    if (code < 48 || code > 57) throw invalidAmount(value);
-    if (decimals >= 0 && ++decimals > MINOR_DIGITS) throw invalidAmount(value);
+    if (code < 48 || code > 57) throw invalidAmount(value, digits);
+    if (decimals >= 0 && ++decimals > digits) throw invalidAmount(value, digits);
     units = units * 10 + (code - 48);
-    digits++;
+    count++;
   }
-  if (digits === 0) throw invalidAmount(value);
-  const minor = units * 10 ** (MINOR_DIGITS - Math.max(decimals, 0));
+  if (count === 0) throw invalidAmount(value, digits);
+  const minor = units * 10 ** (digits - Math.max(decimals, 0));
   return minor === 0 ? undefined : BigInt(minor);
 }
 
-function invalidAmount(value: string) {
+function invalidAmount(value: string, digits: number) {
   return qrDecodeError(
-    `Transaction amount ${JSON.stringify(value)} (tag 54) is not a decimal number with at most ${MINOR_DIGITS} decimals.`,
+    `Transaction amount ${JSON.stringify(value)} (tag 54) is not a decimal number with at most ${digits} decimals.`,
   );
 }
 
@@ -188,7 +188,10 @@ export function readBaseFields(emv: EmvPayload): BaseFields {
   return {
     country,
     countryCurrencyConsistent: currencyPresent && countryTagged,
-    amountMinor: amount === undefined ? undefined : parseAmountMinor(amount),
+    amountMinor:
+      amount === undefined
+        ? undefined
+        : parseAmountMinor(amount, minorUnitDigits(COUNTRIES[country].currency)),
     name: name ?? '',
     city: city ?? '',
     merchantCategoryCode: merchantCategoryCode ?? '',

@@ -38,7 +38,7 @@ export interface DecodedInstruction {
   readonly country: CountryCode;
   /** ISO 4217 alphabetic. */
   readonly currency: string;
-  /** Minor units (2 decimals for every supported currency); undefined when the payer enters it. */
+  /** Minor units (ISO 4217 digits of the currency); undefined when the payer enters it. */
   readonly amountMinor: bigint | undefined;
   readonly creditor: DecodedCreditor;
   readonly confidence: number;

@@ -1,3 +1,5 @@
+import { minorUnitDigits } from '@qr-payout/platform/money';
+import { COUNTRIES } from '../decode/fields';
 import { SCHEME_CATALOGUE } from './catalogue';
 
 // docs/architecture.md "What the service does": the payout currency of each country.
@@ -23,6 +25,11 @@ describe('scheme catalogue', () => {
       expect(SPEC_PAYOUT_CURRENCY[scheme.country]).toBe(scheme.currency);
     },
   );
+
+  it('gives every country a currency with ISO 4217 digits, the ones its amounts are read and shown with', () => {
+    const digits = Object.values(COUNTRIES).map((info) => [info.currency, minorUnitDigits(info.currency)]);
+    expect(Object.fromEntries(digits)).toEqual({ ARS: 2, BOB: 2, BRL: 2, COP: 2, PEN: 2 });
+  });
 
   it.each(SCHEME_CATALOGUE.map((scheme) => [scheme.id, scheme] as const))(
     '%s: has a name, a rail, a description and known qr types',

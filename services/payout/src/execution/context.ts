@@ -24,7 +24,7 @@ export type ExecutionServiceDeps = {
   firstPollMs: number;
   /** PARTNER_CALLBACK_BASE_URL, to check at execute that the instruction maps to its rail. */
   callbackBaseUrl: string;
-  /** docs/api/idempotency.md "The Idempotency-Key": 24 hours. */
+  /** IDEMPOTENCY_KEY_TTL_MS unless a test shortens it. */
   idempotencyKeyTtlMs?: number;
   /** What a QR resolves to (amount, rail limits, quote), shared with CreateInstruction. */
   resolver: InstructionResolver;
@@ -51,8 +51,12 @@ export type Execution = ExecutionServiceDeps & {
   held: Map<string, LiveTransaction>;
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * docs/api/idempotency.md "The Idempotency-Key": a key is remembered 24 hours. Payout owns it; the
+ * gateway's cache learns it through GetExecutionSettings.
+ */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function executionOf(deps: ExecutionServiceDeps): Execution {
-  return { ...deps, keyTtlMs: deps.idempotencyKeyTtlMs ?? DAY_MS, held: new Map() };
+  return { ...deps, keyTtlMs: deps.idempotencyKeyTtlMs ?? IDEMPOTENCY_KEY_TTL_MS, held: new Map() };
 }

@@ -7,7 +7,7 @@ import {
   TransactionSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { fromMinorUnits, minorUnitsText } from './money';
+import { fromMinorUnits, isIso4217Currency, minorUnitDigits, minorUnitsText } from './money';
 import { toPublicTransaction } from './public-transaction';
 
 const at = timestampFromDate(new Date('2026-01-02T03:04:05.678Z'));
@@ -68,6 +68,24 @@ describe('toPublicTransaction', () => {
       quote: { id: 'quo_01JD0000000000000000000001', rate: '3885.12' },
     });
   });
+
+  it('shows a three-digit wallet currency (KWD, which fx quotes) with its three digits', () => {
+    const shown = toPublicTransaction(
+      txn({
+        amount: create(MoneySchema, { currency: 'BRL', amountMinor: 5_000n }),
+        payAmount: create(MoneySchema, { currency: 'KWD', amountMinor: 2_817n }),
+        quote: create(AppliedQuoteSchema, { id: 'quo_01JD0000000000000000000001', rate: '17.75' }),
+      }),
+    );
+    expect(shown).toMatchObject({ amount: 50, walletAmount: 2.817, walletCurrency: 'KWD' });
+    expect(JSON.stringify(shown)).toContain('"walletAmount":2.817,"walletCurrency":"KWD"');
+  });
+
+  it('fails loudly on a currency without ISO 4217 digits rather than guessing two', () => {
+    expect(() =>
+      toPublicTransaction(txn({ amount: create(MoneySchema, { currency: 'XYZ', amountMinor: 1234n }) })),
+    ).toThrow('minor-unit digits of "XYZ" unknown');
+  });
 });
 
 describe('fromMinorUnits', () => {
@@ -89,5 +107,20 @@ describe('minorUnitsText', () => {
     expect(minorUnitsText(100n, 'COP')).toBe('1.00');
     expect(minorUnitsText(1500n, 'CLP')).toBe('1500');
     expect(minorUnitsText(-250n, 'USD')).toBe('-2.50');
+    expect(minorUnitsText(1_500n, 'KWD')).toBe('1.500');
+    expect(minorUnitsText(7n, 'BHD')).toBe('0.007');
+  });
+});
+
+describe('minorUnitDigits', () => {
+  it('gives the ISO 4217 digits: 0, 2, 3 and 4', () => {
+    expect(['JPY', 'CLP', 'BRL', 'COP', 'USD', 'KWD', 'BHD', 'TND', 'CLF'].map(minorUnitDigits)).toEqual([
+      0, 0, 2, 2, 2, 3, 3, 3, 4,
+    ]);
+  });
+
+  it.each(['XYZ', 'brl', '', 'XAU', 'toString', '__proto__'])('throws for %j, never a default', (code) => {
+    expect(isIso4217Currency(code)).toBe(false);
+    expect(() => minorUnitDigits(code)).toThrow('not an ISO 4217 currency');
   });
 });
