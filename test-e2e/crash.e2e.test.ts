@@ -31,7 +31,9 @@ beforeAll(async () => {
   reader = await startTransactionEventReader(testInfra.kafkaBrokers);
   system = await startSystem({
     partnerSimEnv: { PARTNER_SIM_SLOW_SETTLE_MS: String(SLOW_SETTLE_MS), PARTNER_SIM_FAULTS: 'true' },
-    serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000', POLL_INTERVAL_MS: '200', POLL_LEASE_MS: String(POLL_LEASE_MS) } },
+    serviceEnv: {
+      payout: { EXECUTE_WAIT_MS: '2000', POLL_INTERVAL_MS: '200', POLL_LEASE_MS: String(POLL_LEASE_MS) },
+    },
   });
   tenant = await system.createTenant(`e2e-crash-${randomBytes(4).toString('hex')}`, 1_000);
   db = new pg.Pool({ connectionString: system.databaseUrl, max: 2 });

@@ -30,7 +30,10 @@ let tenant: TestTenant;
 
 beforeAll(async () => {
   image = makeImageRoot();
-  system = await startSystem({ launcher: imageLauncher(image), serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000' } } });
+  system = await startSystem({
+    launcher: imageLauncher(image),
+    serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000' } },
+  });
   tenant = await system.createTenant(`e2e-image-${randomBytes(4).toString('hex')}`);
 }, 1_200_000);
 

@@ -31,7 +31,7 @@ export interface PayOpenLoopResult extends OpenLoopRun {
 }
 
 // A pay answers its transaction once terminal, or still processing when it outlasts
-// EXECUTE_WAIT_MS (gateway README): either is a pay the system took.
+// EXECUTE_WAIT_MS (payout README): either is a pay the system took.
 const TAKEN = new Set(['completed', 'failed', 'processing']);
 
 function transactionOf(text: string): { id?: string; status?: string } | undefined {
