@@ -4,6 +4,7 @@ import {
   type CitationProblem,
   checkRepository,
   checkText,
+  citesIssue,
   headingsOf,
   type Repo,
   repoFiles,
@@ -127,6 +128,82 @@ describe('documents beside the repository', () => {
     ].join('\n');
     expect(check('docs/testing.md', text)).toEqual([`docs/testing.md:8: ${named('/work/shared')}`]);
     expect(check('docs/other.md', text).map((p) => p.split(':')[1])).toEqual(['3', '5', '8']);
+  });
+});
+
+describe('issues of a tracker', () => {
+  const ISSUE = 'cites an issue of an outside tracker: cite docs/ by path and heading';
+  // Written "{issue} 10" here, so that a grep of the repository for the form finds only real ones.
+  const cited = (text: string) => text.replace(/\{(issue)\}/gi, '$1');
+
+  it.each(
+    [
+      'Settlement horizons ({issue} 10).',
+      '// {Issue} 18 point 4: the link faults',
+      '{issue} 10 §3: a dynamic Pix charge',
+      "before it followed {issue} 10's list",
+      '{issue}s 3 and 4 set latency',
+      '({issue} 19 point 1; docs/testing.md "Fuzz")',
+      '{ISSUE} 7',
+      'see [the goals](#{issue}-12)',
+      '{issue} #12',
+      '{issue}  12',
+      '{issue} no. 12',
+      '{Issue} number 5 asked for it',
+      'a typo,{issue} 3',
+      '{issue} 999.',
+    ].map(cited),
+  )('refuses %j', (line) => {
+    expect(citesIssue(line)).toBe(true);
+  });
+
+  it.each(
+    [
+      'no {issue} here',
+      'an {issue} of tracing: 10 spans',
+      'the {issue} 2024 (a year)',
+      '{issue}s 1.2.3 and later (a version)',
+      '{issue} 0',
+      '{issue} 1000',
+      '{issue} 10ms',
+      't{issue} 3, re{issue} 4',
+      'https://github.com/grpc/grpc-node/{issue}s/2317',
+      'docs/{issue}-12.md',
+      '{issue}-tracker 12',
+      '{issue} 12:30',
+      '{issue} 1,000',
+    ].map(cited),
+  )('accepts %j', (line) => {
+    expect(citesIssue(line)).toBe(false);
+  });
+
+  it('follows a number wrapped onto the next comment line, not a numbered list', () => {
+    expect(citesIssue(cited('// what changed ({issue}'), '// 10 "Nothing stuck")')).toBe(true);
+    expect(citesIssue(cited(' * the goals of {issue}'), ' * 4: latency')).toBe(true);
+    expect(citesIssue(cited('Known {issue}s'), '1. The pool drains slowly')).toBe(false);
+    expect(citesIssue(cited('Known {issue}s'), '')).toBe(false);
+    expect(citesIssue(cited('Known {issue}s'))).toBe(false);
+  });
+
+  it('names file and line, once per line, outside the section that explains the check', () => {
+    const text = cited(
+      [
+        '# Testing',
+        'Goals ({issue} 10), twice: {issue} 11.',
+        '// wrapped ({issue}',
+        '// 12)',
+        '## The citation check',
+        'It fails on `{issue} 10` and `#{issue}-12`.',
+        '## Fuzz',
+        '{Issue} 20.',
+      ].join('\n'),
+    );
+    expect(check('docs/testing.md', text)).toEqual([
+      `docs/testing.md:2: ${ISSUE}`,
+      `docs/testing.md:3: ${ISSUE}`,
+      `docs/testing.md:8: ${ISSUE}`,
+    ]);
+    expect(check('docs/other.md', text).map((p) => p.split(':')[1])).toEqual(['2', '3', '6', '8']);
   });
 });
 

@@ -3,7 +3,8 @@
 // `docs/api/webhooks.md#retries`, and a package's README by its heading, bare (the README of the
 // citing file's package) or with the package's name (`payout README "Execute"`). Every such citation must name a file that
 // exists and a heading it has; documents outside the repository (the interface spec, the design
-// notes, the research notes, the shared conventions) are never cited or named.
+// notes, the research notes, the shared conventions) are never cited or named, nor is an issue of
+// a tracker by its number.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize as normalizePath } from 'node:path';
@@ -48,13 +49,35 @@ const OUTSIDE_NAMES: readonly RegExp[] = [
   /\binterface-spe[c]\b|(?<![\w-])design\.m[d]\b/i, // the interface spec, the design notes
 ];
 
+// An issue of a tracker by number: the word issue or issues, then a number of one to three digits
+// after a space, a hash, a hyphen (the anchor form) or "no." / "number". Not a year (four digits),
+// a version or a decimal (a dot, comma or colon and a digit follow), a quantity with its unit glued
+// on, nor a tracker's web address (the number after a slash is an upstream's issue, not ours).
+const ISSUE_NUMBER =
+  /(?<![\w./-])issues?(?:[ \t]*#[ \t]*|[ \t]+(?:no\.|number)?[ \t]*|-)[1-9][0-9]{0,2}(?!\w|[.,:][0-9])/i;
+
+const ISSUE_MESSAGE = 'cites an issue of an outside tracker: cite docs/ by path and heading';
+
+// A comment or prose line that ends in the word issue, and the number opening the next line (after
+// its comment leader); a numbered list item there (a number and a dot) is not a continuation.
+const ENDS_WITH_ISSUE = /(?<![\w./-])issues?[ \t]*#?[ \t]*$/i;
+const CONTINUATION = /^[ \t]*(?:\*|\/\/|--|#)?[ \t]*(?![0-9]+\.(?:\s|$))/;
+
+/** Whether a line cites a tracker's issue by number, wrapped onto the next line or not. */
+export function citesIssue(line: string, next = ''): boolean {
+  if (ISSUE_NUMBER.test(line)) return true;
+  if (!ENDS_WITH_ISSUE.test(line)) return false;
+  const lead = CONTINUATION.exec(next);
+  return lead !== null && ISSUE_NUMBER.test(`${line.trimEnd()} ${next.slice(lead[0].length)}`);
+}
+
 // A parent path to a folder named shared (any depth) is fine where it resolves to a folder of the
 // repository (bench/shared); from the root it is the folder beside the repository.
 const PARENT_SHARED = /(?<![\w.])((?:\.\.\/)+)share[d]\//g;
 
 /**
- * The one section allowed to name the outside documents: the page that explains this check. The
- * citations it makes are still checked.
+ * The one section allowed to name the outside documents and an issue by number: the page that
+ * explains this check. The citations it makes are still checked.
  */
 const EXPLAINS_THE_CHECK = { file: 'docs/testing.md', heading: 'the citation check' };
 
@@ -183,7 +206,8 @@ export function checkText(file: string, text: string, repo: Repo): CitationProbl
   const explainsTheCheck = file === EXPLAINS_THE_CHECK.file;
   let inExplanation = false;
   let fence: string | null = null;
-  text.split('\n').forEach((content, i) => {
+  const lines = text.split('\n');
+  lines.forEach((content, i) => {
     if (explainsTheCheck) {
       const opening = /^\s{0,3}(`{3,}|~{3,})/.exec(content);
       if (opening) fence = fence === null ? opening[1]![0]! : opening[1]![0] === fence ? null : fence;
@@ -202,6 +226,10 @@ export function checkText(file: string, text: string, repo: Repo): CitationProbl
     }
     if (OUTSIDE_SECTION.test(content)) {
       outside(`cites a section of a document outside the repository: ${OUTSIDE_MESSAGE}`);
+      return;
+    }
+    if (citesIssue(content, lines[i + 1])) {
+      outside(ISSUE_MESSAGE);
       return;
     }
     for (const match of content.matchAll(PARENT_SHARED)) {

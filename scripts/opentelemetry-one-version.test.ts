@@ -1,4 +1,4 @@
-// One copy of each OpenTelemetry package (issue 19: the root's caret ranges against sdk-node's
+// One copy of each OpenTelemetry package (the root's caret ranges against sdk-node's
 // exact pins installed @opentelemetry/core twice, 18 copies in all, in every image). The root pins
 // the versions sdk-node pins; this reads package-lock.json, which is what `npm ci` installs.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 11 "The example app runs in CI against the sandbox": the typed client's example
+// The example app runs in CI against the sandbox: the typed client's example
 // (client/examples/pay-and-wait.ts) run as its own process against `npm start`'s sandbox, as an
 // integrator runs it: it resolves the sandbox Pix QR, pays it with --yes, receives the webhook on
 // its own HTTP server (callback_url) and verifies the signature. The test then reads the

@@ -1,4 +1,4 @@
-// Issue 4: kill -9 of the payout process after the partner accepted a payout and before its
+// Kill -9 of the payout process after the partner accepted a payout and before its
 // callback. After payout restarts on the same port the transaction still settles (the simulator's
 // callback retries or the polling worker) and exactly one event reaches Kafka, with one partner
 // submission. Every deployable and the partner simulator run as separate processes against real

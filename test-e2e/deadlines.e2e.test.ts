@@ -1,4 +1,4 @@
-// Issue 18 point 4, the product side (docs/architecture.md "Deadlines"): every call to PostgreSQL
+// Link faults, the product side (docs/architecture.md "Deadlines"): every call to PostgreSQL
 // and Redis has a client-side deadline, so nothing hangs past it when the link is cut or goes
 // half-open (test-e2e/faults/link-faults.ts, against the real PostgreSQL and Redis of the run). A
 // pool query on a silent link fails at DB_QUERY_TIMEOUT_MS and its session is dropped, not reused;

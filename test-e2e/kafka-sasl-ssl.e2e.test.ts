@@ -1,4 +1,4 @@
-// Kafka as managed clusters offer it (issue 19 point 3; docs/architecture.md "Kafka over TLS and
+// Kafka as managed clusters offer it (docs/architecture.md "Kafka over TLS and
 // SASL"): a broker whose listener is SASL_SSL only, with a certificate from a private CA. Payout's
 // relay publishes with SCRAM-SHA-512 and webhook's dispatcher consumes with PLAIN, both verifying
 // the broker against the CA given in KAFKA_TLS_CA_FILE; a pay's webhook arriving is the proof that

@@ -1,4 +1,4 @@
-// Issue 18 point 4: the link faults of test-e2e/faults/link-faults.ts and the silent receiver of
+// The link faults of test-e2e/faults/link-faults.ts and the silent receiver of
 // test-e2e/faults/silent-receiver.ts, against the real PostgreSQL and Redis of the test run
 // (docs/testing.md "Link faults and the fault proxy"). Each fault is shown on one proxied link
 // while the run's other clients keep their direct one: latency delays the answer, a cut refuses

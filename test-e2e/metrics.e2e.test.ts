@@ -1,4 +1,4 @@
-// Issue 12 "How we will know": every metric of docs/runbooks.md is scraped from its process's
+// Every metric of docs/runbooks.md is scraped from its process's
 // /metrics (METRICS_PORT) and moves when its cause happens. The outbox backlog and the oldest due
 // delivery are caused for real by starting the system with the relay and the delivery worker off
 // and turning them on later (a second payout with the relay, a third webhook with the worker); a

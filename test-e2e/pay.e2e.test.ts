@@ -493,7 +493,8 @@ describe('pay', () => {
   }, 60_000);
 });
 
-// issue 10 §3: a dynamic Pix charge made at the partner simulator (the receiving PSP) is paid once.
+// docs/architecture.md "Single-use charges": a dynamic Pix charge made at the partner simulator
+// (the receiving PSP) is paid once.
 describe('a dynamic Pix charge is paid once', () => {
   const docs = () => `${system.gatewayUrl}/docs`;
 

@@ -1,4 +1,4 @@
-// Issue 18 point 5: a PostgreSQL switchover while pays run. The services reach PostgreSQL through
+// A PostgreSQL switchover while pays run. The services reach PostgreSQL through
 // one address (a Toxiproxy proxy, as a cloud's or CloudNativePG's `-rw` service gives them) in
 // front of a primary and a synchronous streaming standby (docs/testing.md "PostgreSQL with a
 // standby"). Mid-load the standby is promoted in a planned switchover (primary stopped in fast

@@ -1,4 +1,4 @@
-// Issue 11 "How we will know": docs/quick-start.md followed as written. The sandbox runs as
+// docs/quick-start.md followed as written. The sandbox runs as
 // `npm start` runs it (sandbox/src/main.ts as its own process, on a fresh data dir), the doc's
 // `sh` blocks marked `<!-- quick-start:run -->` run in one bash in order, the block marked
 // `<!-- quick-start:background -->` (the webhook receiver) runs beside them, and the only changes

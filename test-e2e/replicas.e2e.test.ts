@@ -1,4 +1,4 @@
-// Issue 18 point 2: the system as production runs it, several replicas of every component
+// The system as production runs it, several replicas of every component
 // (docs/testing.md "Replicas"). Two gateways, each on its own loopback address; two of each gRPC
 // service on one port of two addresses, reached by the gateways (and payout, for fx) through one
 // DNS name per service that the harness serves, round robin over its A records

@@ -1,4 +1,4 @@
-// Issue 11: every entry of the sandbox test-QR catalogue (docs/sandbox-test-qrs.md) gives, through
+// Every entry of the sandbox test-QR catalogue (docs/sandbox-test-qrs.md) gives, through
 // the real gateway, decoder, payout and partner simulator, the result the catalogue states; the
 // catalogue's strings are the ones the generator builds with the decoder's encoder; and the
 // gateway serves the catalogue without a key.

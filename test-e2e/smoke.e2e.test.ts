@@ -184,7 +184,7 @@ describe('tenant isolation (docs/api/resources.md "Authentication")', () => {
     expect(await listFor(a.apiKey)).toEqual([endpointId]);
     expect(await listFor(b.apiKey)).toEqual([]);
 
-    // No transaction can be created through the API before execute exists (issue 4): an id outside
+    // No transaction can be created through the API before execute exists: an id outside
     // the caller's tenant answers exactly like an unknown one.
     const res = await call(system.gatewayUrl, `/v1/transactions/txn_${randomBytes(13).toString('hex')}`, {
       apiKey: b.apiKey,

@@ -1,4 +1,4 @@
-// Issue 10 "Nothing stuck": kill -9 of the partner simulator and of payout with payouts in flight.
+// Nothing stuck: kill -9 of the partner simulator and of payout with payouts in flight.
 // The simulator journals its payouts (PARTNER_SIM_STATE_FILE, set by the harness), so once
 // restarted it still knows what it accepted and settles what fell due meanwhile; a payout it never
 // received is failed with AB06 at the settlement horizon; while it is down, every transaction past

@@ -1,4 +1,4 @@
-// TLS to PostgreSQL and Redis with a private CA (issue 19 point 4; docs/architecture.md "TLS to
+// TLS to PostgreSQL and Redis with a private CA (docs/architecture.md "TLS to
 // PostgreSQL and Redis"): the services reach PostgreSQL with sslmode=verify-full and the CA in
 // sslrootcert, the gateway reaches Redis over rediss:// with REDIS_TLS_CA_FILE. A pay goes through,
 // every service's database session is encrypted (pg_stat_ssl), and a client that does not trust

@@ -1,4 +1,4 @@
-// Issue 9: webhooks end to end. Every deployable runs as its own process against real PostgreSQL,
+// Webhooks end to end. Every deployable runs as its own process against real PostgreSQL,
 // Redis and Kafka: payout's outbox → Kafka → the webhook dispatcher → deliveries → the worker →
 // signed POSTs to a local receiver that checks each signature with the integrators' helper AND a
 // plain HMAC. Each sandbox outcome reaches exactly the subscribed targets; replay and its refusals

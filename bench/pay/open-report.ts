@@ -6,7 +6,7 @@ import type { SkeletonLevelName } from './skeleton/levels';
 
 export const OPEN_LOOP_GOALS = { p99BelowMs: 50, cpuMsPerPayAtMost: 4.5, rowsPerPayAtMost: 6 };
 
-// What a pay costs the system, as issue 10 counts it: the gateway, decoder and payout, and the
+// What a pay costs the system, as the goals count it: the gateway, decoder and payout, and the
 // infrastructure they use. fx and webhook (off a pay's path, or after it), the partner simulator
 // (the partner) and the bench (the client) are shown, not counted; nor are kernel interrupts, which
 // no process is charged with. PostgreSQL always counts, as the run's own database's backends when

@@ -1,4 +1,4 @@
-// Scale-out benchmark (bench/README.md "scale-out"; issue 18, "How we will know"): what a pay costs
+// Scale-out benchmark (bench/README.md "scale-out"): what a pay costs
 // in CPU when every component runs as two replicas instead of one, at the same open-loop rate.
 // Two systems run side by side through the e2e harness (every process its own, real PostgreSQL,
 // Redis and Kafka): a with one replica of each component, b with two of each (gateway, decoder,

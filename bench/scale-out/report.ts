@@ -1,4 +1,4 @@
-// The scale-out bench's figures and verdict (bench/README.md "scale-out"; issue 18): CPU per pay of
+// The scale-out bench's figures and verdict (bench/README.md "scale-out"): CPU per pay of
 // every process of a system of one replica per component (a) and of one of two replicas per
 // component (b) at the same open-loop rate, pooled over alternating rounds, the ratio b ÷ a against
 // 1.15, and each system's CPU with no load at all, to tell fixed per-replica costs from per-pay ones.
@@ -8,7 +8,7 @@ import { DATABASE_BACKENDS } from '../shared/cpu';
 export const COMPONENTS = ['gateway', 'decoder', 'fx', 'payout', 'webhook'] as const;
 export type Component = (typeof COMPONENTS)[number];
 
-/** Two replicas of each component cost at most this much CPU per pay more than one (issue 18). */
+/** Two replicas of each component cost at most this much CPU per pay more than one. */
 export const SCALE_OUT_GOAL_RATIO = 1.15;
 
 /**

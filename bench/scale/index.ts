@@ -1,4 +1,4 @@
-// Scale benchmark (bench/README.md "scale"; issue 12 point 7): does a pay cost the same on a
+// Scale benchmark (bench/README.md "scale"): does a pay cost the same on a
 // database holding millions of transactions as on an empty one, and do the tables the retention
 // jobs prune stay flat under steady load? Two parts, each on a system of its own (every service its
 // own process, real PostgreSQL, Redis and Kafka): `compare` measures bench/pay's open loop on the
@@ -37,7 +37,7 @@ export interface ScaleBenchOptions {
   };
 }
 
-/** Seeded within 20% of empty, for CPU per pay and p99 alike (issue 12 point 7). */
+/** Seeded within 20% of empty, for CPU per pay and p99 alike (README "scale"). */
 export const SCALE_GOAL_RATIO = 1.2;
 
 type Started = { system: Awaited<ReturnType<typeof startSystem>>; ctx: PayBenchContext; db: pg.Pool };

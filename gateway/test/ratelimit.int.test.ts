@@ -222,8 +222,9 @@ describe('Redis sliding-window limiter', () => {
   });
 });
 
-// Issue 10: the failed-key budget slows the failing attempts, never valid keys. Every request of
-// this test comes from 127.0.0.1, the one address (a NAT, a carrier's CGNAT) of several tenants.
+// docs/api/rate-limits.md "Failed API keys": the failed-key budget slows the failing attempts,
+// never valid keys. Every request of this test comes from 127.0.0.1, the one address (a NAT, a
+// carrier's CGNAT) of several tenants.
 describe.each([
   ['redis', {}],
   ['memory (sandbox)', { RATE_LIMIT_BACKEND: 'memory', REDIS_URL: undefined }],

@@ -1,4 +1,4 @@
-// The fault campaign (issue 12 point 6; docs/testing.md "Fault campaign"): the whole system as
+// The fault campaign (docs/testing.md "Fault campaign"): the whole system as
 // separate processes on a private PostgreSQL, Redis and Kafka, under a steady open-loop pay load,
 // while each fault is injected in turn with a recovery wait between. Then it checks what must hold
 // whatever failed and returns the figures and every violation found.
@@ -81,8 +81,9 @@ export const CI: CampaignSettings = {
 const TWO_OF_EACH: Record<ComponentName, number> = { gateway: 2, decoder: 2, fx: 2, payout: 2, webhook: 2 };
 
 /**
- * Issue 18's proof: two replicas of every component on a three-node Kafka, every fault of FULL
- * plus a broker and the controller killed and the link faults (`npm run fault-campaign -- --replicated`).
+ * The replicated campaign (docs/testing.md "The replicated campaign"): two replicas of every
+ * component on a three-node Kafka, every fault of FULL plus a broker and the controller killed and
+ * the link faults (`npm run fault-campaign -- --replicated`).
  */
 export const FULL_REPLICATED: CampaignSettings = {
   ...FULL,

@@ -1,4 +1,4 @@
-// Link faults (issue 18 point 4; docs/testing.md "Link faults and the fault proxy"): slow, cut,
+// Link faults (docs/testing.md "Link faults and the fault proxy"): slow, cut,
 // half-open and reset links between one process and one dependency, made by Toxiproxy standing in
 // the middle (built by scripts/fault-proxy into the tools cache, docs/testing.md "Tools").
 // `proxy(name, upstream)` starts a toxiproxy-server for that one link and gives a listen address to

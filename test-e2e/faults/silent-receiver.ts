@@ -1,5 +1,5 @@
-// A webhook receiver that accepts the TCP connection, reads the request and never answers (issue 18
-// point 4; docs/testing.md "Link faults and the fault proxy"): the sender's only way out is its own
+// A webhook receiver that accepts the TCP connection, reads the request and never answers
+// (docs/testing.md "Link faults and the fault proxy"): the sender's only way out is its own
 // deadline. A plain net.Server, not node:http, which would answer on its own (408 at
 // requestTimeout, 400 on a parse error) and close idle keep-alive connections.
 import net from 'node:net';

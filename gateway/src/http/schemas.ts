@@ -370,8 +370,8 @@ export const TRANSACTION_QUOTE_SCHEMA = {
 
 /**
  * docs/api/resources.md "Transactions"; camelCase, as the API has always shown it. `result` and
- * `error` are always present, null until set. The money additions (issue 10,
- * docs/api/resources.md "Transactions") follow the same camelCase; `walletAmount`, `walletCurrency`
+ * `error` are always present, null until set. The money additions (docs/api/resources.md
+ * "Transactions") follow the same camelCase; `walletAmount`, `walletCurrency`
  * and `quote` are null when no FX applied.
  */
 export const TRANSACTION_SCHEMA = {

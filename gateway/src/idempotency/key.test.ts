@@ -35,8 +35,9 @@ describe('readIdempotencyKey', () => {
     expect(tagOf(() => readIdempotencyKey(['a', 'b']))).toBe('ValidationError');
   });
 
-  // The gateway's half of "one rule, two owners" (issue 10 point 6): its reader says what platform's
-  // checkIdempotencyKey says of every single key, so it agrees with payout, which calls the same rule.
+  // The gateway's half of "one rule, two owners" (docs/contributing.md "One owner per rule"): its
+  // reader says what platform's checkIdempotencyKey says of every single key, so it agrees with
+  // payout, which calls the same rule.
   it("refuses exactly the keys platform's rule refuses, with the rule's verdict", () => {
     const verdictTag = { ok: undefined, missing: 'IdempotencyKeyMissing', invalid: 'ValidationError' };
     fc.assert(

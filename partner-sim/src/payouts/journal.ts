@@ -11,7 +11,7 @@ import {
 import path from 'node:path';
 import type { Payout } from './payout';
 
-// A real partner does not forget a payout it accepted (issue 10 "Nothing stuck"). The simulator
+// A real partner does not forget a payout it accepted. The simulator
 // keeps its payouts in an append-only JSON-lines file (README "Persistence"): every accepted
 // payout and every status change is one line holding the whole payout, written with writeSync
 // before the HTTP answer or the callback leaves, so a kill -9 loses nothing it has said. Replay

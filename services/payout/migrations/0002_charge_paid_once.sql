@@ -1,4 +1,4 @@
--- Charges paid once (issue 10 §3): a single-use QR's charge (dynamic Pix: its location and txid,
+-- Charges paid once: a single-use QR's charge (dynamic Pix: its location and txid,
 -- `instructions/charge-key.ts`) is remembered by the instruction made from it and copied to the
 -- instruction's transaction. At most one live payment of a charge exists, whatever the tenant or
 -- the Idempotency-Key: a second one fails its INSERT on the index below, and execute answers

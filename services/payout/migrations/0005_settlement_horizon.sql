@@ -1,4 +1,4 @@
--- Nothing stuck (issue 10): a transaction still pending or processing past its rail's settlement
+-- Nothing stuck: a transaction still pending or processing past its rail's settlement
 -- horizon (SETTLEMENT_HORIZON_<RAIL>_MS, counted from created_at) is looked up at the partner and
 -- settled, failed, or reported to operators (README "Transaction state machine").
 

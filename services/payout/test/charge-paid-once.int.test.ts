@@ -1,4 +1,4 @@
-// Charges paid once (issue 10 §3) over real gRPC, real PostgreSQL and the real partner simulator:
+// Charges paid once (README) over real gRPC, real PostgreSQL and the real partner simulator:
 // two instructions resolved from one dynamic Pix charge can make only one live payment, whatever
 // the tenant or the Idempotency-Key; a payment that failed frees the charge; static QRs are
 // unaffected; the same key and body is still the idempotent replay.

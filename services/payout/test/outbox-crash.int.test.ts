@@ -1,4 +1,4 @@
-// Issue 4: "Kill -9 of the relay mid-batch: no event lost (a repeat carries the same event id)".
+// Kill -9 of the relay mid-batch: no event lost (a repeat carries the same event id).
 // The relay runs as its own process (test/support/outbox-relay-process.ts) against real
 // PostgreSQL and Kafka; SIGKILL lands after Kafka acknowledged a batch and before it was marked.
 import { type ChildProcess, spawn } from 'node:child_process';

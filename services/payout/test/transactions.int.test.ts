@@ -1,5 +1,6 @@
 // GetTransaction and ListTransactions over real gRPC (HTTP/2) against real PostgreSQL: the money a
-// transaction shows (issue 10 §2) and keyset paging that stays exact while rows are inserted.
+// transaction shows (docs/api/resources.md "Transactions") and keyset paging that stays exact while
+// rows are inserted.
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';

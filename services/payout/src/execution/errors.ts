@@ -26,7 +26,8 @@ export function idempotencyConflict(): ConnectError {
 
 /**
  * `transactionId`: the transaction that executed the instruction (the same tenant's, as the
- * instruction is), shown to the client as the error body's `transaction_id` (issue 10 §2).
+ * instruction is), shown to the client as the error body's `transaction_id`
+ * (docs/api/idempotency.md "The Idempotency-Key").
  */
 export function instructionAlreadyExecuted(instructionId: string, transactionId = ''): ConnectError {
   return serviceError('InstructionAlreadyExecuted', 'The instruction was already executed.', {
@@ -40,7 +41,7 @@ export function instructionAlreadyExecuted(instructionId: string, transactionId 
 }
 
 /**
- * issue 10 §3: a single-use charge (dynamic Pix) already has a live payment, from another
+ * A single-use charge (dynamic Pix) already has a live payment, from another
  * instruction of the same QR. `instructionId`: the caller's instruction, '' for a pay (whose
  * instruction was never stored). `ownTransactionId`: that payment's id, given only when it is the
  * caller's tenant's; another tenant's id is never shown.

@@ -1,8 +1,9 @@
-// issue 10 point 6, "One rule, two owners": a key with a space passed the gateway and was refused by
-// payout after an instruction was made. Both now call platform's checkIdempotencyKey; this property
-// checks the public behaviour of both entry points, so neither can drift back to a rule of its own:
-// any key the gateway's reader accepts, payout's Pay accepts, and the reverse; and both say
-// "missing" for the same keys. (The gateway is imported by path: it is the one other reader.)
+// "One rule, two owners" (docs/contributing.md "One owner per rule"): a key with a space passed the
+// gateway and was refused by payout after an instruction was made. Both now call platform's
+// checkIdempotencyKey; this property checks the public behaviour of both entry points, so neither
+// can drift back to a rule of its own: any key the gateway's reader accepts, payout's Pay accepts,
+// and the reverse; and both say "missing" for the same keys. (The gateway is imported by path: it
+// is the one other reader.)
 import { readErrorDetail } from '@qr-payout/platform/errors';
 import { silentLogger } from '@qr-payout/platform/log';
 import fc from 'fast-check';
@@ -76,7 +77,7 @@ describe('one Idempotency-Key rule at the gateway and in payout', () => {
     );
   });
 
-  it('a key with a space is accepted by both (the drift issue 10 found)', async () => {
+  it('a key with a space is accepted by both (the drift once found)', async () => {
     expect([gatewayVerdict('order 42'), await payoutVerdict('order 42')]).toEqual(['ok', 'ok']);
   });
 });

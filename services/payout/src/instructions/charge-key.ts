@@ -1,4 +1,4 @@
-// The charge a single-use QR pays (issue 10 §3 "Charges paid once"): an instruction made from such a
+// The charge a single-use QR pays (README "Charges paid once"): an instruction made from such a
 // QR stores this key, its transaction copies it, and a partial unique index on transactions lets
 // one live (not failed) payment of a charge exist, across tenants and idempotency keys.
 //

@@ -7,9 +7,10 @@ import { type RailLimits, RailLimitsSchema } from '@qr-payout/proto/payout/payou
 import { RAIL_CURRENCY, type RailName } from '../rails/partner-protocol';
 import { perRailConfig, railEnvName } from '../rails/per-rail-config';
 
-// Per-rail amount limits (issue 10 "Limits"): the smallest and largest amount a rail accepts, in the
-// rail's currency, both ends included. Payout owns the rule; CreateInstruction, where an amount is
-// fixed, is the one place it is checked, and ListRailLimits shows the same numbers to the gateway.
+// Per-rail amount limits (docs/api/resources.md "Money"): the smallest and largest amount a rail
+// accepts, in the rail's currency, both ends included. Payout owns the rule; CreateInstruction,
+// where an amount is fixed, is the one place it is checked, and ListRailLimits shows the same
+// numbers to the gateway.
 
 /** The currency each rail pays in: the partner protocol's (platform), the one list. */
 export { RAIL_CURRENCY };

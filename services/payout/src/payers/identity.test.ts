@@ -59,7 +59,7 @@ describe('resolvePayerDocument', () => {
   });
 
   it('refuses to guess between two documents with different numbers, naming payer_id_type', () => {
-    // The integrator's case (issue 10): a NIT typed without its dash was sent as a CC.
+    // An integrator's case: a NIT typed without its dash was sent as a CC.
     expect(resolve('9001234568', 'CO')).toEqual({ ok: false, field: 'payer_id_type', message: AMBIGUOUS_CO });
     expect(resolve('900.123.4568', 'CO')).toEqual({
       ok: false,

@@ -2,7 +2,7 @@ import type { ConfigReader } from '@qr-payout/platform/config';
 import type { RailName } from '../rails/partner-protocol';
 import { perRailConfig, railEnvName } from '../rails/per-rail-config';
 
-// Settlement horizon per rail (issue 10 "Nothing stuck"; README "Transaction state machine"): how
+// Settlement horizon per rail (README "Transaction state machine"): how
 // long after its creation a transaction may still be pending or processing before the polling
 // worker asks the partner for a final answer and, failing one, reports it stuck. Every rail served
 // today is an instant rail (seconds at the rail), so the defaults are a few minutes: well past the

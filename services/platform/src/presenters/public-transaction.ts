@@ -19,7 +19,7 @@ interface PublicTransaction {
   updatedAt: string;
   result: { reference: string; settledAt: string | null } | null;
   error: { reason: string; code: string; partnerStatus: string } | null;
-  // Additions (issue 10, docs/api/resources.md "Transactions"): camelCase like the other
+  // Additions (docs/api/resources.md "Transactions"): camelCase like the other
   // transaction fields (docs/api/resources.md "Naming"); the wallet fields and quote are null when
   // no FX applied.
   /** What the merchant receives, in `currency`. */
