@@ -5,6 +5,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, type Logger } from '@qr-payout/platform/log';
 import { dialUrl } from '@qr-payout/platform/net';
+import type { FastifyInstance } from 'fastify';
 import { buildAdminServer } from './admin/server';
 import { type GatewayConfig, parseTrustProxy } from './config';
 import { createGatewayDeps } from './deps';
@@ -17,6 +18,8 @@ import { createTenantService } from './tenants/service';
 
 export interface StartGatewayOverrides {
   logger?: Logger;
+  /** Called with the public app before it listens: tests add their checks there. */
+  onPublicApp?: (app: FastifyInstance) => void;
 }
 
 export interface RunningGateway {
@@ -96,6 +99,7 @@ export async function startGateway(
       authFailureLimit: config.authFailureLimit,
       trustProxy: parseTrustProxy(config.trustProxy),
     });
+    overrides.onPublicApp?.(app);
     await app.listen({ port: config.port, host: config.host });
     const port = (app.server.address() as AddressInfo).port;
 

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { buildPublicApp, type PublicAppDeps } from '../src/http/app';
+import { checkResponsesAgainstRoutes } from '../src/http/routes/response-check';
 import type { IdempotencyCache } from '../src/idempotency/cache';
 import { createMemoryIdempotencyCache, type MemoryIdempotencyCache } from '../src/idempotency/memory-cache';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
@@ -55,6 +56,10 @@ function fakePayout(state: FakePayout): PublicAppDeps['payout'] {
       createdAt: at,
       updatedAt: at,
       result: { reference: 'E1', settledAt: at },
+      amount: { currency: 'BRL', amountMinor: 1234n },
+      creditor: { name: 'Padaria', account: 'x' },
+      schemeId: 'BR.PIX',
+      country: 'BR',
     };
   };
   return {
@@ -266,6 +271,7 @@ async function startApp(backend: CacheBackend, opts: { cache?: IdempotencyCache;
     publicDocsUrl: 'http://localhost:8080/docs',
     authFailureLimit: 100,
   });
+  checkResponsesAgainstRoutes(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   apps.push(app);
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { buildPublicApp } from '../src/http/app';
+import { checkResponsesAgainstRoutes } from '../src/http/routes/response-check';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService } from '../src/tenants/service';
@@ -534,6 +535,7 @@ beforeAll(async () => {
     publicDocsUrl: 'http://localhost:8080/docs',
     authFailureLimit: 100,
   });
+  checkResponsesAgainstRoutes(stubApp);
   await stubApp.listen({ port: 0, host: '127.0.0.1' });
   stubBase = `http://127.0.0.1:${(stubApp.server.address() as { port: number }).port}`;
 });

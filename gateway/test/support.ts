@@ -6,6 +6,7 @@ import type { Logger } from '@qr-payout/platform/log';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import { type ServiceOnFreshSchema, serviceEnv, startOnFreshSchema } from '@qr-payout/test-kit/service';
 import type pg from 'pg';
+import { checkResponsesAgainstRoutes } from '../src/http/routes/response-check';
 import { loadGatewayConfig, type RunningGateway, startGateway } from '../src/index';
 import { generateApiKey, hashApiKey } from '../src/tenants/keys';
 import { createTenantStore } from '../src/tenants/store';
@@ -128,7 +129,10 @@ export async function startTestGateway(opts: {
     ...gatewayEnv({ schema, redisPrefix, decoderUrl: decoder.url, payoutUrl: payout.url }),
     ...opts.env,
   };
-  const gateway = await startGateway(loadGatewayConfig(env), opts.logger ? { logger: opts.logger } : {});
+  const gateway = await startGateway(loadGatewayConfig(env), {
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    onPublicApp: checkResponsesAgainstRoutes,
+  });
   const pool = schemaPool(schema);
   return {
     gateway,

@@ -16,6 +16,7 @@ import { loadWebhookConfig, type RunningWebhook, startWebhook } from '@qr-payout
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type pg from 'pg';
+import { checkResponsesAgainstRoutes } from '../src/http/routes/response-check';
 import { loadGatewayConfig, type RunningGateway, startGateway } from '../src/index';
 import { buildOpenApiDocument } from '../src/openapi/document';
 import { gatewayEnv, type HttpResponse, randomSuffix, request, schemaPool } from './support';
@@ -207,6 +208,7 @@ beforeAll(async () => {
   });
   gateway = await startGateway(loadGatewayConfig({ ...env, WEBHOOK_URL: webhook.url }), {
     logger: silentLogger(),
+    onPublicApp: checkResponsesAgainstRoutes,
   });
   base = gateway.url;
   admin = createAdminClient(gateway.adminUrl, env['PAYOUT_ADMIN_TOKEN']);

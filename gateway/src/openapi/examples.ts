@@ -229,3 +229,35 @@ export const EXAMPLE_EVENTS = {
     message: 'Test event from the operator.',
   }),
 };
+
+/** The sandbox test QR catalogue, abridged: one test amount and one code (GET /v1/sandbox/test-qrs). */
+export const EXAMPLE_SANDBOX_TEST_QRS = {
+  test_amounts: [
+    {
+      ends_in: '51',
+      example: 20.51,
+      transaction_status: 'failed',
+      error_code: 'AC03',
+      description: 'Refused by the partner at once.',
+    },
+  ],
+  payer: {
+    payer_name: 'Jane Doe',
+    payer_account: 'US-0001-1234567',
+    payer_tax_id: 'X12345678',
+    payer_country: 'US',
+    payer_id_type: 'passport',
+  },
+  test_qrs: [
+    {
+      id: 'br-bad-crc',
+      country: 'BR',
+      scenario: 'bad_crc',
+      description: 'A static Pix code with a wrong CRC.',
+      qr_string:
+        '00020101021126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-426614174000520458125303986540512.345802BR5918PADARIA PAO QUENTE6009SAO PAULO62110507E2E000163040000',
+      operation: 'pay',
+      expected: { http_status: 422, error: 'QrDecodeError' },
+    },
+  ],
+};

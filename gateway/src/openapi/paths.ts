@@ -36,21 +36,28 @@ export function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** One parameter per property: its schema, its first example and its description beside it. */
+/**
+ * One parameter per property: its schema, its first example and its description beside it, in the
+ * property's own order (an example written before the type comes before the schema).
+ */
 function parametersOf(schema: ParameterSchema | undefined, location: 'path' | 'header' | 'query') {
   return Object.entries(schema?.properties ?? {}).map(([name, property]) => {
     const { description, examples, ...rest } = property as {
       description?: string;
       examples?: readonly unknown[];
     };
-    return {
+    const parameter: Record<string, unknown> = {
       name,
       in: location,
       required: location === 'path' || (schema?.required ?? []).includes(name),
-      schema: rest,
-      ...(examples ? { example: examples[0] } : {}),
-      ...(description ? { description } : {}),
     };
+    for (const key of Object.keys(property)) {
+      if (key === 'examples') parameter['example'] = examples?.[0];
+      else if (key === 'description') parameter['description'] = description;
+      else parameter['schema'] ??= rest;
+    }
+    parameter['schema'] ??= rest;
+    return parameter;
   });
 }
 

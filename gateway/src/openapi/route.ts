@@ -38,6 +38,11 @@ export interface PublicRouteSchema {
   /** The request body's examples (the first is what "Try it out" sends); required unless false. */
   readonly bodyExamples?: Examples;
   readonly bodyRequired?: boolean;
+  /**
+   * The handler reads the body itself, so Fastify does not validate it: the partner callback's
+   * signed bytes (payout parses them once verified), the replay's none-or-`{}`.
+   */
+  readonly bodyCheckedByHandler?: true;
   /** Every status the route answers: OpenAPI response objects (openapi/responses.ts). */
   readonly response: Readonly<Record<string, object>>;
 }
@@ -59,8 +64,11 @@ export function defineRoute<const R extends PublicRoute>(route: R): R {
  * compilation never changes the definitions the document is generated from.
  */
 export function fastifySchemaOf(route: PublicRoute): FastifySchema {
-  const { params, body } = route.schema;
-  return structuredClone({ ...(params ? { params } : {}), ...(body ? { body } : {}) });
+  const { params, body, bodyCheckedByHandler } = route.schema;
+  return structuredClone({
+    ...(params ? { params } : {}),
+    ...(body && !bodyCheckedByHandler ? { body } : {}),
+  });
 }
 
 /** The method, URL and schema Fastify registers a route with. */

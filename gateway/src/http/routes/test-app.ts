@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { NO_IDEMPOTENCY_CACHE } from '../../idempotency/cache';
 import { createMemoryRateLimiter } from '../../ratelimit/memory';
 import { buildPublicApp, type PublicAppDeps } from '../app';
+import { checkResponsesAgainstRoutes } from './response-check';
 
 // The public app of a route's unit test: real auth, validation and error registry, one key
 // (TEST_API_KEY, tenant `tenantId`), and only the clients the test passes: the app's other
-// routes are not called there.
+// routes are not called there. Every response is checked against its route's declared schema
+// (response-check.ts): close() fails on one that is not.
 
 export const TEST_API_KEY = 'qrp_AbCdEfGh_0123456789abcdefghijklmnopqrstuv';
 
@@ -34,6 +36,7 @@ export async function startRouteTestApp(
     },
     ...clients,
   } as unknown as PublicAppDeps);
+  checkResponsesAgainstRoutes(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }

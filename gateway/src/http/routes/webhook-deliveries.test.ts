@@ -61,7 +61,7 @@ const webhook: PublicAppDeps['webhook'] = {
   getDelivery: (async (req: GetDeliveryRequest) => {
     calls.get.push(req);
     if (req.deliveryId !== WHD) notFound();
-    return { delivery: delivery(WHD), attempts: [] };
+    return { delivery: delivery(WHD), attempts: [], earlierAttempts: 0 };
   }) as never,
   replayDelivery: (async (req: ReplayDeliveryRequest) => {
     calls.replay.push(req);

@@ -6,9 +6,11 @@ import {
   EXAMPLE_DELIVERY,
   EXAMPLE_DELIVERY_ID,
   EXAMPLE_DELIVERY_WITH_ATTEMPTS,
+  EXAMPLE_REPLAYED_DELIVERY,
 } from '../../openapi/examples';
 import {
   AUTHENTICATED_ERRORS,
+  BODY_ERRORS,
   describeTags,
   errorResponse,
   example,
@@ -16,6 +18,8 @@ import {
   okResponse,
   QUERY_ERRORS,
   RATE_LIMIT_HEADERS,
+  REPLAY_TOO_MANY,
+  registryErrorResponse,
   withRequestId,
 } from '../../openapi/responses';
 import { defineRoute, type ParamsOf, routeOptions } from '../../openapi/route';
@@ -23,7 +27,12 @@ import { DELIVERY_LIST_QUERY_SCHEMA, parseDeliveryListQuery } from '../delivery-
 import { isWebhookDeliveryId } from '../ids';
 import { registerJsonBodyParser } from '../json-body';
 import { toPublicWebhookDelivery, toPublicWebhookDeliveryWithAttempts } from '../presenters/webhook-delivery';
-import { WEBHOOK_DELIVERIES_RESPONSE_SCHEMA, WEBHOOK_DELIVERY_RESPONSE_SCHEMA } from '../schemas';
+import {
+  WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
+  WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
+  WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
+  WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
+} from '../schemas';
 
 export interface WebhookDeliveriesRouteDeps {
   webhook: Pick<Client<typeof WebhookService>, 'listDeliveries' | 'getDelivery' | 'replayDelivery'>;
@@ -124,6 +133,51 @@ export const GET_WEBHOOK_DELIVERY_ROUTE = defineRoute({
   },
 });
 
+export const REPLAY_WEBHOOK_DELIVERY_ROUTE = defineRoute({
+  method: 'POST',
+  url: '/v1/webhook-deliveries/:id/replay',
+  schema: {
+    operationId: 'replayWebhookDelivery',
+    tags: ['Webhook deliveries'],
+    summary: 'Send a webhook delivery again',
+    description:
+      'Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with ' +
+      '`attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a ' +
+      'fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers ' +
+      'deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`; a replay ' +
+      'sooner than 10 seconds (the default) after the last replay of the same delivery is 429 ' +
+      '`DeliveryReplayTooSoon` with Retry-After. No body is needed; an empty body or `{}` is accepted.',
+    params: DELIVERY_ID_PARAMS,
+    body: WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
+    bodyExamples: example('empty', 'No fields', {}),
+    bodyRequired: false,
+    bodyCheckedByHandler: true,
+    response: {
+      '200': okResponse(
+        'The delivery after the replay, `pending`.',
+        WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
+        true,
+        example('pending', 'Re-enqueued', withRequestId('delivery', EXAMPLE_REPLAYED_DELIVERY)),
+      ),
+      '400': errorResponse(
+        ['ValidationError'],
+        `${describeTags(['ValidationError'])}: a body other than none or \`{}\`.`,
+        RATE_LIMIT_HEADERS,
+      ),
+      '404': errorResponse(
+        ['NotFoundError'],
+        `${describeTags(['NotFoundError'])}: no such delivery for this key.`,
+        RATE_LIMIT_HEADERS,
+      ),
+      '409': registryErrorResponse('DeliveryInFlight', RATE_LIMIT_HEADERS),
+      '413': BODY_ERRORS['413'],
+      '415': BODY_ERRORS['415'],
+      ...AUTHENTICATED_ERRORS,
+      ...REPLAY_TOO_MANY,
+    },
+  },
+});
+
 /**
  * GET /v1/webhook-deliveries (docs/api/webhooks.md "Webhook deliveries"), GET /v1/webhook-deliveries/{id} and
  * POST /v1/webhook-deliveries/{id}/replay (docs/api/webhooks.md "Webhook deliveries",
@@ -174,10 +228,10 @@ export function registerWebhookDeliveriesRoutes(
   // Its own scope, so only this route's JSON parser takes an empty body.
   app.register(async (scope) => {
     registerJsonBodyParser(scope, { allowEmpty: true });
-    scope.post<{ Params: { id: string } }>(
-      '/v1/webhook-deliveries/:id/replay',
-      { onRequest: authenticate },
-      async (request) => {
+    scope.route<{ Params: ParamsOf<typeof REPLAY_WEBHOOK_DELIVERY_ROUTE> }>({
+      ...routeOptions(REPLAY_WEBHOOK_DELIVERY_ROUTE),
+      onRequest: authenticate,
+      handler: async (request) => {
         checkReplayBody(request.body);
         const { delivery } = await webhook.replayDelivery({
           tenantId: request.auth?.tenantId ?? '',
@@ -186,6 +240,6 @@ export function registerWebhookDeliveriesRoutes(
         if (!delivery) throw new Error('webhook returned no delivery');
         return { delivery: toPublicWebhookDelivery(delivery), request_id: request.id };
       },
-    );
+    });
   });
 }
