@@ -161,7 +161,6 @@ export async function startWebhook(
           endpoints: endpointCache,
           groupId: config.dispatcherGroup,
           sessionTimeoutMs: config.kafkaSessionTimeoutMs,
-          faultKillAfterDispatch: config.faultKillAfterDispatch,
           onDeliveries: () => wakeWorker(),
         }),
       );
