@@ -13,6 +13,7 @@ import { buildPublicApp } from '../src/http/app';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService } from '../src/tenants/service';
+import { createTenantStore } from '../src/tenants/store';
 import {
   type HttpResponse,
   randomSuffix,
@@ -270,7 +271,7 @@ beforeAll(async () => {
   let currencyCalls = 0;
   stubApp = buildPublicApp({
     tenants: createTenantService({
-      pool,
+      store: createTenantStore(pool),
       webhook: { rotateSigningSecret: async () => ({}) } as never,
       logger: silentLogger(),
       defaultRateLimit: 100,
