@@ -5,9 +5,12 @@
 // go through the public API; kill -9 of the webhook service mid-attempt and between the
 // dispatcher's database commit and its offset commit loses nothing and duplicates no delivery.
 import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PAYER } from '@qr-payout/test-kit/fixtures';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import pg from 'pg';
+import { DISPATCHED_CHANNEL } from '../services/webhook/src/deliveries/dispatcher';
 import { type ManagedProcess, type System, startSystem, type TestTenant } from './harness';
 import { type ApiResponse, call, UUID } from './support/http';
 import type { PublicTransaction } from './support/pay';
@@ -17,6 +20,12 @@ jest.setTimeout(180_000);
 
 // How long after a delivery a duplicate would have shown up (retries run at scale 0.0001).
 const DUPLICATE_WINDOW_MS = 2_000;
+// A webhook process started with this env SIGKILLs itself between the dispatcher's database commit
+// and its offset commit (support/kill-after-dispatch.mts, a preload; the service has no such hook).
+const KILL_AFTER_DISPATCH: NodeJS.ProcessEnv = {
+  NODE_OPTIONS: `--import ${pathToFileURL(path.join(__dirname, 'support', 'kill-after-dispatch.mts')).href}`,
+  KILL_AFTER_DISPATCH_CHANNEL: DISPATCHED_CHANNEL,
+};
 const ALL_TOKEN = `Bearer e2e-${randomBytes(8).toString('hex')}`;
 const FAILED_ONLY_KEY = `key-${randomBytes(8).toString('hex')}`;
 
@@ -266,7 +275,7 @@ describe('kill -9 of the webhook service', () => {
     onlyWebhookProcess().child.kill('SIGKILL');
     await onlyWebhookProcessExit();
     const faulty = await restartWebhook({
-      WEBHOOK_FAULT_KILL_AFTER_DISPATCH: '1',
+      ...KILL_AFTER_DISPATCH,
       WEBHOOK_WORKER_ENABLED: 'false',
     });
     const answer = await pay(14.0, '/after-crash');

@@ -13,8 +13,10 @@ import { createCurrencyCatalogue } from './fx/currencies';
 import { buildPublicApp } from './http/app';
 import { migrateGateway } from './migrations';
 import { createReadiness } from './readiness/readiness';
+import { createReadinessStore } from './readiness/store';
 import { createSchemeCatalogue } from './schemes/catalogue';
 import { createTenantService } from './tenants/service';
+import { createTenantStore } from './tenants/store';
 
 export interface StartGatewayOverrides {
   logger?: Logger;
@@ -65,14 +67,15 @@ export async function startGateway(
     if (!(await deps.redisReady(REDIS_START_WAIT_MS))) {
       logger.warn('rate limiter: Redis not reachable at start, using per-process limits until it is');
     }
+    // Each store built once here and passed to the component that uses it.
     const tenants = createTenantService({
-      pool: deps.pool,
+      store: createTenantStore(deps.pool),
       webhook: deps.webhook,
       logger,
       defaultRateLimit: config.rateLimitDefault,
       authCacheTtlMs: config.authCacheTtlMs,
     });
-    const readiness = createReadiness({ pool: deps.pool });
+    const readiness = createReadiness({ store: createReadinessStore(deps.pool) });
 
     const app = buildPublicApp({
       tenants,

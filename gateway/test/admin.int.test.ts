@@ -34,6 +34,7 @@ import type { PayoutAdminClient } from '../src/admin/clients';
 import { buildAdminServer } from '../src/admin/server';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService, type TenantService } from '../src/tenants/service';
+import { createTenantStore } from '../src/tenants/store';
 
 type GrpcServer = ReturnType<typeof createGrpcServer>;
 
@@ -210,7 +211,7 @@ beforeAll(async () => {
   const webhookPort = await webhookServer.listen(0, '127.0.0.1');
   const webhook = createGrpcClient(WebhookService, { baseUrl: `http://127.0.0.1:${webhookPort}` });
   const logger = silentLogger();
-  tenants = createTenantService({ pool, webhook, logger, defaultRateLimit: 100 });
+  tenants = createTenantService({ store: createTenantStore(pool), webhook, logger, defaultRateLimit: 100 });
   adminServer = buildAdminServer({
     tenants,
     webhook,

@@ -14,6 +14,7 @@ import { checkResponsesAgainstRoutes } from '../src/http/routes/response-check';
 import { createRedisIdempotencyCache } from '../src/idempotency/redis-cache';
 import { createMemoryRateLimiter } from '../src/ratelimit/memory';
 import { createTenantService } from '../src/tenants/service';
+import { createTenantStore } from '../src/tenants/store';
 import {
   type HttpResponse,
   randomSuffix,
@@ -271,7 +272,7 @@ beforeAll(async () => {
   let currencyCalls = 0;
   stubApp = buildPublicApp({
     tenants: createTenantService({
-      pool,
+      store: createTenantStore(pool),
       webhook: { rotateSigningSecret: async () => ({}) } as never,
       logger: silentLogger(),
       defaultRateLimit: 100,

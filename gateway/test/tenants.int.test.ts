@@ -7,6 +7,7 @@ import { silentLogger } from '@qr-payout/platform/log';
 import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
 import { createTenantService, type SigningSecretClient, type TenantService } from '../src/tenants/service';
+import { createTenantStore } from '../src/tenants/store';
 
 // Tenant service against a real PostgreSQL, in a schema of its own (DB_SCHEMA isolation).
 
@@ -34,7 +35,7 @@ function fakeWebhook() {
 
 function service(webhook: SigningSecretClient, opts: { ttlMs?: number } = {}): TenantService {
   return createTenantService({
-    pool,
+    store: createTenantStore(pool),
     webhook,
     logger: silentLogger(),
     defaultRateLimit: DEFAULT_LIMIT,

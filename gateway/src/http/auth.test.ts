@@ -7,6 +7,7 @@ import type { RateLimiter } from '../ratelimit/limiter';
 import { createMemoryRateLimiter } from '../ratelimit/memory';
 import { hashApiKeyHex } from '../tenants/keys';
 import { createTenantService, type SigningSecretClient } from '../tenants/service';
+import { createTenantStore } from '../tenants/store';
 import {
   AUTH_FAILURES_MESSAGE,
   createAuthHook,
@@ -78,7 +79,7 @@ function harness(opts: { lookupMs?: number } = {}): Harness {
     },
   };
   const tenants = createTenantService({
-    pool: pool as unknown as Pool,
+    store: createTenantStore(pool as unknown as Pool),
     webhook: {} as SigningSecretClient,
     logger: silentLogger(),
     defaultRateLimit: 100,

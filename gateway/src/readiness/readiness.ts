@@ -1,14 +1,13 @@
-import type { Pool } from 'pg';
 import type { Readiness } from '../http/routes/health';
-import { createReadinessStore } from './store';
+import type { ReadinessStore } from './store';
 
 /** Not ready while shutting down (checked first, no I/O) or when the database does not answer in time. */
 export function createReadiness(deps: {
-  pool: Pool;
+  store: ReadinessStore;
   timeoutMs?: number;
 }): Readiness & { beginShutdown(): void } {
   const timeoutMs = deps.timeoutMs ?? 1_000;
-  const store = createReadinessStore(deps.pool);
+  const { store } = deps;
   let shuttingDown = false;
   return {
     beginShutdown() {

@@ -1,13 +1,11 @@
 import type { Client } from '@connectrpc/connect';
-import { withTransaction } from '@qr-payout/platform/db';
 import { newId } from '@qr-payout/platform/ids';
 import type { Logger } from '@qr-payout/platform/log';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
-import type { Pool } from 'pg';
 import { apiKeyNotFound, invalidTenantInput, tenantNotFound } from './errors';
 import { type AuthenticatedKey, createKeyAuthentication } from './key-authentication';
 import { generateApiKey, givenKeyProblem, hashApiKey, keyPrefix } from './keys';
-import * as store from './store';
+import type * as store from './store';
 
 export type { ApiKeyRow as ApiKey, TenantRow as Tenant } from './store';
 
@@ -70,7 +68,8 @@ export interface TenantService {
 export type SigningSecretClient = Pick<Client<typeof WebhookService>, 'rotateSigningSecret'>;
 
 export interface TenantServiceDeps {
-  pool: Pool;
+  /** Tenants and API keys in schema gateway, built once in start.ts. */
+  store: store.PooledTenantStore;
   webhook: SigningSecretClient;
   logger: Logger;
   /**
@@ -121,8 +120,7 @@ function isUniqueViolation(err: unknown, constraint?: string): boolean {
 }
 
 export function createTenantService(deps: TenantServiceDeps): TenantService {
-  const { pool, webhook, logger, defaultRateLimit } = deps;
-  const tenants = store.createTenantStore(pool);
+  const { store: tenants, webhook, logger, defaultRateLimit } = deps;
   const ttlMs = deps.authCacheTtlMs ?? 10_000;
   const negativeTtlMs = deps.negativeCacheTtlMs ?? Math.min(2_000, ttlMs);
   const authentication = createKeyAuthentication({
@@ -197,9 +195,8 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     const apiKey = input.apiKey ?? generated!.key;
     let tenant: store.TenantRow;
     try {
-      tenant = await withTransaction(pool, async (client) => {
-        // The tenant and its first key commit together: the store on this transaction's client.
-        const inTransaction = store.createTenantStore(client);
+      // The tenant and its first key commit together.
+      tenant = await tenants.inTransaction(async (inTransaction) => {
         const row = await inTransaction.insertTenant({ id: tenantId, name, rateLimitPerMinute });
         const inserted = await inTransaction.insertApiKey({
           prefix: generated?.prefix ?? keyPrefix(apiKey),

@@ -1,12 +1,10 @@
+import { withTransaction } from '@qr-payout/platform/db';
 import type { Pool, PoolClient } from 'pg';
 
 // All SQL of tenants and API keys. Tables live in the gateway's schema (search_path of the pool).
 
-/**
- * What a store runs its statements on: the pool, or the client of a caller's open transaction
- * (withTransaction), as createTenant does to write a tenant and its first key together.
- */
-export type Queryable = Pool | PoolClient;
+/** What a store runs its statements on: the pool, or the client of its own open transaction. */
+type Queryable = Pool | PoolClient;
 
 export interface TenantRow {
   id: string;
@@ -79,7 +77,22 @@ export interface TenantStore {
   selectApiKeys(tenantId: string): Promise<ApiKeyRow[]>;
 }
 
-export function createTenantStore(db: Queryable): TenantStore {
+export interface PooledTenantStore extends TenantStore {
+  /**
+   * Runs `work` in one database transaction, on a store bound to it: what it writes commits
+   * together (a tenant and its first key) or not at all.
+   */
+  inTransaction<T>(work: (store: TenantStore) => Promise<T>): Promise<T>;
+}
+
+export function createTenantStore(pool: Pool): PooledTenantStore {
+  return {
+    ...tenantStoreOn(pool),
+    inTransaction: (work) => withTransaction(pool, (client) => work(tenantStoreOn(client))),
+  };
+}
+
+function tenantStoreOn(db: Queryable): TenantStore {
   return {
     async insertTenant(t) {
       const res = await db.query<TenantRecord>(

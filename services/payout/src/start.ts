@@ -2,14 +2,19 @@
 // callbacks, limits, stuck transactions) over gRPC with grpc.health.v1.Health, and three workers:
 // the stuck gauge, the outbox relay (Kafka) and the polling worker (the partner's answers).
 import { runPruneJobs, withDatabaseHealth } from '@qr-payout/platform/db';
-import { createGrpcServer, type RunningGrpcService, serveGrpc } from '@qr-payout/platform/grpc';
+import {
+  createGrpcServer,
+  type RunningGrpcService,
+  type ServiceWorker,
+  serveGrpc,
+} from '@qr-payout/platform/grpc';
 import { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { PayoutConfig } from './config';
-import { createDeps, type PayoutDepsOverrides } from './deps';
+import { createDeps, type PayoutDeps, type PayoutDepsOverrides } from './deps';
 import { IDEMPOTENCY_KEY_TTL_MS } from './execution/context';
 import { createExecutionService } from './execution/service';
 import { createSettlement } from './execution/settlement';
-import { createSettlementSignals } from './execution/settlement-signals';
+import { createSettlementSignals, type SettlementSignals } from './execution/settlement-signals';
 import { createExecutionStore } from './execution/store';
 import { createSubmitter } from './execution/submission';
 import { createInstructionResolver } from './instructions/resolve';
@@ -17,8 +22,9 @@ import { createInstructionService } from './instructions/service';
 import { createInstructionStore } from './instructions/store';
 import { railLimitsMessages } from './limits/rail-limits';
 import { registerOutboxGauges } from './metrics';
-import { listenToOutbox, runOutboxRelay } from './outbox/start';
-import { createOutboxStore } from './outbox/store';
+import { listenToOutbox, type OutboxListenerOptions } from './outbox/listener';
+import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox/relay';
+import { createOutboxStore, type OutboxStore } from './outbox/store';
 import { payerIdentityRulesMessage } from './payers/identity-rules';
 import { exponentialBackoff, runPollingWorker } from './polling/worker';
 import { payoutPrunedTables } from './retention/tables';
@@ -75,6 +81,7 @@ export async function startPayout(
     allowPrivateCallbackTargets: config.allowPrivateCallbackTargets,
   });
   const stuckStore = createStuckStore(pool);
+  const outboxStore = createOutboxStore(pool);
   const stuck = createStuckService({ store: stuckStore, horizons: config.settlementHorizons });
 
   const server = createGrpcServer({
@@ -129,31 +136,13 @@ export async function startPayout(
         refreshMs: config.stuckGaugeRefreshMs,
       }),
       // payout_outbox_pending_events and payout_outbox_lag_seconds (docs/runbooks.md "Outbox lag").
-      registerOutboxGauges({ store: createOutboxStore(pool), logger }),
+      registerOutboxGauges({ store: outboxStore, logger }),
       // Published outbox events and expired idempotency keys (docs/operators.md "Retention").
       ...(config.retentionEnabled ? runPruneJobs(pool, logger, config, payoutPrunedTables(config)) : []),
       // The outbox channel's NOTIFY names each transaction that just settled in any replica: it
       // wakes the relay and this replica's executes waiting on that transaction
       // (docs/architecture.md "Waiting on another replica's settlement").
-      config.outboxRelayEnabled
-        ? runOutboxRelay({
-            pool,
-            bus: deps.bus,
-            logger,
-            connectionString: config.databaseUrl,
-            schema: config.dbSchema,
-            batchSize: config.outboxBatchSize,
-            pollMs: config.outboxPollMs,
-            publishTimeoutMs: config.outboxPublishTimeoutMs,
-            lingerMs: config.outboxLingerMs,
-            onSettled: (transactionId) => signals.wake(transactionId),
-          })
-        : listenToOutbox({
-            connectionString: config.databaseUrl,
-            schema: config.dbSchema,
-            logger,
-            onWake: (transactionId) => transactionId && signals.wake(transactionId),
-          }),
+      runOutboxWorker(config, deps, outboxStore, signals),
       ...(config.pollWorkerEnabled
         ? [
             runPollingWorker({
@@ -173,4 +162,69 @@ export async function startPayout(
         : []),
     ],
   });
+}
+
+/**
+ * The relay (unless OUTBOX_RELAY_ENABLED=false) woken by the outbox channel, or the channel's
+ * listener alone: either way the settled transactions it names wake this replica's waits.
+ */
+function runOutboxWorker(
+  config: PayoutConfig,
+  deps: PayoutDeps,
+  store: OutboxStore,
+  signals: SettlementSignals,
+): ServiceWorker {
+  const listener = { connectionString: config.databaseUrl, schema: config.dbSchema, logger: deps.logger };
+  if (!config.outboxRelayEnabled) {
+    return listenToOutbox({
+      ...listener,
+      onWake: (transactionId) => transactionId && signals.wake(transactionId),
+    });
+  }
+  return runOutboxRelay({
+    ...listener,
+    store,
+    bus: deps.bus,
+    batchSize: config.outboxBatchSize,
+    pollMs: config.outboxPollMs,
+    publishTimeoutMs: config.outboxPublishTimeoutMs,
+    lingerMs: config.outboxLingerMs,
+    onSettled: (transactionId) => signals.wake(transactionId),
+  });
+}
+
+export type RunOutboxRelayOptions = OutboxRelayOptions &
+  Omit<OutboxListenerOptions, 'onWake'> & {
+    /** Also told each settled transaction's id the channel carries (see listenToOutbox). */
+    onSettled?: (transactionId: string) => void;
+  };
+
+export type RunningOutboxRelay = {
+  readonly relay: OutboxRelay;
+  /** Stops listening, then waits for the batch in flight to be published and marked. */
+  stop(): Promise<void>;
+};
+
+/** Starts the relay loop woken by NOTIFY on the schema's outbox channel, polling as a safety net. */
+export function runOutboxRelay(opts: RunOutboxRelayOptions): RunningOutboxRelay {
+  const { connectionString, schema, onSettled, ...relayOptions } = opts;
+  const relay = createOutboxRelay(relayOptions);
+  const listener = listenToOutbox({
+    connectionString,
+    schema,
+    logger: opts.logger,
+    onWake: (transactionId) => {
+      relay.wake();
+      if (transactionId) onSettled?.(transactionId);
+    },
+  });
+  relay.start();
+  let stopping: Promise<void> | undefined;
+  return {
+    relay,
+    stop() {
+      stopping ??= listener.stop().then(() => relay.stop());
+      return stopping;
+    },
+  };
 }

@@ -16,8 +16,9 @@ import { testInfra } from '@qr-payout/test-kit/infra';
 import type pg from 'pg';
 import { createExecutionStore } from '../src/execution/store';
 import { loadPayoutConfig, type RunningPayout, startPayout } from '../src/index';
-import { listenToOutbox, type RunningOutboxRelay, runOutboxRelay } from '../src/outbox/start';
+import { listenToOutbox } from '../src/outbox/listener';
 import { appendTransactionEvent, createOutboxStore } from '../src/outbox/store';
+import { type RunningOutboxRelay, runOutboxRelay } from '../src/start';
 import { seedTransaction } from './fixtures';
 import {
   appendCommitted,
@@ -79,7 +80,7 @@ describe('outbox relay (real PostgreSQL and Kafka)', () => {
     pollMs?: number;
   }): RunningOutboxRelay {
     const running = runOutboxRelay({
-      pool: opts.pool,
+      store: createOutboxStore(opts.pool),
       bus: opts.bus,
       logger: silentLogger(),
       connectionString: testInfra.databaseUrl,

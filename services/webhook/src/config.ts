@@ -85,9 +85,6 @@ export function loadWebhookConfig(env: Env) {
       leaseMs: int('WEBHOOK_LEASE_MS', { default: 60_000, min: 100 }),
       connectTimeoutMs: int('WEBHOOK_CONNECT_TIMEOUT_MS', { default: 5_000, min: 1 }),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', { default: 15_000, min: 1 }),
-      // Fault injection for the crash tests only (README "Configuration"): SIGKILL this process
-      // after the Nth dispatched event's deliveries are committed, before its offset is.
-      faultKillAfterDispatch: int('WEBHOOK_FAULT_KILL_AFTER_DISPATCH', { default: 0, min: 0 }),
       // docs/api/webhooks.md "Webhook deliveries" (Replay): two replays of one delivery are at least
       // this far apart (0: no minimum); a sooner one is DeliveryReplayTooSoon with Retry-After.
       replayMinIntervalMs: int('WEBHOOK_REPLAY_MIN_INTERVAL_MS', { default: 10_000, min: 0, max: 3_600_000 }),

@@ -28,6 +28,7 @@ import { createWebhookHandlers } from './handlers';
 import { registerWebhookGauges } from './metrics';
 import { PRUNE_FINISHED_DELIVERIES } from './retention/store';
 import { createSigningSecretService } from './secrets/service';
+import { createSigningSecretStore } from './secrets/store';
 
 const HOUR_MS = 3_600_000;
 // The consumer lag costs two Kafka admin requests: read at most this often, whatever the scrapes.
@@ -50,6 +51,7 @@ export async function startWebhook(
   // Each store built once here and passed to every component that uses it.
   const deliveries = createDeliveryStore(pool);
   const endpoints = createEndpointStore(pool);
+  const signingSecrets = createSigningSecretStore(pool);
   const sealedBox = createSealedBox([config.secretsKey, ...config.previousSecretsKeys]);
   // The dispatcher's view of the tenants' endpoints (WEBHOOK_ENDPOINT_CACHE_MS), invalidated by
   // the endpoint service when this process changes them.
@@ -77,7 +79,7 @@ export async function startWebhook(
             allowPrivateTargets: config.allowPrivateTargets,
             onEndpointsChanged: (tenantId) => endpointCache.invalidate(tenantId),
           }),
-          signingSecrets: createSigningSecretService({ pool, sealedBox }),
+          signingSecrets: createSigningSecretService({ store: signingSecrets, sealedBox }),
           deliveries: createDeliveryService({
             deliveries,
             endpoints,
@@ -161,7 +163,6 @@ export async function startWebhook(
           endpoints: endpointCache,
           groupId: config.dispatcherGroup,
           sessionTimeoutMs: config.kafkaSessionTimeoutMs,
-          faultKillAfterDispatch: config.faultKillAfterDispatch,
           onDeliveries: () => wakeWorker(),
         }),
       );

@@ -3,9 +3,9 @@
 
 import { isId } from '@qr-payout/platform/ids';
 import { describeJsonProblem, JsonRefused, parseStrictJson } from '@qr-payout/platform/json';
+import { type PayoutResource, parsePayoutResource } from '@qr-payout/platform/partner-protocol';
 import type { ApplyPartnerCallbackRequest, Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { railAdapterFor } from '../rails/adapters';
-import { type PayoutResource, parsePayoutResource } from '../rails/partner-protocol';
 import { transactionNotFound } from '../transactions/errors';
 import { toTransactionMessage } from '../transactions/transaction-message';
 import type { Execution } from './context';

@@ -2,9 +2,9 @@ import { create } from '@bufbuild/protobuf';
 import type { ConfigReader } from '@qr-payout/platform/config';
 import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { minorUnitDigits, minorUnitsText } from '@qr-payout/platform/money';
+import { RAIL_CURRENCY, type RailName } from '@qr-payout/platform/partner-protocol';
 import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import { type RailLimits, RailLimitsSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { RAIL_CURRENCY, type RailName } from '../rails/partner-protocol';
 import { perRailConfig, railEnvName } from '../rails/per-rail-config';
 
 // Per-rail amount limits (docs/api/resources.md "Money"): the smallest and largest amount a rail

@@ -1,6 +1,7 @@
 import { pgSessionDeadlines } from '@qr-payout/platform/db';
 import type { Logger } from '@qr-payout/platform/log';
 import pg from 'pg';
+import { outboxChannel } from './store';
 
 export type ChannelListenerOptions = {
   connectionString: string;
@@ -95,4 +96,30 @@ export function listenToChannel(opts: ChannelListenerOptions): ChannelListener {
       await open?.end().catch(() => undefined);
     },
   };
+}
+
+export type OutboxListenerOptions = {
+  /** For the dedicated LISTEN connection (the pool's connections are shared, LISTEN is per session). */
+  connectionString: string;
+  /** The schema of outbox_events: its NOTIFY channel is the one appendTransactionEvent uses. */
+  schema: string;
+  logger: Logger;
+  /**
+   * Called with the id of each transaction whose terminal transition (and outbox event) just
+   * committed, in any replica; with undefined after each (re)connect, when notifications may
+   * have been missed.
+   */
+  onWake: (transactionId: string | undefined) => void;
+};
+
+/** LISTENs on the schema's outbox channel (outbox/store.ts appendTransactionEvent) until stopped. */
+export function listenToOutbox(opts: OutboxListenerOptions): { stop(): Promise<void> } {
+  const listener = listenToChannel({
+    connectionString: opts.connectionString,
+    channel: outboxChannel(opts.schema),
+    logger: opts.logger,
+    // An empty payload: a row written by a version that sent none; it still means "look".
+    onWake: (payload) => opts.onWake(payload || undefined),
+  });
+  return { stop: () => listener.close() };
 }

@@ -1,6 +1,6 @@
+import type { PayoutResource } from '@qr-payout/platform/partner-protocol';
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { brebAdapter, pixAdapter, railAdapterFor } from './adapters';
-import type { PayoutResource } from './partner-protocol';
 import { RailMappingError, type SubmissionInput } from './rail-adapter';
 
 const input = (overrides: Partial<SubmissionInput> = {}): SubmissionInput => ({

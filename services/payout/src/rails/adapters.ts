@@ -2,8 +2,9 @@
 // (docs/architecture.md "Rails and partners"), each reached through a partner PSP that speaks the
 // partner protocol. Account type names are the protocol's (lower snake case, rail-prefixed where
 // the rail has its own key directory).
+
+import type { RailName } from '@qr-payout/platform/partner-protocol';
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import type { RailName } from './partner-protocol';
 import { defineRailAdapter, type RailAdapter } from './rail-adapter';
 
 /** Brazil, Pix (SPI): DICT keys, or the location of a dynamic BR Code. */

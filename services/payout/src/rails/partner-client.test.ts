@@ -1,6 +1,6 @@
 import type { HttpRequestOptions, httpRequest } from '@qr-payout/platform/http';
+import { parsePayoutResource } from '@qr-payout/platform/partner-protocol';
 import { createPartnerClient, partnerOutcome } from './partner-client';
-import { parsePayoutResource } from './partner-protocol';
 
 type HttpResponse = Awaited<ReturnType<typeof httpRequest>>;
 

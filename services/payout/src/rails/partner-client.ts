@@ -9,7 +9,7 @@ import {
   parsePayoutResource,
   type RailName,
   type SubmitPayoutBody,
-} from './partner-protocol';
+} from '@qr-payout/platform/partner-protocol';
 
 /** What a submission answer tells us. `unknown`: the payout may or may not exist (ask again). */
 export type SubmitAnswer =

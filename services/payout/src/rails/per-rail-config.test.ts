@@ -1,4 +1,4 @@
-import { RAILS } from './partner-protocol';
+import { RAILS } from '@qr-payout/platform/partner-protocol';
 import { partnerUrlPerRail, perRailConfig, railEnvName } from './per-rail-config';
 
 const reader = perRailConfig({

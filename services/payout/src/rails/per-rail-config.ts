@@ -2,7 +2,7 @@
 // SETTLEMENT_HORIZON_<RAIL>_MS; README "Config"): one reader for all of them, so every rail
 // served is read and every bad variable is named, all at once, the same way.
 import { type ConfigReader, type Env, url } from '@qr-payout/platform/config';
-import { RAILS, type RailName } from './partner-protocol';
+import { RAILS, type RailName } from '@qr-payout/platform/partner-protocol';
 
 /** A rail as it stands in an env variable's name: `transferencias-3.0` → `TRANSFERENCIAS_3_0`. */
 export function railEnvName(rail: RailName): string {

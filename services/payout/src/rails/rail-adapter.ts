@@ -1,15 +1,16 @@
 // One adapter per rail behind one interface (docs/architecture.md "Rails and partners"): it maps an
 // instruction and its payer to the partner's request, and the partner's ISO 20022 statuses to our
 // transaction outcomes.
-import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import type { PayerIdType } from '../payers/documents';
+
 import {
   type Originator,
   type PayoutResource,
   RAIL_COUNTRY,
   type RailName,
   type SubmitPayoutBody,
-} from './partner-protocol';
+} from '@qr-payout/platform/partner-protocol';
+import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
+import type { PayerIdType } from '../payers/documents';
 
 /** What a submission is made of: the stored transaction, its instruction's creditor, the payer. */
 export type SubmissionInput = {

@@ -1,5 +1,5 @@
 import type { ConfigReader } from '@qr-payout/platform/config';
-import type { RailName } from '../rails/partner-protocol';
+import type { RailName } from '@qr-payout/platform/partner-protocol';
 import { perRailConfig, railEnvName } from '../rails/per-rail-config';
 
 // Settlement horizon per rail (README "Transaction state machine"): how

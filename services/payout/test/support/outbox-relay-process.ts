@@ -10,7 +10,8 @@ import { createKafkaBus, type EventBus } from '@qr-payout/platform/events';
 import { createLogger } from '@qr-payout/platform/log';
 import { onShutdown } from '@qr-payout/platform/shutdown';
 import { testInfra } from '@qr-payout/test-kit/infra';
-import { runOutboxRelay } from '../../src/outbox/start';
+import { createOutboxStore } from '../../src/outbox/store';
+import { runOutboxRelay } from '../../src/start';
 
 /** What the crash test sets for this process. */
 function requiredEnv(name: 'DB_SCHEMA' | 'OUTBOX_BATCH_SIZE'): string {
@@ -42,7 +43,7 @@ const bus: EventBus = {
 };
 
 const relay = runOutboxRelay({
-  pool,
+  store: createOutboxStore(pool),
   bus,
   logger,
   connectionString: databaseUrl,

@@ -1,3 +1,4 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { fromBinary } from '@bufbuild/protobuf';
 import {
   type BusMessage,
@@ -22,6 +23,15 @@ import type * as store from './store';
 // redelivered message creates nothing twice and none is lost.
 
 export type Dispatcher = { stop(): Promise<void> };
+
+/**
+ * The node:diagnostics_channel the dispatcher publishes a DispatchedBatch on after a batch's
+ * deliveries are committed and before its offsets are: an observer outside the service (a
+ * profiler, test-e2e's kill -9 preload) sees that moment without a hook in this code.
+ */
+export const DISPATCHED_CHANNEL = 'qr-payout:webhook:dispatched';
+
+export type DispatchedBatch = { events: number; deliveriesCreated: number };
 
 type ReadEvent = {
   event: TransactionEvent;
@@ -96,13 +106,11 @@ export async function startDispatcher(deps: {
   /** The Kafka consumer group (WEBHOOK_DISPATCHER_GROUP); replicas share one. */
   groupId: string;
   sessionTimeoutMs?: number;
-  /** Test-only: SIGKILL after this many events' deliveries are committed (0 = never). */
-  faultKillAfterDispatch?: number;
   /** Called after new deliveries were committed (the worker claims them at once). */
   onDeliveries: () => void;
 }): Promise<Dispatcher> {
   const { deliveries, bus, logger } = deps;
-  let dispatched = 0;
+  const dispatched = diagnosticsChannel.channel(DISPATCHED_CHANNEL);
   const subscription: Subscription = await bus.subscribe({
     topic: TRANSACTION_EVENTS_TOPIC,
     groupId: deps.groupId,
@@ -116,11 +124,8 @@ export async function startDispatcher(deps: {
         { events: read.map((r) => r.envelope.eventId), deliveries_created: created },
         'dispatched transaction events',
       );
-      dispatched += read.length;
-      if (deps.faultKillAfterDispatch && dispatched >= deps.faultKillAfterDispatch) {
-        // The crash window the tests need: rows committed, offset not.
-        logger.warn({ events: read.length }, 'fault injection: SIGKILL before the offset commit');
-        process.kill(process.pid, 'SIGKILL');
+      if (dispatched.hasSubscribers) {
+        dispatched.publish({ events: read.length, deliveriesCreated: created } satisfies DispatchedBatch);
       }
       if (created > 0) deps.onDeliveries();
     },

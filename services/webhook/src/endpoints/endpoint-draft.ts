@@ -1,9 +1,9 @@
+import { checkTargetUrl } from '@qr-payout/platform/net';
 import { TRANSACTION_EVENT_TYPES } from '@qr-payout/platform/vocabulary';
 import type { RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { requireTenantId, validationError } from '../validation';
 import { type CustomHeader, checkCustomHeaders } from './custom-headers';
 import { type RetryStrategyName, retryStrategyName } from './retry-strategy';
-import { checkTargetUrl } from './target-url';
 
 // Turns a CreateEndpoint request into a checked endpoint draft, or throws a ValidationError
 // naming the first wrong field.
