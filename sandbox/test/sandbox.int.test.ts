@@ -267,7 +267,10 @@ describe('npm start', () => {
     const answers = await Promise.all([pay(), pay()]);
     const first = answers.find((res) => res.status === 200);
     const during = answers.find((res) => res.status !== 200);
-    expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+    // Each answer's body beside its status, so a failure says what the unexpected one was.
+    expect(answers.map((res) => `${res.status} ${res.status === 200 ? '' : res.text}`.trim()).sort()).toEqual(
+      ['200', expect.stringMatching(/^409 .*IdempotencyInProgress/)],
+    );
     if (!first || !during) throw new Error('unreachable');
     expectErrorBody(during, 409, 'IdempotencyInProgress', banner.docsUrl);
     expect(during.headers.get('retry-after')).toBe('1');
