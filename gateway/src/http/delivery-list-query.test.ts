@@ -1,22 +1,33 @@
 import { DeliveryStatus } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import fc from 'fast-check';
-import { ApiError } from '../errors/api-error';
-import { parseDeliveryListQuery } from './delivery-list-query';
+import {
+  DELIVERY_LIST_QUERY_CHECKS,
+  DELIVERY_LIST_QUERY_SCHEMA,
+  type DeliveryListQueryParams,
+  listDeliveriesQuery,
+} from './delivery-list-query';
+import { compileQueryValidator } from './list-query';
 
 const TXN = 'txn_01JD0000000000000000000001';
 
-function refusal(query: unknown): string {
-  try {
-    parseDeliveryListQuery(query);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).tag).toBe('ValidationError');
-    return (err as ApiError).message;
-  }
-  throw new Error('expected a ValidationError');
+// The route's query validator (list-query.ts, as Fastify runs it) and the translation to
+// ListDeliveries, as the handler runs them.
+const validate = compileQueryValidator(DELIVERY_LIST_QUERY_SCHEMA, DELIVERY_LIST_QUERY_CHECKS);
+
+function parseDeliveryListQuery(query: unknown) {
+  const result = validate(query);
+  if ('error' in result) throw result.error;
+  return listDeliveriesQuery(result.value as DeliveryListQueryParams);
 }
 
-describe('parseDeliveryListQuery', () => {
+function refusal(query: unknown): string {
+  const result = validate(query);
+  if (!('error' in result)) throw new Error('expected a ValidationError');
+  expect(result.error.tag).toBe('ValidationError');
+  return result.error.message;
+}
+
+describe('the query of GET /v1/webhook-deliveries', () => {
   it('without parameters asks for the first page with no filter', () => {
     expect(parseDeliveryListQuery({})).toEqual({
       transactionId: '',
@@ -67,6 +78,15 @@ describe('parseDeliveryListQuery', () => {
     [{ page: '2' }, 'page is not a known query parameter'],
     [{ transactionId: TXN }, 'transactionId is not a known query parameter'],
   ])('refuses %j', (query, message) => {
+    expect(refusal(query)).toContain(message);
+  });
+
+  it.each([
+    [{ status: 'x', transactionId: TXN }, 'transactionId is not a known query parameter'],
+    [{ transaction_id: 'x', cursor: ['a', 'b'] }, 'cursor must be given once'],
+    [{ limit: '0', status: 'x', transaction_id: 'x' }, 'transaction_id must be a transaction id'],
+    [{ limit: '0', status: 'x' }, 'status must be one of pending, delivering, delivered, failed, exhausted'],
+  ])('reports the first problem of %j, in the order it always has', (query, message) => {
     expect(refusal(query)).toContain(message);
   });
 

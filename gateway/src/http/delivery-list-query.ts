@@ -1,21 +1,15 @@
 import type { DeliveryStatus } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
-import { apiError } from '../errors/api-error';
-import { isTransactionId, TRANSACTION_ID_PATTERN } from './ids';
-import {
-  knownQueryParams,
-  PAGING_QUERY_PROPERTIES,
-  parseLimit,
-  singleQueryParam as single,
-} from './list-query';
-import {
-  deliveryStatusOf,
-  isPublicDeliveryStatus,
-  PUBLIC_DELIVERY_STATUSES,
-} from './presenters/webhook-delivery';
+import type { FromSchema } from 'json-schema-to-ts';
+import { TRANSACTION_ID_PATTERN } from './ids';
+import { PAGING_QUERY_MESSAGES, PAGING_QUERY_PROPERTIES, type QueryChecks } from './list-query';
+import { deliveryStatusOf, PUBLIC_DELIVERY_STATUSES } from './presenters/webhook-delivery';
 
 /**
  * The query of GET /v1/webhook-deliveries (docs/api/webhooks.md "Webhook deliveries"), as the route
- * declares it; parseDeliveryListQuery knows these names and no other.
+ * declares it and the gateway validates it (list-query.ts): each parameter known, given once and of
+ * its type (docs/api/errors.md "Error names": ValidationError naming the field). The page size
+ * range and the cursor are the webhook service's rules (one owner per rule): a limit above 100 or a
+ * cursor it did not make comes back from it as a ValidationError naming the field.
  */
 export const DELIVERY_LIST_QUERY_SCHEMA = {
   type: 'object',
@@ -35,8 +29,13 @@ export const DELIVERY_LIST_QUERY_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** The query parameters of GET /v1/webhook-deliveries, from its schema. */
-export const DELIVERY_LIST_QUERY_PARAMETERS = Object.keys(DELIVERY_LIST_QUERY_SCHEMA.properties);
+/** What GET /v1/webhook-deliveries adds to its query schema (list-query.ts). */
+export const DELIVERY_LIST_QUERY_CHECKS: QueryChecks = {
+  messages: {
+    ...PAGING_QUERY_MESSAGES,
+    transaction_id: 'must be a transaction id (txn_ followed by 26 Crockford base32 characters)',
+  },
+};
 
 /** What ListDeliveries receives; 0, '' and UNSPECIFIED mean "not given" on the wire. */
 export interface DeliveryListQuery {
@@ -46,35 +45,15 @@ export interface DeliveryListQuery {
   cursor: string;
 }
 
-/**
- * HTTP → ListDeliveries: the gateway checks that each parameter is known, given once and of its
- * type (docs/api/errors.md "Error names": ValidationError naming the field). The page size range
- * and the cursor are the webhook service's rules (conventions
- * "a rule checked in two places drifts"): a limit above 100 or a cursor it did not make comes back
- * from it as a ValidationError naming the field. Only a positive limit passes, because 0 on the
- * wire means "not given".
- */
-export function parseDeliveryListQuery(query: unknown): DeliveryListQuery {
-  const params = knownQueryParams(query, DELIVERY_LIST_QUERY_PARAMETERS);
-  const transactionId = single(params, 'transaction_id');
-  const status = single(params, 'status');
-  const limit = single(params, 'limit');
-  const cursor = single(params, 'cursor');
+/** The query of GET /v1/webhook-deliveries once validated. */
+export type DeliveryListQueryParams = FromSchema<typeof DELIVERY_LIST_QUERY_SCHEMA>;
 
-  if (transactionId !== undefined && !isTransactionId(transactionId)) {
-    throw apiError(
-      'ValidationError',
-      'transaction_id must be a transaction id (txn_ followed by 26 Crockford base32 characters)',
-    );
-  }
-  if (status !== undefined && !isPublicDeliveryStatus(status)) {
-    throw apiError('ValidationError', `status must be one of ${PUBLIC_DELIVERY_STATUSES.join(', ')}`);
-  }
-  const limitValue = parseLimit(limit);
+/** The validated query → ListDeliveries. Only a positive limit passes: 0 means "not given". */
+export function listDeliveriesQuery(params: DeliveryListQueryParams): DeliveryListQuery {
   return {
-    transactionId: transactionId ?? '',
-    status: status === undefined ? undefined : deliveryStatusOf(status),
-    limit: limitValue,
-    cursor: cursor ?? '',
+    transactionId: params.transaction_id ?? '',
+    status: params.status === undefined ? undefined : deliveryStatusOf(params.status),
+    limit: params.limit ?? 0,
+    cursor: params.cursor ?? '',
   };
 }

@@ -1,10 +1,12 @@
-import { apiError } from '../errors/api-error';
+import Ajv, { type ErrorObject } from 'ajv';
+import { type ApiError, apiError } from '../errors/api-error';
 
-// What the list endpoints' query parsers share (GET /v1/transactions, GET /v1/webhook-deliveries):
-// every parameter known and given once, and a positive `limit`. The page size range and the cursor
-// are the owning service's rules and come back from it as a ValidationError naming the field.
-
-export type QueryParams = Record<string, unknown>;
+// The list endpoints' queries (GET /v1/transactions, GET /v1/webhook-deliveries) are validated by
+// the schema their route declares, with what the query string adds to it: every value arrives as a
+// string (an integer parameter is read from its digits) or, when repeated, as an array; one problem
+// is reported, naming the parameter (docs/api/errors.md "Error names"). The page size range and the
+// cursor are the owning service's rules and come back from it as a ValidationError naming the field,
+// so the schema's `maximum` (which the document states) is not checked here.
 
 /** limit and cursor, the same on every newest-first list (as the document states them). */
 export const PAGING_QUERY_PROPERTIES = {
@@ -22,36 +24,113 @@ export const PAGING_QUERY_PROPERTIES = {
   },
 } as const;
 
-const INT32_MAX = 2_147_483_647;
+/** What a refused value of a paging parameter is told, after its name. */
+export const PAGING_QUERY_MESSAGES = { limit: 'must be a positive integer' } as const;
 
-/** The query as a record, ValidationError naming the first parameter not in `known`. */
-export function knownQueryParams(query: unknown, known: readonly string[]): QueryParams {
-  const params = (query ?? {}) as QueryParams;
-  for (const name of Object.keys(params)) {
-    if (!known.includes(name)) {
-      throw apiError('ValidationError', `${name.slice(0, 64)} is not a known query parameter`);
-    }
-  }
-  return params;
-}
-
-/** A parameter given at most once; ValidationError when it is repeated. */
-export function singleQueryParam(params: QueryParams, name: string): string | undefined {
-  const value = params[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw apiError('ValidationError', `${name} must be given once`);
-  return value;
+/** A route's query schema, as the validator reads it. */
+export interface QuerySchema {
+  readonly properties: Readonly<Record<string, object>>;
 }
 
 /**
- * `limit` as the wire's page size: 0 when not given (0 means "not given" on the wire, so only a
- * positive limit passes). A huge value stays huge (and is refused by the service) instead of
- * overflowing int32.
+ * What a list route adds to its query schema: what a refused value of a parameter is told after its
+ * name (an enum lists its values without one), and the formats its schema names.
  */
-export function parseLimit(limit: string | undefined): number {
-  const value = limit === undefined ? 0 : /^[0-9]+$/.test(limit) ? Number(limit) : Number.NaN;
-  if (limit !== undefined && !(value > 0)) {
-    throw apiError('ValidationError', 'limit must be a positive integer');
+export interface QueryChecks {
+  readonly messages: Readonly<Record<string, string>>;
+  readonly formats?: Readonly<Record<string, (value: string) => boolean>>;
+}
+
+/** The validated query, or the one ValidationError to answer. */
+export type QueryResult = { value: Record<string, unknown> } | { error: ApiError };
+
+const INT32_MAX = 2_147_483_647;
+
+/** A huge page size stays huge (and is refused by the service) instead of overflowing int32. */
+function integerFromDigits(value: unknown): unknown {
+  return typeof value === 'string' && /^[0-9]+$/.test(value) ? Math.min(Number(value), INT32_MAX) : value;
+}
+
+/** The schema the gateway checks: the route's, less the page size range the service owns. */
+function gatewayRules(schema: QuerySchema): object {
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, property]) => {
+      const { maximum: _ownedByTheService, ...rest } = property as { maximum?: number };
+      return [name, rest];
+    }),
+  );
+  return { ...structuredClone(schema), properties };
+}
+
+interface Problem {
+  /** The order problems are reported in: the first is answered. */
+  rank: readonly number[];
+  message: string;
+}
+
+/**
+ * Which problem is reported first, as the API always has: an unknown parameter (the first in the
+ * query), then a repeated parameter, then a refused value, in the schema's order of the
+ * parameters; a parameter with a format (a date-time) is checked after the others, on its own.
+ */
+function problemOf(
+  error: ErrorObject,
+  query: Record<string, unknown>,
+  schema: QuerySchema,
+  messages: Readonly<Record<string, string>>,
+): Problem {
+  if (error.keyword === 'additionalProperties') {
+    const name = String(error.params['additionalProperty']);
+    return {
+      rank: [0, Object.keys(query).indexOf(name)],
+      message: `${name.slice(0, 64)} is not a known query parameter`,
+    };
   }
-  return Math.min(value, INT32_MAX);
+  const name = error.instancePath.slice(1);
+  const names = Object.keys(schema.properties);
+  const index = names.indexOf(name);
+  const repeated = Array.isArray(query[name]);
+  const kind = repeated ? 0 : 1;
+  const checkedLast = 'format' in (schema.properties[name] ?? {});
+  const rank = checkedLast ? [2, index, kind] : [1, kind, index];
+  if (repeated) return { rank, message: `${name} must be given once` };
+  const told =
+    messages[name] ??
+    (error.keyword === 'enum'
+      ? `must be one of ${(error.params['allowedValues'] as string[]).join(', ')}`
+      : (error.message ?? 'is not valid'));
+  return { rank, message: `${name} ${told}` };
+}
+
+function compare(a: Problem, b: Problem): number {
+  for (let i = 0; i < Math.max(a.rank.length, b.rank.length); i++) {
+    const d = (a.rank[i] ?? 0) - (b.rank[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The validator of a list query: its declared schema and the route's checks (QueryChecks). */
+export function compileQueryValidator(
+  schema: QuerySchema,
+  checks: QueryChecks,
+): (query: unknown) => QueryResult {
+  const { messages, formats = {} } = checks;
+  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: true });
+  for (const [name, check] of Object.entries(formats)) ajv.addFormat(name, check);
+  const validate = ajv.compile(gatewayRules(schema));
+  const integers = Object.entries(schema.properties)
+    .filter(([, property]) => (property as { type?: unknown }).type === 'integer')
+    .map(([name]) => name);
+
+  return (query) => {
+    const value: Record<string, unknown> = { ...((query ?? {}) as Record<string, unknown>) };
+    for (const name of integers) {
+      if (name in value) value[name] = integerFromDigits(value[name]);
+    }
+    if (validate(value)) return { value };
+    const problems = (validate.errors ?? []).map((error) => problemOf(error, value, schema, messages));
+    const first = problems.sort(compare)[0];
+    return { error: apiError('ValidationError', first?.message ?? 'The querystring is not valid.') };
+  };
 }

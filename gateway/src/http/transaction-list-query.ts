@@ -2,14 +2,8 @@ import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { TRANSACTION_STATUSES, transactionStatuses } from '@qr-payout/platform/vocabulary';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { apiError } from '../errors/api-error';
-import {
-  knownQueryParams,
-  PAGING_QUERY_PROPERTIES,
-  parseLimit,
-  type QueryParams,
-  singleQueryParam as single,
-} from './list-query';
+import type { FromSchema } from 'json-schema-to-ts';
+import { PAGING_QUERY_MESSAGES, PAGING_QUERY_PROPERTIES, type QueryChecks } from './list-query';
 
 /** What ListTransactions receives; 0, '', UNSPECIFIED and undefined mean "not given". */
 export interface TransactionListQuery {
@@ -29,7 +23,9 @@ const DATE_TIME = new RegExp(DATE_TIME_PATTERN);
 
 /**
  * The query of GET /v1/transactions (docs/api/resources.md "Listing transactions"), as the route
- * declares it; parseTransactionListQuery knows these names and no other.
+ * declares it and the gateway validates it (list-query.ts): each parameter known, given once and of
+ * its type. The page size range, the cursor and the order of the created range are payout's rules
+ * (conventions: one owner per rule) and come back from it as the same ValidationError.
  */
 export const TRANSACTION_LIST_QUERY_SCHEMA = {
   type: 'object',
@@ -58,9 +54,6 @@ export const TRANSACTION_LIST_QUERY_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** The query parameters of GET /v1/transactions, from its schema. */
-export const TRANSACTION_LIST_QUERY_PARAMETERS = Object.keys(TRANSACTION_LIST_QUERY_SCHEMA.properties);
-
 /** Date.parse rolls 2026-02-30 over to March: the calendar date must exist as written. */
 function calendarDateExists(value: string): boolean {
   const [, year, month, day] = DATE_TIME.exec(value) ?? [];
@@ -68,39 +61,37 @@ function calendarDateExists(value: string): boolean {
   return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
 }
 
-/**
- * HTTP → ListTransactions: the gateway checks that each parameter is known, given once and of its
- * type (ValidationError naming it). The page size range, the cursor and the order of the created
- * range are payout's rules (conventions: one owner per rule) and come back from it as the same
- * error. Only a positive limit passes, because 0 on the wire means "not given".
- */
-export function parseTransactionListQuery(query: unknown): TransactionListQuery {
-  const params = knownQueryParams(query, TRANSACTION_LIST_QUERY_PARAMETERS);
-  const status = single(params, 'status');
-  const limit = single(params, 'limit');
-  const cursor = single(params, 'cursor');
-  if (status !== undefined && !transactionStatuses.isName(status)) {
-    throw apiError('ValidationError', `status must be one of ${TRANSACTION_STATUSES.join(', ')}`);
-  }
-  const limitValue = parseLimit(limit);
+/** The API's date-time: the pattern, a calendar date that exists, an instant Date.parse reads. */
+export function isApiDateTime(value: string): boolean {
+  return DATE_TIME.test(value) && calendarDateExists(value) && !Number.isNaN(Date.parse(value));
+}
+
+const DATE_TIME_MESSAGE =
+  'must be an ISO 8601 date-time with a time zone, at most milliseconds (for example 2026-01-02T03:04:05.678Z)';
+
+/** What GET /v1/transactions adds to its query schema (list-query.ts). */
+export const TRANSACTION_LIST_QUERY_CHECKS: QueryChecks = {
+  messages: { ...PAGING_QUERY_MESSAGES, created_gte: DATE_TIME_MESSAGE, created_lt: DATE_TIME_MESSAGE },
+  formats: { 'date-time': isApiDateTime },
+};
+
+/** The query of GET /v1/transactions once validated. */
+export type TransactionListQueryParams = FromSchema<typeof TRANSACTION_LIST_QUERY_SCHEMA>;
+
+/** The validated query → ListTransactions. Only a positive limit passes: 0 means "not given". */
+export function listTransactionsQuery(params: TransactionListQueryParams): TransactionListQuery {
   return {
-    status: status === undefined ? TransactionStatus.UNSPECIFIED : transactionStatuses.toProto(status),
-    createdGte: dateTime(params, 'created_gte'),
-    createdLt: dateTime(params, 'created_lt'),
-    limit: limitValue,
-    cursor: cursor ?? '',
+    status:
+      params.status === undefined
+        ? TransactionStatus.UNSPECIFIED
+        : transactionStatuses.toProto(params.status),
+    createdGte: timestampOf(params.created_gte),
+    createdLt: timestampOf(params.created_lt),
+    limit: params.limit ?? 0,
+    cursor: params.cursor ?? '',
   };
 }
 
-function dateTime(params: QueryParams, name: string): Timestamp | undefined {
-  const value = single(params, name);
-  if (value === undefined) return undefined;
-  const ms = DATE_TIME.test(value) && calendarDateExists(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) {
-    throw apiError(
-      'ValidationError',
-      `${name} must be an ISO 8601 date-time with a time zone, at most milliseconds (for example 2026-01-02T03:04:05.678Z)`,
-    );
-  }
-  return timestampFromDate(new Date(ms));
+function timestampOf(value: string | undefined): Timestamp | undefined {
+  return value === undefined ? undefined : timestampFromDate(new Date(Date.parse(value)));
 }

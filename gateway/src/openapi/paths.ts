@@ -40,7 +40,7 @@ export function openApiPath(url: string): string {
  * One parameter per property: its schema, its first example and its description beside it, in the
  * property's own order (an example written before the type comes before the schema).
  */
-function parametersOf(schema: ParameterSchema | undefined, location: 'path' | 'header' | 'query') {
+export function parametersOf(schema: ParameterSchema | undefined, location: 'path' | 'header' | 'query') {
   return Object.entries(schema?.properties ?? {}).map(([name, property]) => {
     const { description, examples, ...rest } = property as {
       description?: string;

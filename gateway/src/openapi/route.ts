@@ -1,5 +1,6 @@
-import type { FastifySchema } from 'fastify';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { compileQueryValidator, type QueryChecks } from '../http/list-query';
 import type { TagName } from './reference';
 import type { Examples } from './responses';
 
@@ -26,8 +27,10 @@ export interface PublicRouteSchema {
   readonly security?: readonly [];
   /** Path parameters; each property's `description` and first of `examples` document it. */
   readonly params?: ParameterSchema;
-  /** Query parameters, in the order the document lists them. */
+  /** Query parameters, in the order the document lists them; the query's validator (list-query.ts). */
   readonly querystring?: ParameterSchema;
+  /** What the query's validator adds to its schema: messages and formats (list-query.ts). */
+  readonly querystringChecks?: QueryChecks;
   /**
    * Request headers, for the document only: the hooks that read them own their rules (the
    * Idempotency-Key's is the platform's, also applied by payout), so Fastify does not check them a
@@ -60,20 +63,41 @@ export function defineRoute<const R extends PublicRoute>(route: R): R {
 }
 
 /**
- * What Fastify validates of a route: its path parameters and its body. A copy, so Fastify's
- * compilation never changes the definitions the document is generated from.
+ * What Fastify validates of a route: its path parameters, its query and its body. A copy, so
+ * Fastify's compilation never changes the definitions the document is generated from.
  */
 export function fastifySchemaOf(route: PublicRoute): FastifySchema {
-  const { params, body, bodyCheckedByHandler } = route.schema;
+  const { params, querystring, body, bodyCheckedByHandler } = route.schema;
   return structuredClone({
     ...(params ? { params } : {}),
+    ...(querystring ? { querystring } : {}),
     ...(body && !bodyCheckedByHandler ? { body } : {}),
   });
 }
 
-/** The method, URL and schema Fastify registers a route with. */
+/**
+ * The validator compiler of a route with a query: the query string's own (list-query.ts: values are
+ * strings, one problem is reported in the API's order). A list route has no path parameters and no
+ * body; one that did would need the app's compiler for them, so it fails at registration.
+ */
+function queryValidatorCompiler(route: PublicRoute): FastifySchemaCompiler<unknown> {
+  const { querystring, querystringChecks = { messages: {} } } = route.schema;
+  return ({ httpPart }) => {
+    if (httpPart !== 'querystring' || !querystring) {
+      throw new Error(`${route.method} ${route.url}: a route with a query validates only its query`);
+    }
+    return compileQueryValidator(querystring, querystringChecks);
+  };
+}
+
+/** The method, URL and schema Fastify registers a route with (and the query's validator). */
 export function routeOptions(route: PublicRoute) {
-  return { method: route.method, url: route.url, schema: fastifySchemaOf(route) };
+  return {
+    method: route.method,
+    url: route.url,
+    schema: fastifySchemaOf(route),
+    ...(route.schema.querystring ? { validatorCompiler: queryValidatorCompiler(route) } : {}),
+  };
 }
 
 /** `null` of an optional field is dropped before the handler runs (http/null-as-absent.ts). */
@@ -82,6 +106,11 @@ type WithoutNulls<T> = { [K in keyof T]: Exclude<T[K], null> };
 /** The body type of a route, from its schema, as the handler sees it (nulls dropped). */
 export type BodyOf<R extends PublicRoute> = R['schema']['body'] extends JSONSchema
   ? WithoutNulls<FromSchema<R['schema']['body']>>
+  : never;
+
+/** The query of a route, from its schema, as the handler sees it once validated. */
+export type QueryOf<R extends PublicRoute> = R['schema']['querystring'] extends JSONSchema
+  ? FromSchema<R['schema']['querystring']>
   : never;
 
 /** The path parameters of a route, from its schema. */

@@ -15,10 +15,14 @@ import {
   RATE_LIMIT_HEADERS,
   withRequestId,
 } from '../../openapi/responses';
-import { defineRoute, type ParamsOf, routeOptions } from '../../openapi/route';
+import { defineRoute, type ParamsOf, type QueryOf, routeOptions } from '../../openapi/route';
 import { isTransactionId } from '../ids';
 import { TRANSACTION_RESPONSE_SCHEMA, TRANSACTIONS_RESPONSE_SCHEMA } from '../schemas';
-import { parseTransactionListQuery, TRANSACTION_LIST_QUERY_SCHEMA } from '../transaction-list-query';
+import {
+  listTransactionsQuery,
+  TRANSACTION_LIST_QUERY_CHECKS,
+  TRANSACTION_LIST_QUERY_SCHEMA,
+} from '../transaction-list-query';
 
 export interface TransactionsRouteDeps {
   payout: Pick<Client<typeof PayoutService>, 'getTransaction' | 'listTransactions'>;
@@ -40,6 +44,7 @@ export const LIST_TRANSACTIONS_ROUTE = defineRoute({
       'not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to ' +
       '100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
     querystring: TRANSACTION_LIST_QUERY_SCHEMA,
+    querystringChecks: TRANSACTION_LIST_QUERY_CHECKS,
     response: {
       '200': okResponse(
         'One page of transactions.',
@@ -93,11 +98,11 @@ export const GET_TRANSACTION_ROUTE = defineRoute({
  * by payout.
  */
 export function registerTransactionsRoute(app: FastifyInstance, deps: TransactionsRouteDeps): void {
-  app.route({
+  app.route<{ Querystring: QueryOf<typeof LIST_TRANSACTIONS_ROUTE> }>({
     ...routeOptions(LIST_TRANSACTIONS_ROUTE),
     onRequest: deps.authenticate,
     handler: async (request) => {
-      const query = parseTransactionListQuery(request.query);
+      const query = listTransactionsQuery(request.query);
       const res = await deps.payout.listTransactions({
         tenantId: request.auth?.tenantId ?? '',
         status: query.status,

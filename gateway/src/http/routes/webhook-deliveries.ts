@@ -22,8 +22,12 @@ import {
   registryErrorResponse,
   withRequestId,
 } from '../../openapi/responses';
-import { defineRoute, type ParamsOf, routeOptions } from '../../openapi/route';
-import { DELIVERY_LIST_QUERY_SCHEMA, parseDeliveryListQuery } from '../delivery-list-query';
+import { defineRoute, type ParamsOf, type QueryOf, routeOptions } from '../../openapi/route';
+import {
+  DELIVERY_LIST_QUERY_CHECKS,
+  DELIVERY_LIST_QUERY_SCHEMA,
+  listDeliveriesQuery,
+} from '../delivery-list-query';
 import { isWebhookDeliveryId } from '../ids';
 import { registerJsonBodyParser } from '../json-body';
 import { toPublicWebhookDelivery, toPublicWebhookDeliveryWithAttempts } from '../presenters/webhook-delivery';
@@ -78,6 +82,7 @@ export const LIST_WEBHOOK_DELIVERIES_ROUTE = defineRoute({
       'query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a ' +
       '`transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.',
     querystring: DELIVERY_LIST_QUERY_SCHEMA,
+    querystringChecks: DELIVERY_LIST_QUERY_CHECKS,
     response: {
       '200': okResponse(
         'One page of deliveries.',
@@ -190,11 +195,11 @@ export function registerWebhookDeliveriesRoutes(
 ): void {
   const { webhook, authenticate } = deps;
 
-  app.route({
+  app.route<{ Querystring: QueryOf<typeof LIST_WEBHOOK_DELIVERIES_ROUTE> }>({
     ...routeOptions(LIST_WEBHOOK_DELIVERIES_ROUTE),
     onRequest: authenticate,
     handler: async (request) => {
-      const query = parseDeliveryListQuery(request.query);
+      const query = listDeliveriesQuery(request.query);
       const res = await webhook.listDeliveries({
         tenantId: request.auth?.tenantId ?? '',
         transactionId: query.transactionId,
