@@ -249,7 +249,6 @@ describe('npm start', () => {
   it('answers 409 IdempotencyInProgress to a same-key pay while the first runs, then replays the first answer', async () => {
     // …54 settles after 20 s, so the first pay holds its key for the gateway's whole wait (8 s)
     // and answers `processing`. Both are sent at once: exactly one takes the key.
-    const key = `sandbox-in-progress-${Date.now()}`;
     const body = JSON.stringify({
       qr_string: PIX_QR_WITHOUT_AMOUNT,
       amount: 12.54,
@@ -257,27 +256,44 @@ describe('npm start', () => {
       payer_account: '0001-1234567',
       payer_tax_id: '529.982.247-25',
     });
-    const pay = () =>
+    const pay = (key: string) =>
       call(`${banner.baseUrl}/v1/pay`, {
         apiKey: banner.apiKey,
         body,
         contentType: 'application/json',
         headers: { 'idempotency-key': key },
       });
-    const answers = await Promise.all([pay(), pay()]);
+    const statusAndBody = (res: Response) => `${res.status} ${res.status === 200 ? '' : res.text}`.trim();
+    // A 503 ServiceUnavailable ("retry shortly") is an answer the contract allows a starved machine;
+    // such a pair is shown with the sandbox's warnings and sent again under a new key, twice at most.
+    let key = '';
+    let answers: Response[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      key = `sandbox-in-progress-${Date.now()}-${attempt}`;
+      answers = await Promise.all([pay(key), pay(key)]);
+      if (!answers.some((res) => res.status === 503)) break;
+      const warnings = sandbox
+        .output()
+        .split('\n')
+        .filter((line) => /"level":(40|50|60)/.test(line));
+      console.warn(
+        `attempt ${attempt}: ${answers.map(statusAndBody).join(' | ')}\n${warnings.slice(-10).join('\n')}`,
+      );
+    }
     const first = answers.find((res) => res.status === 200);
     const during = answers.find((res) => res.status !== 200);
     // Each answer's body beside its status, so a failure says what the unexpected one was.
-    expect(answers.map((res) => `${res.status} ${res.status === 200 ? '' : res.text}`.trim()).sort()).toEqual(
-      ['200', expect.stringMatching(/^409 .*IdempotencyInProgress/)],
-    );
+    expect(answers.map(statusAndBody).sort()).toEqual([
+      '200',
+      expect.stringMatching(/^409 .*IdempotencyInProgress/),
+    ]);
     if (!first || !during) throw new Error('unreachable');
     expectErrorBody(during, 409, 'IdempotencyInProgress', banner.docsUrl);
     expect(during.headers.get('retry-after')).toBe('1');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(first.json?.transaction).toMatchObject({ status: 'processing' });
 
-    const replay = await pay();
+    const replay = await pay(key);
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     const { request_id: replayRequestId, ...replayed } = replay.json ?? {};
