@@ -148,6 +148,11 @@ export interface System {
    * (createGrpcClient's `tls`), and the CA to make others from; undefined when `grpcTls` is false.
    */
   grpcTls: GrpcTls | undefined;
+  /**
+   * A certificate of the run's CA for a server a test stands up in a service's place (its names
+   * and addresses); undefined when `grpcTls` is false.
+   */
+  issueTls(name: string, sans: { dns?: readonly string[]; ip?: readonly string[] }): GrpcTls | undefined;
   processes: ManagedProcess[];
   logDir: string;
   admin: AdminClient;
@@ -550,6 +555,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       dns,
       metricsUrls: { ...byService((replica) => replica.metricsUrl), gateway: firstGateway.metricsUrl },
       grpcTls: runnerTls,
+      issueTls: (name, sans) => ca?.issue(name, sans),
       processes,
       logDir,
       admin,
