@@ -21,6 +21,7 @@ module.exports = {
         '<rootDir>/test-kit/src/**/*.test.ts',
         '<rootDir>/bench/**/*.test.ts',
         '<rootDir>/scripts/**/*.test.ts',
+        '<rootDir>/test-e2e/support/**/*.test.ts',
       ],
     },
     {

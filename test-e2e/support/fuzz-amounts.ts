@@ -31,14 +31,16 @@ export function exactMinorUnits(literal: string, digits = MINOR_DIGITS): bigint 
 
 /**
  * Tag 54 as docs/qr-schemes.md "EMVCo TLV" defines it: at most 13 characters, digits with an
- * optional "." and at most two decimals. Its minor units, or undefined when it is not such a value
+ * optional "." and at most two decimals, leading zeros allowed. Its minor units, or undefined when it is not such a value
  * or is zero (the payer enters the amount).
  */
 export function qrAmountMinorUnits(value: string): bigint | undefined {
   if (value.length === 0 || value.length > 13 || !/^\d*(?:\.\d{0,2})?$/.test(value) || !/\d/.test(value))
     return undefined;
   const [whole = '', fraction = ''] = value.split('.');
-  return exactMinorUnits(`${whole === '' ? '0' : whole}${fraction === '' ? '' : `.${fraction}`}`);
+  // Leading zeros are part of tag 54's format (`00012.30` is 12.30) but not of a JSON number.
+  const digits = whole.replace(/^0+(?=\d)/, '');
+  return exactMinorUnits(`${digits === '' ? '0' : digits}${fraction === '' ? '' : `.${fraction}`}`);
 }
 
 /**

@@ -440,6 +440,27 @@ describe('whitespace around the QR text', () => {
   });
 });
 
+describe('tag 54, the amount', () => {
+  it.each([
+    ['00012.30', 1230n],
+    ['10.', 1000n],
+    ['0.9', 90n],
+    ['.5', 50n],
+  ])('reads %s as written: %s minor units', (amount, minor) => {
+    const decoded = decodeStatic(
+      pixQr(tpl(26, [0, 'br.gov.bcb.pix'], [1, 'a@b.co']), [{ id: 54, value: amount }]),
+    );
+    expect(decoded.amountMinor).toBe(minor);
+  });
+
+  it('reads zero as no amount: the payer enters it', () => {
+    const decoded = decodeStatic(
+      pixQr(tpl(26, [0, 'br.gov.bcb.pix'], [1, 'a@b.co']), [{ id: 54, value: '000.00' }]),
+    );
+    expect(decoded.amountMinor).toBeUndefined();
+  });
+});
+
 describe('errors', () => {
   it.each([
     [
