@@ -2,6 +2,7 @@
 // PostgreSQL, Redis and Kafka (test-e2e/README.md): authentication, errors and limits
 // (docs/api/resources.md "Authentication"; docs/api/errors.md; docs/api/rate-limits.md).
 import { randomBytes } from 'node:crypto';
+import { MERCHANT_QRS } from '@qr-payout/test-kit/qrs';
 import { freePort, type System, startSystem, type TestTenant } from './harness';
 import { expectErrorBody } from './support/error-body';
 import { startGarbageUpstream } from './support/garbage-upstream';
@@ -48,10 +49,13 @@ describe('wallet currencies and the API reference', () => {
       apiKey: tenant.apiKey,
       method: 'POST',
       contentType: 'application/json',
-      body: JSON.stringify({ qr_string: '000201', wallet_currency: 'JPY' }),
+      body: JSON.stringify({ qr_string: MERCHANT_QRS[0]!.qrString, wallet_currency: 'JPY' }),
     });
+    // fx, the one owner of the quoted currencies, refuses it (docs/api/fx-and-confidence.md).
     expectErrorBody(unquoted, 400, 'ValidationError', docsBase());
-    expect(unquoted.json!.message).toMatch(/wallet_currency/);
+    expect(unquoted.json!.message).toBe(
+      'wallet_currency JPY is not a currency we quote from; GET /v1/fx/currencies lists those we do.',
+    );
   });
 
   test('the OpenAPI document names this gateway as its server', async () => {

@@ -256,7 +256,7 @@ async function startApp(backend: CacheBackend, opts: { cache?: IdempotencyCache;
         },
       })) as never,
     },
-    currencies: { isQuotable: async () => true, list: async () => [] },
+    currencies: { list: async () => [] },
     payout: fakePayout(state),
     payments: {
       idempotency: cache,

@@ -130,6 +130,16 @@ function stubResolve(req: StubResolveRequest) {
   if (req.amount && qrAmount && req.amount.amountMinor !== qrAmount.amountMinor)
     throw serviceError('AmountMismatch', 'another amount', { code: Code.InvalidArgument, field: 'amount' });
   const amount = req.amount ?? qrAmount;
+  // Payout passes fx's refusal of a currency fx does not quote (services/fx/src/quotes/errors.ts).
+  if (!['', 'BRL', 'USD'].includes(req.walletCurrency))
+    throw serviceError(
+      'ValidationError',
+      `wallet_currency ${req.walletCurrency} is not a currency we quote from`,
+      {
+        code: Code.InvalidArgument,
+        field: 'wallet_currency',
+      },
+    );
   const quote =
     req.walletCurrency === 'USD'
       ? {
@@ -308,7 +318,6 @@ beforeAll(async () => {
       }) as never,
     },
     currencies: {
-      isQuotable: async (code: string) => ['BRL', 'USD'].includes(code),
       // First the list, then an fx outage before the first fetch (503), then an unexpected failure (500).
       list: async () => {
         currencyCalls++;

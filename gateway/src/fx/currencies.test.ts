@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { silentLogger } from '@qr-payout/platform/log';
 import { ListCurrenciesResponseSchema } from '@qr-payout/proto/payout/fx/v1/fx_pb';
-import { type CurrencySource, createCurrencyCatalogue } from './currencies';
+import { type CurrencyCatalogue, type CurrencySource, createCurrencyCatalogue } from './currencies';
 
 function source(codes: string[]) {
   const state = { calls: 0, fail: false, codes };
@@ -17,19 +17,24 @@ function source(codes: string[]) {
   return { fx, state };
 }
 
+/** Whether the catalogue's list holds `code`. */
+async function lists(catalogue: CurrencyCatalogue, code: string): Promise<boolean> {
+  return (await catalogue.list()).some((c) => c.code === code);
+}
+
 describe('fx currency catalogue', () => {
   it('answers from one fx call per TTL, shared by concurrent callers', async () => {
     const { fx, state } = source(['BRL', 'USD']);
     let clock = 0;
     const catalogue = createCurrencyCatalogue({ fx, logger: silentLogger(), ttlMs: 1000, now: () => clock });
     const answers = await Promise.all([
-      catalogue.isQuotable('USD'),
-      catalogue.isQuotable('XYZ'),
-      catalogue.isQuotable('BRL'),
+      lists(catalogue, 'USD'),
+      lists(catalogue, 'XYZ'),
+      lists(catalogue, 'BRL'),
     ]);
     expect(answers).toEqual([true, false, true]);
     clock = 999;
-    await catalogue.isQuotable('USD');
+    await lists(catalogue, 'USD');
     expect(state.calls).toBe(1);
   });
 
@@ -37,20 +42,20 @@ describe('fx currency catalogue', () => {
     const { fx, state } = source(['USD']);
     let clock = 0;
     const catalogue = createCurrencyCatalogue({ fx, logger: silentLogger(), ttlMs: 1000, now: () => clock });
-    expect(await catalogue.isQuotable('EUR')).toBe(false);
+    expect(await lists(catalogue, 'EUR')).toBe(false);
     state.codes = ['USD', 'EUR'];
     clock = 1000;
     // Stale answer now, fresh one once the background refresh has landed.
-    expect(await catalogue.isQuotable('EUR')).toBe(false);
+    expect(await lists(catalogue, 'EUR')).toBe(false);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await catalogue.isQuotable('EUR')).toBe(true);
+    expect(await lists(catalogue, 'EUR')).toBe(true);
     expect(state.calls).toBe(2);
   });
 
-  it('lists the currencies with their minor units from the same fx call as isQuotable', async () => {
+  it("lists the currencies with their minor units in one fx call, in fx's order", async () => {
     const { fx, state } = source(['BRL', 'JPY']);
     const catalogue = createCurrencyCatalogue({ fx, logger: silentLogger(), ttlMs: 1000, now: () => 0 });
-    expect(await catalogue.isQuotable('JPY')).toBe(true);
+    expect(await lists(catalogue, 'JPY')).toBe(true);
     expect(await catalogue.list()).toEqual([
       { code: 'BRL', minorUnits: 2 },
       { code: 'JPY', minorUnits: 0 },
@@ -69,14 +74,14 @@ describe('fx currency catalogue', () => {
       now: () => clock,
     });
     state.fail = true;
-    await expect(catalogue.isQuotable('USD')).rejects.toThrow('fx down');
+    await expect(lists(catalogue, 'USD')).rejects.toThrow('fx down');
     state.fail = false;
-    expect(await catalogue.isQuotable('USD')).toBe(true);
+    expect(await lists(catalogue, 'USD')).toBe(true);
     state.fail = true;
     clock = 5000;
-    expect(await catalogue.isQuotable('USD')).toBe(true);
+    expect(await lists(catalogue, 'USD')).toBe(true);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await catalogue.isQuotable('USD')).toBe(true);
+    expect(await lists(catalogue, 'USD')).toBe(true);
     expect(state.calls).toBe(3);
   });
 });

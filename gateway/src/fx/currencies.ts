@@ -12,8 +12,6 @@ export interface WalletCurrency {
 }
 
 export interface CurrencyCatalogue {
-  /** Whether fx quotes from `code` (ISO 4217); rejects only when the list was never fetched. */
-  isQuotable(code: string): Promise<boolean>;
   /** Every currency fx quotes, by code; rejects only when the list was never fetched. */
   list(): Promise<readonly WalletCurrency[]>;
 }
@@ -21,9 +19,9 @@ export interface CurrencyCatalogue {
 export type CurrencySource = Pick<Client<typeof FxService>, 'listCurrencies'>;
 
 /**
- * The currencies fx quotes, cached in the gateway (cache/refreshing-value.ts): the list changes
- * only with fx's rate table, and resolve checks `wallet_currency` against it on every call. One
- * cache serves both that check and GET /v1/fx/currencies, so the two never disagree.
+ * The currencies fx quotes, cached in the gateway (cache/refreshing-value.ts) for GET
+ * /v1/fx/currencies: the list changes only with fx's rate table. fx itself checks `wallet_currency`
+ * when it quotes (docs/api/fx-and-confidence.md "Wallet currencies").
  */
 export function createCurrencyCatalogue(deps: {
   fx: CurrencySource;
@@ -36,17 +34,12 @@ export function createCurrencyCatalogue(deps: {
   const currencies = createRefreshingValue({
     ...cacheOpts,
     what: 'fx currency list',
-    fetch: async () => {
-      const list: readonly WalletCurrency[] = Object.freeze(
+    fetch: async (): Promise<readonly WalletCurrency[]> =>
+      Object.freeze(
         (await fx.listCurrencies({})).currencies.map((c) =>
           Object.freeze({ code: c.code, minorUnits: c.minorUnits }),
         ),
-      );
-      return { list, codes: new Set(list.map((c) => c.code)) as ReadonlySet<string> };
-    },
+      ),
   });
-  return {
-    isQuotable: async (code) => (await currencies.get()).codes.has(code),
-    list: async () => (await currencies.get()).list,
-  };
+  return { list: () => currencies.get() };
 }

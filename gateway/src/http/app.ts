@@ -39,7 +39,7 @@ export interface PublicAppDeps {
   limiter: RateLimiter;
   schemes: SchemeCatalogue;
   decoder: ResolveRouteDeps['decoder'];
-  currencies: ResolveRouteDeps['currencies'] & FxCurrenciesRouteDeps['currencies'];
+  currencies: FxCurrenciesRouteDeps['currencies'];
   payout: ResolveRouteDeps['payout'] &
     TransactionsRouteDeps['payout'] &
     InstructionsRouteDeps['payout'] &
@@ -170,7 +170,6 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   registerSchemesRoute(app, { schemes: deps.schemes, authenticate });
   registerResolveRoute(app, {
     decoder: deps.decoder,
-    currencies: deps.currencies,
     payout: deps.payout,
     authenticate,
   });
@@ -187,7 +186,7 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   registerExecuteRoute(app, paymentRoutes);
   registerPayRoute(app, {
     ...paymentRoutes,
-    resolve: { decoder: deps.decoder, currencies: deps.currencies },
+    resolve: { decoder: deps.decoder },
     payout: deps.payout,
   });
   registerPartnerCallbackRoute(app, {

@@ -1,6 +1,7 @@
 // JSON Schemas of the public API: the routes validate with them and the OpenAPI document is built
 // from them (one source, so the document cannot drift from what the routes accept and send).
 
+import { CURRENCY_CODE_PATTERN } from '@qr-payout/platform/money';
 import { PARTNER_STATUSES, RAILS } from '@qr-payout/platform/partner-protocol';
 import {
   DELIVERY_STATUSES,
@@ -50,7 +51,7 @@ function withRequestId<K extends string, S extends object>(key: K, schema: S) {
 /** An ISO 4217 alphabetic code; each use says which currency it is. */
 export const CURRENCY_CODE_SCHEMA = {
   type: 'string',
-  pattern: '^[A-Z]{3}$',
+  pattern: CURRENCY_CODE_PATTERN,
   description: 'ISO 4217 alphabetic currency code.',
 } as const;
 
@@ -192,8 +193,7 @@ export const RESOLVE_REQUEST_SCHEMA = {
       description: 'The text decoded from the merchant QR code, exactly as scanned.',
     },
     wallet_currency: orNull({
-      type: 'string',
-      pattern: '^[A-Z]{3}$',
+      ...CURRENCY_CODE_SCHEMA,
       examples: ['USD'],
       description:
         'ISO 4217 currency the payer pays in (upper case, one of the currencies fx quotes: GET /v1/fx/currencies); an FX quote is made when it differs from the payment currency. Null: not sent.',
@@ -879,7 +879,6 @@ export const WALLET_CURRENCY_SCHEMA = {
   properties: {
     code: {
       ...CURRENCY_CODE_SCHEMA,
-      pattern: '^[A-Z]{3}$',
       description: 'ISO 4217 alphabetic code: a value `wallet_currency` accepts.',
     },
     minor_units: {

@@ -3,18 +3,16 @@ import type { Client } from '@connectrpc/connect';
 import { type Money, MoneySchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import type { DecodedQr, DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import type { Instruction, PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { apiError } from '../errors/api-error';
-import type { CurrencyCatalogue } from '../fx/currencies';
 import { toMinorUnits } from '../http/money';
 
 // The resolve step of the money path, for POST /v1/resolve, and the QR half of POST /v1/pay: the
 // gateway decodes the QR and turns the request's JSON amount into minor units of the QR's
 // currency (the JSON edge); payout decides the rest in one place (its instructions/resolve.ts:
-// the amount owed, AmountRequired and AmountMismatch, rail limits, the FX quote).
+// the amount owed, AmountRequired and AmountMismatch, rail limits, the FX quote), and fx alone
+// says which wallet currencies it quotes (docs/api/fx-and-confidence.md "Wallet currencies").
 
 export interface ResolveInstructionDeps {
   decoder: Pick<Client<typeof DecoderService>, 'decode'>;
-  currencies: Pick<CurrencyCatalogue, 'isQuotable'>;
   payout: Pick<Client<typeof PayoutService>, 'createInstruction'>;
 }
 
@@ -34,13 +32,11 @@ export interface DecodedRequest {
   walletCurrency: string;
 }
 
-/** Checks the wallet currency, decodes the QR and converts the request's amount. */
+/** Decodes the QR and converts the request's amount. */
 export async function decodeRequest(
-  deps: Pick<ResolveInstructionDeps, 'decoder' | 'currencies'>,
+  deps: Pick<ResolveInstructionDeps, 'decoder'>,
   input: ResolveInput,
 ): Promise<DecodedRequest> {
-  // A request field first: an unknown currency is the client's error whatever the QR says.
-  await checkWalletCurrency(deps.currencies, input.walletCurrency);
   const { decoded } = await deps.decoder.decode({ qrString: input.qrString });
   if (!decoded) throw new Error('decoder returned no instruction');
   const amount =
@@ -66,17 +62,4 @@ export async function resolveInstruction(
   });
   if (!instruction) throw new Error('payout returned no instruction');
   return instruction;
-}
-
-/** 400 ValidationError unless the wallet currency (when given) is one fx quotes from. */
-export async function checkWalletCurrency(
-  currencies: Pick<CurrencyCatalogue, 'isQuotable'>,
-  walletCurrency: string | undefined,
-): Promise<void> {
-  if (walletCurrency !== undefined && !(await currencies.isQuotable(walletCurrency))) {
-    throw apiError(
-      'ValidationError',
-      `wallet_currency ${walletCurrency} is not a currency we quote from; GET /v1/fx/currencies lists those we do.`,
-    );
-  }
 }

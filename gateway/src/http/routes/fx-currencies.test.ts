@@ -4,13 +4,13 @@ import type { CurrencyCatalogue } from '../../fx/currencies';
 import { startRouteTestApp, TEST_API_KEY } from './test-app';
 
 // GET /v1/fx/currencies through the real app (auth, rate limits, error registry) with a fake
-// currency catalogue: the one the resolve check uses (fx/currencies.ts).
+// currency catalogue (fx/currencies.ts).
 
 let app: FastifyInstance | undefined;
 
 async function serve(currencies: Pick<CurrencyCatalogue, 'list'>) {
   await app?.close();
-  const started = await startRouteTestApp({ currencies: { isQuotable: async () => true, ...currencies } });
+  const started = await startRouteTestApp({ currencies });
   app = started.app;
   return async (key: string | null = TEST_API_KEY) => {
     const res = await fetch(`${started.base}/v1/fx/currencies`, { headers: key ? { 'x-api-key': key } : {} });

@@ -21,8 +21,8 @@ export const LIST_FX_CURRENCIES_ROUTE = defineRoute({
     description:
       'The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay ' +
       "(any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's " +
-      "cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks " +
-      'against. ' +
+      "cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default); fx checks " +
+      '`wallet_currency` against its own table when it quotes. ' +
       FX_DESCRIPTION,
     response: {
       '200': okResponse(
@@ -38,7 +38,7 @@ export const LIST_FX_CURRENCIES_ROUTE = defineRoute({
 
 /**
  * GET /v1/fx/currencies: the wallet currencies fx quotes (docs/api/fx-and-confidence.md "Wallet
- * currencies"), from the same cached list resolve checks `wallet_currency` against.
+ * currencies"), cached from fx's list; fx itself refuses a `wallet_currency` it does not quote.
  */
 export function registerFxCurrenciesRoute(app: FastifyInstance, deps: FxCurrenciesRouteDeps): void {
   app.route({

@@ -35,7 +35,7 @@ import {
 } from './execute';
 
 export interface PayRouteDeps extends PaymentRouteDeps {
-  resolve: Pick<ResolveInstructionDeps, 'decoder' | 'currencies'>;
+  resolve: Pick<ResolveInstructionDeps, 'decoder'>;
   payout: Pick<Client<typeof PayoutService>, 'pay'>;
 }
 

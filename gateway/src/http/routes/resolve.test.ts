@@ -38,7 +38,7 @@ function pixQr(amountMinor?: bigint): DecodedQr {
 
 // Only what POST /v1/resolve uses; the app's other routes are not called here. `fx` is the fx
 // client of the fake payout.
-type ResolveDeps = Pick<ResolveRouteDeps, 'decoder' | 'currencies' | 'payout'> & {
+type ResolveDeps = Pick<ResolveRouteDeps, 'decoder' | 'payout'> & {
   fx: { createQuote(req: CreateQuoteRequest): Promise<{ quote?: Quote }> };
 };
 
@@ -55,10 +55,19 @@ function fakes(decoded: DecodedQr) {
         return { decoded };
       }) as never,
     },
-    currencies: { isQuotable: async (code) => ['BRL', 'EUR', 'USD'].includes(code) },
     fx: {
       createQuote: (async (req: CreateQuoteRequest) => {
         calls.quotes.push(req);
+        // fx is the one owner of the currencies it quotes (services/fx/src/quotes/errors.ts).
+        if (!['BRL', 'EUR', 'USD'].includes(req.sourceCurrency))
+          throw serviceError(
+            'ValidationError',
+            `wallet_currency ${req.sourceCurrency} is not a currency we quote from`,
+            {
+              code: Code.InvalidArgument,
+              field: 'wallet_currency',
+            },
+          );
         return {
           quote: create(QuoteSchema, {
             id: 'quo_01JD0000000000000000000001',
@@ -191,13 +200,16 @@ describe('POST /v1/resolve', () => {
     expect(res.body.instruction).toMatchObject({ wallet_currency: 'BRL', wallet_amount: 12.34, quote: null });
   });
 
-  it('400 ValidationError naming wallet_currency when fx does not quote it, before decoding', async () => {
+  it("400 ValidationError naming wallet_currency when fx does not quote it: fx's refusal, as fx wrote it", async () => {
     const { deps, calls } = fakes(pixQr(1234n));
     const res = await resolve(deps, { qr_string: 'qr', wallet_currency: 'XYZ' });
     expect(res.status).toBe(400);
-    expect(res.body._tag).toBe('ValidationError');
-    expect(res.body.message).toMatch(/^wallet_currency XYZ .*GET \/v1\/fx\/currencies/);
-    expect(calls.decode).toBe(0);
+    expect(res.body).toMatchObject({
+      _tag: 'ValidationError',
+      message: 'wallet_currency XYZ is not a currency we quote from',
+    });
+    expect(calls.quotes).toHaveLength(1);
+    expect(calls.instructions).toHaveLength(0);
   });
 
   it('400 naming wallet_currency in words, not a regular expression, for a lower-case code', async () => {

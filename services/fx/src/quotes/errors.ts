@@ -47,6 +47,15 @@ export function currencyNotQuoted(code: string): ConnectError {
   });
 }
 
+/** The payer's currency is not one fx quotes from: the one check of it (docs/api/fx-and-confidence.md "Wallet currencies"). */
+export function walletCurrencyNotQuoted(code: string): ConnectError {
+  return serviceError(
+    'ValidationError',
+    `wallet_currency ${code} is not a currency we quote from; GET /v1/fx/currencies lists those we do.`,
+    { code: Code.InvalidArgument, field: WALLET_CURRENCY, metadata: { currency: code } },
+  );
+}
+
 export function pairNotQuoted(source: string, target: string): ConnectError {
   return serviceError('ValidationError', `no rate from ${source} to ${target}`, {
     code: Code.InvalidArgument,

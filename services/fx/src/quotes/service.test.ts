@@ -84,6 +84,19 @@ describe('createQuoteService.createQuote', () => {
     const service = serviceWith({ getMid: () => Promise.reject(new Error('no rate lookup expected')) });
     expect(await refusal(service.createQuote(input))).toMatchObject({ tag: 'ValidationError', field });
   });
+  it('refuses a wallet currency it does not quote, naming it and where the quoted ones are listed', async () => {
+    const service = serviceWith({ getMid: () => Promise.reject(new Error('no rate lookup expected')) });
+    const detail = await refusal(
+      service.createQuote({ tenantId: 'ten_a', sourceCurrency: 'CHF', target: money('BRL', 100n) }),
+    );
+    expect(detail).toMatchObject({
+      tag: 'ValidationError',
+      field: 'wallet_currency',
+      message:
+        'wallet_currency CHF is not a currency we quote from; GET /v1/fx/currencies lists those we do.',
+      metadata: { currency: 'CHF' },
+    });
+  });
 });
 
 describe('createQuoteService.confirmQuote', () => {

@@ -1,4 +1,5 @@
 import { isId, newId } from '@qr-payout/platform/ids';
+import { isCurrencyCode } from '@qr-payout/platform/money';
 import type { Money } from '@qr-payout/proto/payout/common/v1/common_pb';
 import type { Quote } from '@qr-payout/proto/payout/fx/v1/fx_pb';
 import { formatDecimal } from '../decimal/decimal';
@@ -14,13 +15,13 @@ import {
   sameCurrency,
   targetAmountInvalid,
   tenantRequired,
+  walletCurrencyNotQuoted,
 } from './errors';
 import { priceQuote } from './quote-math';
 import { toQuoteMessage } from './quote-message';
 import type { QuoteStore } from './store';
 
 const INT64_MAX = 2n ** 63n - 1n;
-const ISO_CODE = /^[A-Z]{3}$/;
 const MAX_CONSUMER_ID_LENGTH = 128;
 
 export type QuotePricing = {
@@ -61,10 +62,10 @@ export type QuoteServiceDeps = {
 };
 
 export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
-  function digitsOf(code: string): number {
-    if (!ISO_CODE.test(code)) throw currencyNotIso();
+  function digitsOf(code: string, notQuoted: (code: string) => Error): number {
+    if (!isCurrencyCode(code)) throw currencyNotIso();
     const digits = deps.minorUnits.get(code);
-    if (digits === undefined) throw currencyNotQuoted(code);
+    if (digits === undefined) throw notQuoted(code);
     return digits;
   }
 
@@ -74,8 +75,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       if (!target) throw targetAmountInvalid('is required');
       if (target.amountMinor <= 0n) throw targetAmountInvalid('must be positive');
       if (sourceCurrency === target.currency) throw sameCurrency(sourceCurrency);
-      const targetDigits = digitsOf(target.currency);
-      const sourceDigits = digitsOf(sourceCurrency);
+      const targetDigits = digitsOf(target.currency, currencyNotQuoted);
+      const sourceDigits = digitsOf(sourceCurrency, walletCurrencyNotQuoted);
       const mid = await deps.rates.getMid(sourceCurrency, target.currency, signal);
       if (!mid) throw pairNotQuoted(sourceCurrency, target.currency);
 

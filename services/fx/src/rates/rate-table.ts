@@ -1,4 +1,4 @@
-import { isIso4217Currency, minorUnitDigits } from '@qr-payout/platform/money';
+import { isCurrencyCode, isIso4217Currency, minorUnitDigits } from '@qr-payout/platform/money';
 
 // The configured rate table: which currencies fx quotes, their ISO 4217 minor units, and a mid
 // rate for each against USD (the pivot: the mid rate A→B is per_usd(B) / per_usd(A)).
@@ -40,7 +40,6 @@ export function minorUnitsByCode(table: RateTable): ReadonlyMap<string, number> 
   return new Map(table.map((entry) => [entry.code, entry.minorUnits]));
 }
 
-const CODE = /^[A-Z]{3}$/;
 // The digits quote-math.ts prices in (ISO 4217 also has 4: CLF, UYW).
 const MINOR_UNITS = new Set([0, 2, 3]);
 const POSITIVE_DECIMAL = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,12})?$/;
@@ -66,7 +65,7 @@ export function parseRateTable(raw: string): ParsedRateTable {
   }
   const entries: RateEntry[] = [];
   for (const [code, value] of Object.entries(parsed)) {
-    if (!CODE.test(code))
+    if (!isCurrencyCode(code))
       return { ok: false, problem: `key ${JSON.stringify(code)} is not an ISO 4217 code` };
     if (value === null || typeof value !== 'object') {
       return { ok: false, problem: `${code} must be an object with minor_units and per_usd` };

@@ -9,6 +9,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
 import { Code, ConnectError } from '@qr-payout/platform/errors';
 import { isId, newId } from '@qr-payout/platform/ids';
+import { isCurrencyCode } from '@qr-payout/platform/money';
 import { type Money, MoneySchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import type { DecodedQr } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import type { FxService, Quote } from '@qr-payout/proto/payout/fx/v1/fx_pb';
@@ -46,7 +47,6 @@ export interface InstructionResolver {
 }
 
 const COUNTRY = /^[A-Z]{2}$/;
-const CURRENCY = /^[A-Z]{3}$/;
 const FX_TIMEOUT_MS = 2_000;
 
 function sameMoney(a: Money | undefined, b: Money): boolean {
@@ -59,7 +59,7 @@ function checkDecoded(decoded: DecodedQr | undefined): DecodedQr {
     throw invalidInstruction('decoded', 'decoded needs scheme_id and rail');
   if (!COUNTRY.test(decoded.country))
     throw invalidInstruction('decoded', 'decoded.country must be ISO 3166-1 alpha-2');
-  if (!CURRENCY.test(decoded.currency))
+  if (!isCurrencyCode(decoded.currency))
     throw invalidInstruction('decoded', 'decoded.currency must be ISO 4217 alphabetic');
   return decoded;
 }
@@ -93,7 +93,7 @@ function payAmountUnder(quote: Quote, tenantId: string, amount: Money): Money {
   if (!sameMoney(quote.target, amount))
     throw invalidInstruction('quote', 'quote.target must equal the instruction amount');
   const source = quote.source;
-  if (!source || !CURRENCY.test(source.currency) || source.amountMinor <= 0n)
+  if (!source || !isCurrencyCode(source.currency) || source.amountMinor <= 0n)
     throw invalidInstruction('quote', 'quote.source must be a positive amount');
   if (source.currency === amount.currency)
     throw invalidInstruction('quote', 'a quote converts from another currency');
@@ -158,7 +158,7 @@ export function createInstructionResolver(deps: {
       // Checked where the amount is fixed: execute and pay only ever pay a resolved instruction.
       checkWithinRailLimits(deps.railLimits, decoded.rail, amount);
       const { walletCurrency } = input;
-      if (walletCurrency !== '' && !CURRENCY.test(walletCurrency))
+      if (walletCurrency !== '' && !isCurrencyCode(walletCurrency))
         throw invalidInstruction('wallet_currency', 'wallet_currency must be ISO 4217 alphabetic');
       if (walletCurrency !== '' && input.quote)
         throw invalidInstruction('quote', 'give a quote or a wallet_currency, not both');

@@ -29,6 +29,19 @@ function digitsOf(digits: number, codes: string): Record<string, number> {
   return Object.fromEntries(codes.split(' ').map((code) => [code, digits]));
 }
 
+/**
+ * The shape of an ISO 4217 alphabetic code, as the public API's JSON Schemas write it: three
+ * upper-case letters. Whether a code is a real currency is `isIso4217Currency`; whether fx quotes
+ * it is fx's to say (docs/api/fx-and-confidence.md "Wallet currencies").
+ */
+export const CURRENCY_CODE_PATTERN = '^[A-Z]{3}$';
+const CURRENCY_CODE = new RegExp(CURRENCY_CODE_PATTERN);
+
+/** Whether `code` has the shape of an ISO 4217 alphabetic code (CURRENCY_CODE_PATTERN). */
+export function isCurrencyCode(code: string): boolean {
+  return CURRENCY_CODE.test(code);
+}
+
 /** Whether `code` is an active ISO 4217 currency with minor-unit digits. */
 export function isIso4217Currency(code: string): boolean {
   return Object.hasOwn(ISO_4217_MINOR_UNIT_DIGITS, code);
