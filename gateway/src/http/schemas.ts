@@ -490,25 +490,21 @@ export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = withRequestId('endpoints', {
   items: WEBHOOK_ENDPOINT_SCHEMA,
 } as const);
 
-// Payer identity (docs/api/idempotency.md "Execute and pay"): presence and lengths of name and
-// account here; the payer's document (payer_tax_id, payer_country, payer_id_type) is checked by
-// payout (docs/payer-identity.md).
+// Payer identity (docs/api/idempotency.md "Execute and pay"): types only. Presence, lengths,
+// characters and the payer's document are checked by payout alone (docs/payer-identity.md
+// "Fields"), so no limit is restated here: a second check would refuse with another message.
 const PAYER_PROPERTIES = {
   payer_name: {
     type: 'string',
-    minLength: 1,
-    maxLength: 140,
-    description: 'Full name of the payer as on their identity document.',
+    description:
+      'Full name of the payer as on their identity document (1 to 140 characters, checked by payout).',
   },
   payer_account: {
     type: 'string',
-    minLength: 1,
-    maxLength: 64,
-    description: 'Account of the payer at the sending wallet or bank. Never logged in clear.',
+    description:
+      'Account of the payer at the sending wallet or bank (1 to 64 characters, checked by payout). Never logged in clear.',
   },
-  // Types only: what an id may be depends on payer_country and payer_id_type, which payout alone
-  // checks (docs/payer-identity.md), so no length, pattern or enum is restated here (a second
-  // check would refuse with another message than payout's); `examples` only illustrates.
+  // What an id may be depends on payer_country and payer_id_type; `examples` only illustrates.
   payer_tax_id: {
     type: 'string',
     description:

@@ -27,16 +27,12 @@ export interface PayRequest {
      */
   amount?: number | null;
   /**
-     * Full name of the payer as on their identity document.
-     * @minLength 1
-     * @maxLength 140
+     * Full name of the payer as on their identity document (1 to 140 characters, checked by payout).
      * @pattern ^[^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*$
      */
   payer_name: string;
   /**
-     * Account of the payer at the sending wallet or bank. Never logged in clear.
-     * @minLength 1
-     * @maxLength 64
+     * Account of the payer at the sending wallet or bank (1 to 64 characters, checked by payout). Never logged in clear.
      * @pattern ^[^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*$
      */
   payer_account: string;
