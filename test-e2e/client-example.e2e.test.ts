@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient } from '@qr-payout/client';
+import { createClient, type PayRequest } from '@qr-payout/client';
 import { freePorts, type ManagedProcess, spawnTsProcess, waitUntilReady } from './harness';
 
 jest.setTimeout(240_000);
@@ -94,7 +94,7 @@ it("retries a same-key pay's 409 IdempotencyInProgress until the first answer is
     retry: { maxAttempts: 30, baseDelayMs: 200, maxDelayMs: 1_000 },
     onRetry: ({ tag }) => retried.push(tag),
   });
-  const body = {
+  const body: PayRequest = {
     qr_string:
       '00020101021126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-4266141740005204581253039865802BR5918PADARIA PAO QUENTE6009SAO PAULO62110507E2EOUT16304DAE0',
     amount: 12.54,

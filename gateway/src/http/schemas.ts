@@ -4,6 +4,11 @@
 import { CURRENCY_CODE_PATTERN } from '@qr-payout/platform/money';
 import { PARTNER_STATUSES, RAILS } from '@qr-payout/platform/partner-protocol';
 import {
+  PAYER_COUNTRY_PATTERN,
+  PAYER_ID_TYPES,
+  PAYER_TEXT_MAX_LENGTH,
+} from '@qr-payout/platform/payer-fields';
+import {
   DELIVERY_STATUSES,
   RETRY_STRATEGIES,
   TRANSACTION_STATUSES,
@@ -496,19 +501,17 @@ export const WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA = withRequestId('endpoints', {
 const PAYER_PROPERTIES = {
   payer_name: {
     type: 'string',
-    description:
-      'Full name of the payer as on their identity document (1 to 140 characters, checked by payout).',
+    description: `Full name of the payer as on their identity document (1 to ${PAYER_TEXT_MAX_LENGTH.payer_name} characters, checked by payout).`,
   },
   payer_account: {
     type: 'string',
-    description:
-      'Account of the payer at the sending wallet or bank (1 to 64 characters, checked by payout). Never logged in clear.',
+    description: `Account of the payer at the sending wallet or bank (1 to ${PAYER_TEXT_MAX_LENGTH.payer_account} characters, checked by payout). Never logged in clear.`,
   },
   // What an id may be depends on payer_country and payer_id_type; `examples` only illustrates.
   payer_tax_id: {
     type: 'string',
     description:
-      "The payer's own identifier in their own country: tax id, national id or passport number (1 to 64 " +
+      `The payer's own identifier in their own country: tax id, national id or passport number (1 to ${PAYER_TEXT_MAX_LENGTH.payer_tax_id} ` +
       'characters). Checked against the documents of payer_country when given (GET /v1/schemes ' +
       'payer_identity); otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear.',
   },
@@ -516,15 +519,15 @@ const PAYER_PROPERTIES = {
     type: 'string',
     examples: ['AR', 'BR', 'CO'],
     description:
-      'Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), ' +
+      `Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters (\`${PAYER_COUNTRY_PATTERN}\`; not EU, UK, XK, ZZ), ` +
       "of the country that issued payer_tax_id, checked by payout. The payer is a resident of the merchant's " +
       'country when this is that country. Null: not sent.',
   } as const),
   payer_id_type: orNull({
     type: 'string',
-    examples: ['tax_id', 'national_id', 'passport'],
+    examples: [...PAYER_ID_TYPES],
     description:
-      'Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires ' +
+      `Optional: what payer_tax_id is, one of ${PAYER_ID_TYPES.map((t) => `\`${t}\``).join(', ')} (checked by payout); requires ` +
       'payer_country. Without it, the type is inferred from the one document of the country the id fits; an id ' +
       'that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. ' +
       'Null: not sent.',

@@ -1,3 +1,9 @@
+import {
+  PAYER_COUNTRY_PATTERN,
+  PAYER_ID_TYPES,
+  PAYER_TEXT_MAX_LENGTH,
+  type PayerTextField,
+} from '@qr-payout/platform/payer-fields';
 import { forbiddenCharacterClass } from '@qr-payout/platform/text';
 import { ERROR_TAGS } from '../errors/registry';
 import {
@@ -77,8 +83,9 @@ const WEBHOOK_EVENT_SCHEMA = {
 /**
  * What payout checks of a payment request beyond the route's schema, stated in the document only:
  * the route leaves these rules to their owner so a refusal is worded once (docs/payer-identity.md).
- * Payer texts are not blank and carry no control or bidirectional formatting character
- * (@qr-payout/platform/text); the tax id is 1 to 64 characters;
+ * Payer texts are not blank, within their lengths and carry no control or bidirectional formatting
+ * character (@qr-payout/platform/text and payer-fields); payer_id_type is one of its types and
+ * payer_country is written as a code;
  * callback_url is an absolute http(s) URL (http only where private targets are allowed, the sandbox;
  * docs/api/webhooks.md "Where we send").
  */
@@ -87,14 +94,21 @@ const PAYER_TEXT_PATTERN = `^[^${FORBIDDEN}]*[^\\s${FORBIDDEN}][^${FORBIDDEN}]*$
 
 /** A payment request (execute, pay) with payout's rules on its fields as documented. */
 function documentedPaymentRequest<S extends { properties: Record<string, object> }>(schema: S): S {
-  const { payer_name, payer_account, payer_tax_id } = schema.properties;
+  const { payer_name, payer_account, payer_tax_id, payer_country, payer_id_type } = schema.properties;
+  const text = (field: PayerTextField) => ({
+    minLength: 1,
+    maxLength: PAYER_TEXT_MAX_LENGTH[field],
+    pattern: PAYER_TEXT_PATTERN,
+  });
   return {
     ...schema,
     properties: {
       ...schema.properties,
-      payer_name: { ...payer_name, pattern: PAYER_TEXT_PATTERN },
-      payer_account: { ...payer_account, pattern: PAYER_TEXT_PATTERN },
-      payer_tax_id: { ...payer_tax_id, minLength: 1, maxLength: 64, pattern: PAYER_TEXT_PATTERN },
+      payer_name: { ...payer_name, ...text('payer_name') },
+      payer_account: { ...payer_account, ...text('payer_account') },
+      payer_tax_id: { ...payer_tax_id, ...text('payer_tax_id') },
+      payer_country: { ...payer_country, pattern: PAYER_COUNTRY_PATTERN },
+      payer_id_type: { ...payer_id_type, enum: [...PAYER_ID_TYPES, null] },
       callback_url: { ...CALLBACK_URL_PROPERTY, format: 'uri', pattern: '^https?://' },
     },
   };

@@ -5,6 +5,7 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
+import type { PayRequestPayerIdType } from './payRequestPayerIdType';
 
 export interface PayRequest {
   /**
@@ -28,11 +29,15 @@ export interface PayRequest {
   amount?: number | null;
   /**
      * Full name of the payer as on their identity document (1 to 140 characters, checked by payout).
+     * @minLength 1
+     * @maxLength 140
      * @pattern ^[^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*$
      */
   payer_name: string;
   /**
      * Account of the payer at the sending wallet or bank (1 to 64 characters, checked by payout). Never logged in clear.
+     * @minLength 1
+     * @maxLength 64
      * @pattern ^[^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*[^\s\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069][^\u0000-\u001F\u007F-\u009F\u061C-\u061C\u200E-\u200F\u202A-\u202E\u2066-\u2069]*$
      */
   payer_account: string;
@@ -46,13 +51,14 @@ export interface PayRequest {
   /**
      * Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), of the country that issued payer_tax_id, checked by payout. The payer is a resident of the merchant's country when this is that country. Null: not sent.
      * @nullable
+     * @pattern ^[A-Z]{2}$
      */
   payer_country?: string | null;
   /**
      * Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
      * @nullable
      */
-  payer_id_type?: string | null;
+  payer_id_type?: PayRequestPayerIdType;
   /**
      * Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, signed with the tenant's signing secret. An https URL that is not a loopback, private, link-local or metadata address (same rules as registered endpoints); the sandbox, whose services run with WEBHOOK_ALLOW_PRIVATE_TARGETS=true, also takes http and those addresses (http://127.0.0.1:9000/hook). Null: not sent.
      * @minLength 1

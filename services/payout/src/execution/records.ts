@@ -1,8 +1,8 @@
 // The records of the money path as the execution store reads and writes them, with their rows as
 // the SQL returns them (int8 columns arrive as strings) and the one mapping between the two.
 import { type Context, context, ROOT_CONTEXT } from '@opentelemetry/api';
+import type { PayerIdType } from '@qr-payout/platform/payer-fields';
 import { extractTraceContext } from '@qr-payout/platform/telemetry';
-import type { PayerIdType } from '../payers/documents';
 import type { ValidPayer } from '../payers/validate-payer';
 import type { InstructionFacts, StoredTransaction } from '../transactions/transaction';
 import {

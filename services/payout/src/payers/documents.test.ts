@@ -1,5 +1,6 @@
+import type { PayerIdType } from '@qr-payout/platform/payer-fields';
 import fc from 'fast-check';
-import { documentRule, type PayerIdType } from './documents';
+import { documentRule } from './documents';
 
 const accepts = (country: string, idType: PayerIdType, id: string) =>
   documentRule(country, idType)!.check(id).ok;

@@ -3,6 +3,7 @@
 // publishes it through ListPayerIdentityRules. A country or type not listed here is accepted
 // unchecked (identity.ts), since a traveller from anywhere must be able to pay.
 import { isValidCnpj, isValidCpf, isValidCuit } from '@qr-payout/platform/checks';
+import type { PayerIdType } from '@qr-payout/platform/payer-fields';
 import {
   isValidChileanRut,
   isValidColombianNit,
@@ -13,13 +14,6 @@ import {
   isValidUruguayanCi,
 } from './check-digits';
 import { isValidEin, isValidItin, isValidSsn } from './us-tax-ids';
-
-export const PAYER_ID_TYPES = ['tax_id', 'national_id', 'passport'] as const;
-export type PayerIdType = (typeof PAYER_ID_TYPES)[number];
-
-export function isPayerIdType(value: string): value is PayerIdType {
-  return (PAYER_ID_TYPES as readonly string[]).includes(value);
-}
 
 /**
  * ok: the id in its normalized form. Not ok: `recognized` when the id has this document's shape

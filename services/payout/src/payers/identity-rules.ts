@@ -2,29 +2,29 @@
 // payer's identity, written from the same catalogue validate-payer.ts checks against, so the
 // published rules cannot drift from the enforced ones (docs/payer-identity.md).
 import { create } from '@bufbuild/protobuf';
+import { PAYER_ID_TYPES, PAYER_TEXT_MAX_LENGTH } from '@qr-payout/platform/payer-fields';
 import {
   type ListPayerIdentityRulesResponse,
   ListPayerIdentityRulesResponseSchema,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { DOCUMENT_RULES, PASSPORT_FORMAT, PAYER_ID_TYPES } from './documents';
+import { DOCUMENT_RULES, PASSPORT_FORMAT } from './documents';
 
 const FIELDS = [
   {
     field: 'payer_name',
     required: true,
-    description: 'Full name of the payer as on their identity document (1 to 140 characters).',
+    description: `Full name of the payer as on their identity document (1 to ${PAYER_TEXT_MAX_LENGTH.payer_name} characters).`,
   },
   {
     field: 'payer_account',
     required: true,
-    description:
-      'Account of the payer at the sending wallet or bank: account number or wallet account id (1 to 64 characters).',
+    description: `Account of the payer at the sending wallet or bank: account number or wallet account id (1 to ${PAYER_TEXT_MAX_LENGTH.payer_account} characters).`,
   },
   {
     field: 'payer_tax_id',
     required: true,
     description:
-      "The payer's own identifier in their own country (tax id, national id or passport number), 1 to 64 " +
+      `The payer's own identifier in their own country (tax id, national id or passport number), 1 to ${PAYER_TEXT_MAX_LENGTH.payer_tax_id} ` +
       "characters. With payer_country it is checked against that country's documents (check digits where " +
       'the document has them); without it, it is sent to the partner as an undeclared foreign identifier.',
   },

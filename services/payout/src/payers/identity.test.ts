@@ -1,5 +1,6 @@
+import { PAYER_ID_TYPES } from '@qr-payout/platform/payer-fields';
 import fc from 'fast-check';
-import { DOCUMENT_RULES, documentRulesOf, PAYER_ID_TYPES } from './documents';
+import { DOCUMENT_RULES, documentRulesOf } from './documents';
 import { resolvePayerDocument } from './identity';
 
 const resolve = (id: string, country?: string, idType?: string) =>

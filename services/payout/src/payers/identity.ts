@@ -1,14 +1,13 @@
 // The payer's document from payer_tax_id, payer_country and payer_id_type (docs/payer-identity.md
 // "Rules"). Pure: the caller turns a refusal into a ValidationError naming its field.
-import { isIsoCountry } from './countries';
 import {
-  type DocumentRule,
-  documentRule,
-  documentRulesOf,
   isPayerIdType,
+  PAYER_COUNTRY_PATTERN,
   PAYER_ID_TYPES,
   type PayerIdType,
-} from './documents';
+} from '@qr-payout/platform/payer-fields';
+import { isIsoCountry } from './countries';
+import { type DocumentRule, documentRule, documentRulesOf } from './documents';
 
 /** The payer's identifier as it is stored and sent to the partner. */
 export type PayerDocument = {
@@ -81,7 +80,7 @@ const COMMON_MISTAKES: Record<string, string> = { UK: 'GB (the United Kingdom)',
 
 /** Why a payer_country is refused: not written as a code, or a code ISO never assigned. */
 function countryProblem(country: string): string {
-  if (!/^[A-Z]{2}$/.test(country))
+  if (!new RegExp(PAYER_COUNTRY_PATTERN).test(country))
     return 'payer_country must be an ISO 3166-1 alpha-2 country code in upper case (AR, US, ...)';
   const meant = COMMON_MISTAKES[country];
   return meant

@@ -3,9 +3,13 @@
 // identifier in their own country, checked by that country's rules when payer_country (and
 // payer_id_type) say which (docs/payer-identity.md). The error names the request field.
 import { Code, type ConnectError, serviceError } from '@qr-payout/platform/errors';
+import {
+  PAYER_TEXT_MAX_LENGTH,
+  type PayerIdType,
+  type PayerTextField,
+} from '@qr-payout/platform/payer-fields';
 import { firstForbidden } from '@qr-payout/platform/text';
 import type { Payer } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { PayerIdType } from './documents';
 import { resolvePayerDocument } from './identity';
 
 /** A checked payer; taxId, country and idType are its document (identity.ts PayerDocument). */
@@ -20,16 +24,12 @@ export type ValidPayer = {
   readonly idType: PayerIdType | null;
 };
 
-const MAX_NAME = 140;
-const MAX_ACCOUNT = 64;
-// Long enough for any national document or passport number, short enough for partner files.
-const MAX_TAX_ID = 64;
-
 function invalidPayer(field: string, message: string): ConnectError {
   return serviceError('ValidationError', message, { code: Code.InvalidArgument, field });
 }
 
-function text(field: string, value: string, max: number): string {
+function text(field: PayerTextField, value: string): string {
+  const max = PAYER_TEXT_MAX_LENGTH[field];
   const trimmed = value.trim();
   if (trimmed === '') throw invalidPayer(field, `${field} is required`);
   // Characters as the API's schema counts them (JSON Schema maxLength: code points), not UTF-16
@@ -44,9 +44,9 @@ function text(field: string, value: string, max: number): string {
 
 /** The payer, trimmed and with its document resolved; ValidationError naming the bad field. */
 export function validatePayer(payer: Payer | undefined): ValidPayer {
-  const name = text('payer_name', payer?.name ?? '', MAX_NAME);
-  const account = text('payer_account', payer?.account ?? '', MAX_ACCOUNT);
-  const id = text('payer_tax_id', payer?.taxId ?? '', MAX_TAX_ID);
+  const name = text('payer_name', payer?.name ?? '');
+  const account = text('payer_account', payer?.account ?? '');
+  const id = text('payer_tax_id', payer?.taxId ?? '');
   const resolved = resolvePayerDocument({ id, country: payer?.country, idType: payer?.idType });
   if (!resolved.ok) throw invalidPayer(resolved.field, resolved.message);
   const { number, country, idType } = resolved.document;

@@ -9,8 +9,8 @@ import {
   type RailName,
   type SubmitPayoutBody,
 } from '@qr-payout/platform/partner-protocol';
+import type { PayerIdType } from '@qr-payout/platform/payer-fields';
 import { AccountType } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
-import type { PayerIdType } from '../payers/documents';
 
 /** What a submission is made of: the stored transaction, its instruction's creditor, the payer. */
 export type SubmissionInput = {
