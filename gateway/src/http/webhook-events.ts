@@ -63,6 +63,8 @@ export const WEBHOOK_DELIVERY_DESCRIPTION =
 
 export interface WebhookEventDefinition {
   readonly eventType: WebhookEventType;
+  /** Its envelope's name in the document's components.schemas. */
+  readonly componentName: string;
   readonly summary: string;
   readonly description: string;
   /** The envelope's JSON Schema (http/schemas.ts). */
@@ -75,6 +77,7 @@ export interface WebhookEventDefinition {
 export const WEBHOOK_EVENTS: readonly WebhookEventDefinition[] = [
   {
     eventType: 'transaction.completed',
+    componentName: 'WebhookTransactionCompletedEvent',
     summary: 'A transaction completed',
     description:
       'Sent to every registered endpoint subscribed to `transaction.completed` (or `*`) and to the ' +
@@ -85,6 +88,7 @@ export const WEBHOOK_EVENTS: readonly WebhookEventDefinition[] = [
   },
   {
     eventType: 'transaction.failed',
+    componentName: 'WebhookTransactionFailedEvent',
     summary: 'A transaction failed',
     description:
       'Sent to every registered endpoint subscribed to `transaction.failed` (or `*`) and to the ' +
@@ -95,6 +99,7 @@ export const WEBHOOK_EVENTS: readonly WebhookEventDefinition[] = [
   },
   {
     eventType: 'webhook.ping',
+    componentName: 'WebhookPingEvent',
     summary: 'A test event from the operator',
     description:
       'Sent to one registered endpoint when the operator tests it (`payoutctl endpoint ping`), whatever its ' +

@@ -45,10 +45,8 @@ import {
   WEBHOOK_DELIVERY_WITH_ATTEMPTS_SCHEMA,
   WEBHOOK_ENDPOINT_SCHEMA,
   WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA,
-  WEBHOOK_PING_EVENT_SCHEMA,
-  WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
-  WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
 } from '../http/schemas';
+import { WEBHOOK_EVENTS } from '../http/webhook-events';
 
 // components.schemas of the OpenAPI document: every resource and every shape used in more than one
 // place, named once. The routes' JSON Schemas (src/http/schemas.ts) write shapes out in full, as the
@@ -62,23 +60,27 @@ const ERROR_TAG_SCHEMA = {
   description: 'Error name; each has an anchor in /docs/errors.',
 } as const;
 
-/** Any webhook event: the envelope (docs/api/webhooks.md "The event"), told apart by `event_type`. */
+const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+/**
+ * Any webhook event: the envelope (docs/api/webhooks.md "The event"), told apart by `event_type`;
+ * one entry per event the document lists (http/webhook-events.ts).
+ */
 const WEBHOOK_EVENT_SCHEMA = {
   description: 'Any event a receiver gets: the envelope of one event type.',
-  oneOf: [
-    { $ref: '#/components/schemas/WebhookTransactionCompletedEvent' },
-    { $ref: '#/components/schemas/WebhookTransactionFailedEvent' },
-    { $ref: '#/components/schemas/WebhookPingEvent' },
-  ],
+  oneOf: WEBHOOK_EVENTS.map((event) => ({ $ref: componentRef(event.componentName) })),
   discriminator: {
     propertyName: 'event_type',
-    mapping: {
-      'transaction.completed': '#/components/schemas/WebhookTransactionCompletedEvent',
-      'transaction.failed': '#/components/schemas/WebhookTransactionFailedEvent',
-      'webhook.ping': '#/components/schemas/WebhookPingEvent',
-    },
+    mapping: Object.fromEntries(
+      WEBHOOK_EVENTS.map((event) => [event.eventType, componentRef(event.componentName)]),
+    ),
   },
-} as const;
+};
+
+/** Each event's envelope, under its component name. */
+const WEBHOOK_EVENT_SCHEMAS = Object.fromEntries(
+  WEBHOOK_EVENTS.map((event) => [event.componentName, event.payload]),
+);
 
 /**
  * What payout checks of a payment request beyond the route's schema, stated in the document only:
@@ -155,9 +157,7 @@ export function componentSchemas<E extends object>(errorBody: E) {
     WebhookDeliveryReplayRequest: WEBHOOK_DELIVERY_REPLAY_REQUEST_SCHEMA,
     WebhookDeliveryReplayResponse: WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
     WebhookEvent: WEBHOOK_EVENT_SCHEMA,
-    WebhookTransactionCompletedEvent: WEBHOOK_TRANSACTION_COMPLETED_EVENT_SCHEMA,
-    WebhookTransactionFailedEvent: WEBHOOK_TRANSACTION_FAILED_EVENT_SCHEMA,
-    WebhookPingEvent: WEBHOOK_PING_EVENT_SCHEMA,
+    ...WEBHOOK_EVENT_SCHEMAS,
     WalletCurrency: WALLET_CURRENCY_SCHEMA,
     WalletCurrenciesResponse: WALLET_CURRENCIES_RESPONSE_SCHEMA,
   };
