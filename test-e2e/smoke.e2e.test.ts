@@ -2,6 +2,7 @@
 // PostgreSQL, Redis and Kafka (test-e2e/README.md): authentication, errors and limits
 // (docs/api/resources.md "Authentication"; docs/api/errors.md; docs/api/rate-limits.md).
 import { randomBytes } from 'node:crypto';
+import { committedOpenApiDocument, withoutServers } from '@qr-payout/test-kit/openapi';
 import { MERCHANT_QRS } from '@qr-payout/test-kit/qrs';
 import { freePort, type System, startSystem, type TestTenant } from './harness';
 import { expectErrorBody } from './support/error-body';
@@ -56,6 +57,11 @@ describe('wallet currencies and the API reference', () => {
     expect(unquoted.json!.message).toBe(
       'wallet_currency JPY is not a currency we quote from; GET /v1/fx/currencies lists those we do.',
     );
+  });
+
+  test("the OpenAPI document is the committed one, the sandbox's too (sandbox/test): only servers differ", async () => {
+    const res = await call(system.gatewayUrl, '/v1/openapi.json');
+    expect(withoutServers(res.json!)).toEqual(withoutServers(committedOpenApiDocument()));
   });
 
   test('the OpenAPI document names this gateway as its server', async () => {

@@ -2,6 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createAdminClient } from '@qr-payout/test-kit/admin';
+import { committedOpenApiDocument, withoutServers } from '@qr-payout/test-kit/openapi';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { baseEnv, type RunningChild, spawnTs } from './child-process';
 import { startGarbageGateway } from './garbage-gateway';
@@ -136,6 +137,12 @@ describe('npm start', () => {
     expect((await stat(path.join(dataDir, 'sandbox.json'))).mode & 0o777).toBe(0o600);
     expect((await stat(path.join(dataDir, 'pglite', 'gateway'))).isDirectory()).toBe(true);
     console.info(`sandbox started in ${startupMs} ms (fresh data dir)`);
+  });
+
+  it("serves the committed OpenAPI document, the production gateway's too (test-e2e/smoke): only servers differ", async () => {
+    const res = await call(`${banner.baseUrl}/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(withoutServers(res.json!)).toEqual(withoutServers(committedOpenApiDocument()));
   });
 
   it('answers GET /v1/schemes with the sandbox key, through the decoder over gRPC', async () => {
