@@ -14,6 +14,7 @@ import {
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
 import type { PublicAppDeps } from '../app';
+import { INSTRUCTION_SCHEMA } from '../schemas';
 import type { ResolveRouteDeps } from './resolve';
 import { TEST_API_KEY as KEY, startRouteTestApp } from './test-app';
 
@@ -22,6 +23,7 @@ import { TEST_API_KEY as KEY, startRouteTestApp } from './test-app';
 // amount rules and the quote are payout's, the gateway decodes and converts the JSON amount.
 
 const EXPIRES = new Date('2026-01-02T03:05:05.678Z');
+// The interface's instruction fields: the Instruction schema may add to them, never drop one.
 const SPEC_FIELDS = ['amount', 'confidence', 'country', 'creditor', 'currency', 'id', 'scheme'];
 
 function pixQr(amountMinor?: bigint): DecodedQr {
@@ -145,12 +147,13 @@ afterAll(async () => {
 });
 
 describe('POST /v1/resolve', () => {
-  it('without wallet_currency: exactly the docs/api/resources.md "Instructions (resolve)" fields, no FX call', async () => {
+  it('without wallet_currency: exactly the fields the Instruction schema requires, no FX call', async () => {
     const { deps, calls } = fakes(pixQr(1234n));
     const res = await resolve(deps, { qr_string: 'qr' });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.instruction).sort()).toEqual(SPEC_FIELDS);
-    expect(res.body.instruction).toEqual({
+    expect(Object.keys(res.body.instruction).sort()).toEqual([...INSTRUCTION_SCHEMA.required].sort());
+    expect(INSTRUCTION_SCHEMA.required).toEqual(expect.arrayContaining(SPEC_FIELDS));
+    expect(res.body.instruction).toMatchObject({
       id: 'ins_01JD0000000000000000000001',
       amount: 12.34,
       currency: 'BRL',
