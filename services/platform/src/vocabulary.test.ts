@@ -20,13 +20,14 @@ function enumNames(schema: DescEnum): string[] {
     .map((value) => value.name.slice(schema.sharedPrefix?.length ?? 0).toLowerCase());
 }
 
-describe('vocabulary: each list matches its proto enum', () => {
+describe('vocabulary: each list is its proto enum', () => {
   it.each([
     ['transaction statuses', TransactionStatusSchema, TRANSACTION_STATUSES, transactionStatuses],
     ['delivery statuses', DeliveryStatusSchema, DELIVERY_STATUSES, deliveryStatuses],
     ['retry strategies', RetryStrategySchema, RETRY_STRATEGIES, retryStrategies],
   ] as const)('%s', (_name, schema, names, vocabulary) => {
-    expect(enumNames(schema)).toEqual([...names]);
+    expect([...names]).toEqual(enumNames(schema));
+    for (const name of names) expect(name).toMatch(/^[a-z]+(?:_[a-z]+)*$/);
     for (const name of names) {
       const value = vocabulary.toProto(name as never);
       expect(value).toBeGreaterThan(0);
@@ -34,6 +35,17 @@ describe('vocabulary: each list matches its proto enum', () => {
     }
     expect(vocabulary.nameOf(0 as never)).toBeUndefined();
     expect(vocabulary.isName('nope')).toBe(false);
+  });
+
+  it('keeps the names the public API has always used', () => {
+    // A renamed enum value would rename a public state: this pins today's names.
+    expect([...TRANSACTION_STATUSES]).toEqual(
+      expect.arrayContaining(['pending', 'processing', 'completed', 'failed']),
+    );
+    expect([...DELIVERY_STATUSES]).toEqual(
+      expect.arrayContaining(['pending', 'delivering', 'delivered', 'failed', 'exhausted']),
+    );
+    expect([...RETRY_STRATEGIES]).toEqual(expect.arrayContaining(['standard', 'extended']));
   });
 
   it('the published webhook receiver knows every webhook event type', () => {

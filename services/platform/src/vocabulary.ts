@@ -1,23 +1,42 @@
-import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { DeliveryStatus, RetryStrategy } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import type { DescEnum } from '@bufbuild/protobuf';
+import { TransactionStatus, TransactionStatusSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import {
+  DeliveryStatus,
+  DeliveryStatusSchema,
+  RetryStrategy,
+  RetryStrategySchema,
+} from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 
 // The public names shared across processes (docs/api/resources.md "Transaction states",
-// docs/api/webhooks.md): each list is written here once, in lower case, and every process imports
-// it. Where a proto enum carries the same values, the name ↔ enum maps below are derived from the
-// list (a name without its enum value does not compile; vocabulary.test.ts checks that the enum has
-// no value the list lacks). The SQL CHECKs that repeat a list are tested against it
-// (services/*/test/vocabulary-checks.int.test.ts). Rails: partner-protocol.ts RAILS.
+// docs/api/webhooks.md). Where a proto enum carries the values (statuses, retry strategies), the
+// enum is the one definition: the lower-case list and its type are derived from it here, and
+// every process imports them, so adding a value to the enum carries it everywhere. Event types,
+// which no enum carries, are written here once. The SQL CHECKs that repeat a list are tested
+// against it (services/*/test/vocabulary-checks.int.test.ts). Rails: partner-protocol.ts RAILS.
 
-/** Transaction states, in lifecycle order. */
-export const TRANSACTION_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+/** An enum's value names other than UNSPECIFIED, lower case, without the shared prefix. */
+type NamesOf<E> = Lowercase<Exclude<Extract<keyof E, string>, 'UNSPECIFIED'>>;
+
+/** The enum's values other than UNSPECIFIED as lower-case names, in the enum's (lifecycle) order. */
+function namesOf<E extends object>(schema: DescEnum, _enumObject: E): readonly NamesOf<E>[] {
+  const prefix = schema.sharedPrefix ?? '';
+  return Object.freeze(
+    schema.values
+      .filter((value) => value.number !== 0)
+      .map((value) => value.name.slice(prefix.length).toLowerCase() as NamesOf<E>),
+  );
+}
+
+/** Transaction states, in lifecycle order (proto TransactionStatus). */
+export const TRANSACTION_STATUSES = namesOf(TransactionStatusSchema, TransactionStatus);
 export type TransactionStatusName = (typeof TRANSACTION_STATUSES)[number];
 
-/** Webhook delivery states (docs/api/webhooks.md "Delivery states"). */
-export const DELIVERY_STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'exhausted'] as const;
+/** Webhook delivery states (docs/api/webhooks.md "Delivery states"; proto DeliveryStatus). */
+export const DELIVERY_STATUSES = namesOf(DeliveryStatusSchema, DeliveryStatus);
 export type DeliveryStatusName = (typeof DELIVERY_STATUSES)[number];
 
-/** Webhook retry schedules an endpoint can choose (docs/api/webhooks.md "Retries"). */
-export const RETRY_STRATEGIES = ['standard', 'extended'] as const;
+/** Webhook retry schedules an endpoint can choose (docs/api/webhooks.md "Retries"; proto RetryStrategy). */
+export const RETRY_STRATEGIES = namesOf(RetryStrategySchema, RetryStrategy);
 export type RetryStrategyName = (typeof RETRY_STRATEGIES)[number];
 
 /** The events a transaction's settlement causes (payout's outbox, Kafka `event_type`). */
