@@ -65,6 +65,6 @@ describe('isChecked', () => {
     expect(isChecked('gateway/src/http/routes/pay.test.ts')).toBe(false);
     expect(isChecked('services/payout/test/execute.int.test.ts')).toBe(false);
     expect(isChecked('cli/src/main.ts')).toBe(false);
-    expect(isChecked('gateway/src/http/README.md')).toBe(false);
+    expect(isChecked('gateway/src/http/schemas.json')).toBe(false);
   });
 });
