@@ -12,6 +12,7 @@ import { createGrpcClient } from '@qr-payout/platform/grpc';
 import { Health, HealthCheckResponse_ServingStatus } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { PayoutService, PayRequestSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import { ListEndpointsRequestSchema, WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { rawUnaryCall } from '@qr-payout/test-kit/raw-grpc';
 import { createTestCa } from '@qr-payout/test-kit/test-ca';
 import { type System, startSystem } from './harness';
 
@@ -28,28 +29,8 @@ afterAll(async () => {
 }, 60_000);
 
 /** A unary call through a bare grpc-js client with these credentials: its status code. */
-function rawCall(
-  baseUrl: string,
-  path: string,
-  request: Uint8Array,
-  credentials: grpcJs.ChannelCredentials,
-): Promise<number> {
-  const client = new grpcJs.Client(new URL(baseUrl).host, credentials);
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(
-      path,
-      (bytes: Uint8Array) => Buffer.from(bytes),
-      (bytes: Buffer) => bytes,
-      request,
-      new grpcJs.Metadata(),
-      { deadline: Date.now() + 5_000 },
-      (err) => {
-        client.close();
-        resolve(err ? err.code : grpcJs.status.OK);
-      },
-    );
-  });
-}
+const rawCall = (target: string, path: string, request: Uint8Array, credentials: grpcJs.ChannelCredentials) =>
+  rawUnaryCall({ target, path, request, credentials });
 
 const PAY = {
   path: `/${PayoutService.typeName}/Pay`,

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
+import { ErrorDetailSchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import {
   DeliveryAttemptSchema,
   DeliverySchema,
@@ -239,6 +240,18 @@ describe('errorJson', () => {
   it('names codes in snake_case', () => {
     expect(errorJson(new ConnectError('bad', Code.InvalidArgument)).error.code).toBe('invalid_argument');
     expect(errorJson(new ConnectError('no', Code.Unauthenticated)).error.code).toBe('unauthenticated');
+  });
+
+  it('adds the field the server named, as docs/operators.md shows it', () => {
+    const notFound = new ConnectError('tenant ten_x not found', Code.NotFound, undefined, [
+      {
+        desc: ErrorDetailSchema,
+        value: { tag: 'NotFoundError', message: 'tenant ten_x not found', field: 'tenant_id' },
+      },
+    ]);
+    expect(JSON.stringify(errorJson(notFound))).toBe(
+      '{"error":{"code":"not_found","message":"tenant ten_x not found","field":"tenant_id"}}',
+    );
   });
 
   it("adds the server's Retry-After as retry_after_seconds, and nothing when there is none", () => {

@@ -193,7 +193,7 @@ export const QR_ROUTE_ERRORS = {
 };
 
 /** The 400 of execute and pay: the body or the Idempotency-Key. */
-export const IDEMPOTENT_BODY_400 = errorResponse(
+const IDEMPOTENT_BODY_400 = errorResponse(
   ['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'],
   `${describeTags(['ValidationError', 'IdempotencyKeyMissing', 'IdempotencyConflict'])}.`,
   RATE_LIMIT_HEADERS,
@@ -207,6 +207,13 @@ export const BODY_ERRORS = {
   '400': ref('responses', 'BadRequest'),
   '413': ref('responses', 'PayloadTooLarge'),
   '415': ref('responses', 'UnsupportedMediaType'),
+};
+
+/** The body responses of execute and pay: IDEMPOTENT_BODY_400, and the JSON body's 413 and 415. */
+export const IDEMPOTENT_BODY_ERRORS = {
+  '400': IDEMPOTENT_BODY_400,
+  '413': BODY_ERRORS['413'],
+  '415': BODY_ERRORS['415'],
 };
 
 /** components.responses: the responses many operations share, referred to by name. */

@@ -1,44 +1,24 @@
-import type { Client } from '@connectrpc/connect';
-import { newId } from '@qr-payout/platform/ids';
 import type { Logger } from '@qr-payout/platform/log';
-import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import {
+  type CallOptions,
+  type CreatedTenant,
+  type CreateTenantInput,
+  createTenantCreation,
+  type SigningSecretClient,
+} from './creation';
 import { apiKeyNotFound, invalidTenantInput, tenantNotFound } from './errors';
+import { normalizeRateLimit, requireTenantId } from './input';
 import { type AuthenticatedKey, createKeyAuthentication } from './key-authentication';
-import { generateApiKey, givenKeyProblem, hashApiKey, keyPrefix } from './keys';
+import { generateApiKey, hashApiKey } from './keys';
 import type * as store from './store';
 
+export type { CallOptions, CreatedTenant, CreateTenantInput, SigningSecretClient } from './creation';
 export type { ApiKeyRow as ApiKey, TenantRow as Tenant } from './store';
-
-export interface CreateTenantInput {
-  name: string;
-  /** Override of the default rate limit; 0, null or absent: the default. */
-  rateLimitPerMinute?: number | null;
-  /** Sandbox bootstrap only: use this key (16 to 256 printable characters) instead of generating one. */
-  apiKey?: string;
-  /** Sandbox bootstrap only: use this signing secret instead of letting the webhook service generate one. */
-  signingSecret?: string;
-  /** Sandbox bootstrap only: use this id; when that tenant exists, it is returned with the key and secret ensured. */
-  tenantId?: string;
-}
-
-export interface CreatedTenant {
-  tenant: store.TenantRow;
-  /** The key in clear, shown once; empty when an existing tenant was returned without a given key. */
-  apiKey: string;
-  /** The signing secret in clear, shown once; empty when an existing tenant was returned without a given secret. */
-  signingSecret: string;
-  /** False when `tenantId` named an existing tenant (idempotent bootstrap). */
-  created: boolean;
-}
 
 export interface CreatedApiKey {
   key: store.ApiKeyRow;
   /** The key in clear, shown once. */
   apiKey: string;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
 }
 
 export interface TenantService {
@@ -64,9 +44,6 @@ export interface TenantService {
   listApiKeys(tenantId: string): Promise<store.ApiKeyRow[]>;
 }
 
-/** The part of the webhook service's gRPC client the tenant service uses. */
-export type SigningSecretClient = Pick<Client<typeof WebhookService>, 'rotateSigningSecret'>;
-
 export interface TenantServiceDeps {
   /** Tenants and API keys in schema gateway, built once in start.ts. */
   store: store.PooledTenantStore;
@@ -85,40 +62,6 @@ export interface TenantServiceDeps {
   authCacheMaxEntries?: number;
 }
 
-export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
-const MAX_NAME_LENGTH = 200;
-const TENANT_ID_PATTERN = /^ten_[0-9A-Za-z_-]{1,60}$/;
-const UNIQUE_VIOLATION = '23505';
-
-function normalizeRateLimit(value: number | null | undefined): number | null {
-  if (value === undefined || value === null || value === 0) return null;
-  if (!Number.isInteger(value) || value < 0 || value > MAX_RATE_LIMIT_PER_MINUTE) {
-    throw invalidTenantInput(
-      'rate_limit_per_minute',
-      `rate_limit_per_minute must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}, or 0 for the default`,
-    );
-  }
-  return value;
-}
-
-function normalizeName(value: string): string {
-  const name = (value ?? '').trim();
-  if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
-    throw invalidTenantInput('name', `name is required (1 to ${MAX_NAME_LENGTH} characters)`);
-  }
-  return name;
-}
-
-function requireTenantId(value: string): string {
-  if (!value) throw invalidTenantInput('tenant_id', 'tenant_id is required');
-  return value;
-}
-
-function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === UNIQUE_VIOLATION && (constraint === undefined || e.constraint === constraint);
-}
-
 export function createTenantService(deps: TenantServiceDeps): TenantService {
   const { store: tenants, webhook, logger, defaultRateLimit } = deps;
   const ttlMs = deps.authCacheTtlMs ?? 10_000;
@@ -135,103 +78,6 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
     const tenant = await tenants.findTenant(requireTenantId(tenantId));
     if (!tenant) throw tenantNotFound(tenantId);
     return tenant;
-  }
-
-  /** Makes sure a given key belongs to the tenant, storing it when it is new. */
-  async function ensureGivenKey(tenantId: string, apiKey: string): Promise<void> {
-    const keyHash = hashApiKey(apiKey);
-    const existing = await tenants.findApiKeyByHash(keyHash);
-    if (existing) {
-      if (existing.tenantId !== tenantId) {
-        throw invalidTenantInput('api_key', 'api_key is already in use by another tenant');
-      }
-      if (existing.revokedAt) {
-        logger.warn({ tenant_id: tenantId, key_prefix: existing.prefix }, 'given API key is revoked');
-      }
-      return;
-    }
-    const inserted = await tenants.insertApiKey({ prefix: keyPrefix(apiKey), keyHash, tenantId });
-    if (!inserted)
-      throw invalidTenantInput('api_key', 'api_key prefix (its first 12 characters) is already in use');
-  }
-
-  async function setSigningSecret(tenantId: string, secret: string, opts?: CallOptions): Promise<string> {
-    const res = await webhook.rotateSigningSecret({ tenantId, secret }, { signal: opts?.signal });
-    return res.secret;
-  }
-
-  async function ensureExistingTenant(
-    tenant: store.TenantRow,
-    input: CreateTenantInput,
-    opts?: CallOptions,
-  ): Promise<CreatedTenant> {
-    if (input.apiKey) await ensureGivenKey(tenant.id, input.apiKey);
-    const signingSecret = input.signingSecret
-      ? await setSigningSecret(tenant.id, input.signingSecret, opts)
-      : '';
-    return { tenant, apiKey: input.apiKey ?? '', signingSecret, created: false };
-  }
-
-  async function createTenant(input: CreateTenantInput, opts?: CallOptions): Promise<CreatedTenant> {
-    const name = normalizeName(input.name);
-    const rateLimitPerMinute = normalizeRateLimit(input.rateLimitPerMinute);
-    if (input.apiKey) {
-      const problem = givenKeyProblem(input.apiKey);
-      if (problem) throw invalidTenantInput('api_key', problem);
-    }
-    if (input.tenantId) {
-      if (!TENANT_ID_PATTERN.test(input.tenantId)) {
-        throw invalidTenantInput(
-          'tenant_id',
-          'tenant_id must be "ten_" followed by 1 to 60 letters, digits, _ or -',
-        );
-      }
-      const existing = await tenants.findTenant(input.tenantId);
-      if (existing) return ensureExistingTenant(existing, input, opts);
-    }
-
-    const tenantId = input.tenantId || newId('ten');
-    const generated = input.apiKey ? undefined : generateApiKey();
-    const apiKey = input.apiKey ?? generated!.key;
-    let tenant: store.TenantRow;
-    try {
-      // The tenant and its first key commit together.
-      tenant = await tenants.inTransaction(async (inTransaction) => {
-        const row = await inTransaction.insertTenant({ id: tenantId, name, rateLimitPerMinute });
-        const inserted = await inTransaction.insertApiKey({
-          prefix: generated?.prefix ?? keyPrefix(apiKey),
-          keyHash: hashApiKey(apiKey),
-          tenantId,
-        });
-        if (!inserted) {
-          throw invalidTenantInput('api_key', 'api_key (or its first 12 characters) is already in use');
-        }
-        return row;
-      });
-    } catch (err) {
-      // Two bootstraps racing on the same given id: the loser returns what the winner made.
-      if (input.tenantId && isUniqueViolation(err, 'tenants_pkey')) {
-        return ensureExistingTenant(await getTenant(input.tenantId), input, opts);
-      }
-      throw err;
-    }
-
-    let signingSecret: string;
-    try {
-      signingSecret = await setSigningSecret(tenantId, input.signingSecret ?? '', opts);
-    } catch (err) {
-      // Without its secret the tenant is unusable and nobody has seen its key: undo, so the operator
-      // simply runs the command again.
-      await tenants.deleteTenantWithKeys(tenantId).catch((cleanupErr: unknown) => {
-        logger.error(
-          { err: cleanupErr, tenant_id: tenantId },
-          'could not remove tenant after signing secret failure',
-        );
-      });
-      throw err;
-    }
-    logger.info({ tenant_id: tenantId, key_prefix: keyPrefix(apiKey) }, 'tenant created');
-    return { tenant, apiKey, signingSecret, created: true };
   }
 
   async function updateTenant(
@@ -281,7 +127,7 @@ export function createTenantService(deps: TenantServiceDeps): TenantService {
   return {
     authenticate: authentication.authenticate,
     cachedAuthentication: authentication.cachedAuthentication,
-    createTenant,
+    createTenant: createTenantCreation({ tenants, webhook, logger, getTenant }),
     getTenant,
     listTenants: () => tenants.selectTenants(),
     updateTenant,

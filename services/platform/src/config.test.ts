@@ -1,4 +1,4 @@
-import { bool, int, list, loadConfig, num, oneOf, str, url } from './config';
+import { bool, givenValue, int, list, loadConfig, num, oneOf, str, url } from './config';
 
 const shape = {
   port: int('PORT', { default: 8080, min: 1, max: 65535 }),
@@ -95,5 +95,17 @@ describe('loadConfig', () => {
     expect(message).toMatch(/DATABASE_URL must be a valid URL/);
     expect(message).not.toContain('hunter2');
     expect(message).not.toContain('p4ssw0rd');
+  });
+});
+
+describe('givenValue', () => {
+  it('trims a value and takes a blank or unset one as not given', () => {
+    const env = { A: '  /etc/tls/cert.pem ', B: '   ', C: '' };
+    expect(['A', 'B', 'C', 'D'].map((name) => givenValue(env, name))).toEqual([
+      '/etc/tls/cert.pem',
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -25,6 +25,15 @@ class ConfigError extends Error {
   }
 }
 
+/**
+ * A variable's value as every reader takes it: trimmed, and undefined when it is unset or blank (a
+ * blank value counts as unset, so `FOO=` in an env file does not override a default).
+ */
+export function givenValue(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
 function reader<T>(
   name: string,
   opts: BaseOptions & { default?: T; optional?: boolean },
@@ -34,13 +43,13 @@ function reader<T>(
     name,
     secret: opts.secret === true,
     read(env) {
-      const raw = env[name];
-      if (raw === undefined || raw.trim() === '') {
+      const raw = givenValue(env, name);
+      if (raw === undefined) {
         if (opts.default !== undefined) return { ok: true, value: opts.default };
         if (opts.optional) return { ok: true, value: undefined };
         return { ok: false, problem: `${name} is required` };
       }
-      return parse(raw.trim());
+      return parse(raw);
     },
   };
 }

@@ -6,7 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import tls from 'node:tls';
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create, toBinary } from '@bufbuild/protobuf';
 import * as grpcJs from '@grpc/grpc-js';
 import { loadConfig } from '@qr-payout/platform/config';
 import { Code, ConnectError } from '@qr-payout/platform/errors';
@@ -22,10 +22,10 @@ import {
   Health,
   HealthCheckRequestSchema,
   HealthCheckResponse_ServingStatus,
-  HealthCheckResponseSchema,
 } from '@qr-payout/proto/grpc/health/v1/health_pb';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { registerFakeDecoder } from '@qr-payout/test-kit/fake-decoder';
+import { rawUnaryCall } from '@qr-payout/test-kit/raw-grpc';
 import { createTestCa, type TestCa } from '@qr-payout/test-kit/test-ca';
 
 let ca: TestCa;
@@ -65,23 +65,14 @@ afterAll(async () => {
 const url = () => `http://127.0.0.1:${port}`;
 
 /** Health/Check through a bare grpc-js client with the given credentials: its status code. */
-function rawCheck(target: string, credentials: grpcJs.ChannelCredentials): Promise<number> {
-  const client = new grpcJs.Client(target, credentials);
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(
-      '/grpc.health.v1.Health/Check',
-      (m: object) => Buffer.from(toBinary(HealthCheckRequestSchema, create(HealthCheckRequestSchema, m))),
-      (b: Buffer) => fromBinary(HealthCheckResponseSchema, b),
-      { service: '' },
-      new grpcJs.Metadata(),
-      { deadline: Date.now() + 3_000 },
-      (err) => {
-        client.close();
-        resolve(err ? err.code : grpcJs.status.OK);
-      },
-    );
+const rawCheck = (target: string, credentials: grpcJs.ChannelCredentials) =>
+  rawUnaryCall({
+    target,
+    path: `/${Health.typeName}/Check`,
+    request: toBinary(HealthCheckRequestSchema, create(HealthCheckRequestSchema, { service: '' })),
+    credentials,
+    timeoutMs: 3_000,
   });
-}
 
 describe('a server with mTLS', () => {
   test('serves a caller presenting a certificate of its CA', async () => {

@@ -2,6 +2,7 @@ import {
   bool,
   type ConfigReader,
   type Env,
+  givenValue,
   int,
   loadConfig,
   num,
@@ -23,7 +24,7 @@ function schemaName(name: string, fallback: string): ConfigReader<string> {
     name,
     secret: false,
     read(env) {
-      const raw = env[name]?.trim() || fallback;
+      const raw = givenValue(env, name) ?? fallback;
       if (SCHEMA_NAME.test(raw)) return { ok: true, value: raw };
       return {
         ok: false,

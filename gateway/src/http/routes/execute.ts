@@ -11,11 +11,10 @@ import {
 } from '../../openapi/examples';
 import {
   AUTHENTICATED_ERRORS,
-  BODY_ERRORS,
   describeTags,
   errorResponse,
   example,
-  IDEMPOTENT_BODY_400,
+  IDEMPOTENT_BODY_ERRORS,
   IDEMPOTENT_REPLAYED_HEADER,
   okResponse,
   RATE_LIMIT_HEADERS,
@@ -119,7 +118,7 @@ export const EXECUTE_ROUTE = defineRoute({
         },
         IDEMPOTENT_REPLAYED_HEADER,
       ),
-      '400': IDEMPOTENT_BODY_400,
+      ...IDEMPOTENT_BODY_ERRORS,
       '404': errorResponse(
         ['NotFoundError'],
         `${describeTags(['NotFoundError'])}: no such instruction for this key.`,
@@ -130,8 +129,6 @@ export const EXECUTE_ROUTE = defineRoute({
         `${describeTags(['IdempotencyInProgress', 'InstructionAlreadyExecuted', 'ChargeAlreadyPaid', 'QuoteExpired'])}.`,
         { ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER },
       ),
-      '413': BODY_ERRORS['413'],
-      '415': BODY_ERRORS['415'],
       ...AUTHENTICATED_ERRORS,
     },
   },
@@ -204,6 +201,14 @@ export function paymentRequest(
 }
 
 /**
+ * The hooks of every payment route (execute, pay): the API key authenticated, the Idempotency-Key
+ * required, then a null optional field dropped as absent.
+ */
+export function paymentRouteHooks(deps: PaymentRouteDeps) {
+  return { onRequest: deps.authenticate, preValidation: requireIdempotencyKey, preHandler: dropNullFields };
+}
+
+/**
  * POST /v1/execute (docs/api/idempotency.md "Execute and pay"): executes a resolved instruction
  * exactly once per Idempotency-Key (docs/api/idempotency.md "The Idempotency-Key") and answers the
  * transaction as it stands after payout's bounded wait (docs/api/idempotency.md "Execute and pay").
@@ -211,9 +216,7 @@ export function paymentRequest(
 export function registerExecuteRoute(app: FastifyInstance, deps: PaymentRouteDeps): void {
   app.route<{ Body: BodyOf<typeof EXECUTE_ROUTE> }>({
     ...routeOptions(EXECUTE_ROUTE),
-    onRequest: deps.authenticate,
-    preValidation: requireIdempotencyKey,
-    preHandler: dropNullFields,
+    ...paymentRouteHooks(deps),
     handler: async (request, reply) => {
       const payment = paymentRequest(request, deps, EXECUTE_OPERATION);
       return payment.answer(reply, async () => {

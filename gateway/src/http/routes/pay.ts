@@ -2,7 +2,6 @@ import type { Client } from '@connectrpc/connect';
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
-import { requireIdempotencyKey } from '../../idempotency/http';
 import {
   EXAMPLE_INSTRUCTION,
   EXAMPLE_PAY_REQUEST,
@@ -10,11 +9,10 @@ import {
   EXAMPLE_TRANSACTION,
 } from '../../openapi/examples';
 import {
-  BODY_ERRORS,
   describeTags,
   errorResponse,
   example,
-  IDEMPOTENT_BODY_400,
+  IDEMPOTENT_BODY_ERRORS,
   IDEMPOTENT_REPLAYED_HEADER,
   okResponse,
   QR_ROUTE_ERRORS,
@@ -22,7 +20,6 @@ import {
 } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
 import { decodeRequest, type ResolveInstructionDeps } from '../../payments/resolve-instruction';
-import { dropNullFields } from '../null-as-absent';
 import { toPublicInstruction } from '../presenters/instruction';
 import { PAY_REQUEST_SCHEMA, PAY_RESPONSE_SCHEMA } from '../schemas';
 import {
@@ -31,6 +28,7 @@ import {
   type PaymentRouteDeps,
   payerOf,
   paymentRequest,
+  paymentRouteHooks,
   SANDBOX_AMOUNTS_DESCRIPTION,
 } from './execute';
 
@@ -74,14 +72,12 @@ export const PAY_ROUTE = defineRoute({
         }),
         IDEMPOTENT_REPLAYED_HEADER,
       ),
-      '400': IDEMPOTENT_BODY_400,
+      ...IDEMPOTENT_BODY_ERRORS,
       '409': errorResponse(
         ['IdempotencyInProgress', 'ChargeAlreadyPaid'],
         `${describeTags(['IdempotencyInProgress', 'ChargeAlreadyPaid'])}. ChargeAlreadyPaid while another payment of the same dynamic charge is processing (its body adds \`transaction_id\` when that payment is yours); once it completed, the charge is concluded and paying its QR is 422 QrDecodeError.`,
         RATE_LIMIT_HEADERS,
       ),
-      '413': BODY_ERRORS['413'],
-      '415': BODY_ERRORS['415'],
       ...QR_ROUTE_ERRORS,
     },
   },
@@ -97,9 +93,7 @@ export const PAY_ROUTE = defineRoute({
 export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void {
   app.route<{ Body: BodyOf<typeof PAY_ROUTE> }>({
     ...routeOptions(PAY_ROUTE),
-    onRequest: deps.authenticate,
-    preValidation: requireIdempotencyKey,
-    preHandler: dropNullFields,
+    ...paymentRouteHooks(deps),
     handler: async (request, reply) => {
       const body = request.body;
       const payment = paymentRequest(request, deps, PAY_OPERATION);

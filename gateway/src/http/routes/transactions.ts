@@ -17,6 +17,7 @@ import {
 } from '../../openapi/responses';
 import { defineRoute, type ParamsOf, type QueryOf, routeOptions } from '../../openapi/route';
 import { isTransactionId } from '../ids';
+import { pageBody } from '../page-body';
 import { TRANSACTION_RESPONSE_SCHEMA, TRANSACTIONS_RESPONSE_SCHEMA } from '../schemas';
 import {
   listTransactionsQuery,
@@ -110,11 +111,7 @@ export function registerTransactionsRoute(app: FastifyInstance, deps: Transactio
         createdLt: query.createdLt,
         page: { limit: query.limit, cursor: query.cursor },
       });
-      return {
-        transactions: res.transactions.map(toPublicTransaction),
-        next_cursor: res.pageInfo?.nextCursor || null,
-        request_id: request.id,
-      };
+      return pageBody('transactions', res.transactions.map(toPublicTransaction), res.pageInfo, request.id);
     },
   });
 

@@ -30,6 +30,7 @@ import {
 } from '../delivery-list-query';
 import { isWebhookDeliveryId } from '../ids';
 import { registerJsonBodyParser } from '../json-body';
+import { pageBody } from '../page-body';
 import { toPublicWebhookDelivery, toPublicWebhookDeliveryWithAttempts } from '../presenters/webhook-delivery';
 import {
   WEBHOOK_DELIVERIES_RESPONSE_SCHEMA,
@@ -206,11 +207,7 @@ export function registerWebhookDeliveriesRoutes(
         status: query.status ?? DeliveryStatus.UNSPECIFIED,
         page: { limit: query.limit, cursor: query.cursor },
       });
-      return {
-        deliveries: res.deliveries.map(toPublicWebhookDelivery),
-        next_cursor: res.pageInfo?.nextCursor || null,
-        request_id: request.id,
-      };
+      return pageBody('deliveries', res.deliveries.map(toPublicWebhookDelivery), res.pageInfo, request.id);
     },
   });
 

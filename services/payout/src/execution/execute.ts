@@ -9,11 +9,11 @@ import type { ValidPayer } from '../payers/validate-payer';
 import { toTransactionMessage } from '../transactions/transaction-message';
 import type { Execution } from './context';
 import { dependencyUnavailable, instructionAlreadyExecuted } from './errors';
-import { insertDecidingRaces } from './insert-race';
+import { insertSubmitAndWait } from './insert-race';
 import type { ExecutableInstruction } from './records';
 import { type Answered, replayIfKeyTaken } from './replay';
 import { checkKeyedRequest, checkPayment } from './request-checks';
-import { submitInsertedAndWait, waitDeadline } from './wait';
+import { waitDeadline } from './wait';
 
 /** An instruction as a first execute finds it: executed already, or checked and ready to write. */
 type Executable =
@@ -87,30 +87,33 @@ async function executeChecked(
   // An instruction stored before migration 0002 has no charge_key column value: read it from its QR.
   const chargeKey = instruction.chargeKey ?? chargeKeyOf(instruction.decoded as ChargeSource);
   const keyTaken = () => replayOrRefuse(x, req, instruction, waitUntil, signal);
-  const decided = await insertDecidingRaces(x, {
-    tenantId: req.tenantId,
-    chargeKey,
-    refusedInstructionId: instruction.id,
-    insert: () =>
-      x.store.insertPendingTransaction(
-        { id: transactionId, instruction, chargeKey, payer, callbackUrl },
-        { key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: x.keyTtlMs },
-        x.leaseMs,
-      ),
-    // Our own instruction's transaction (a concurrent execute with another key) is the usual case.
-    chargeTakenByOwn: async (holder) =>
-      (await holder())?.instructionId === instruction.id ? keyTaken() : undefined,
-    keyTaken,
-  });
-  if ('answer' in decided) return decided.answer;
-  const row = await submitInsertedAndWait(
+  return insertSubmitAndWait(
     x,
-    decided.inserted,
-    { payer, decoded: instruction.decoded, quoteId: instruction.quoteId, instructionId: instruction.id },
+    {
+      tenantId: req.tenantId,
+      chargeKey,
+      refusedInstructionId: instruction.id,
+      insert: () =>
+        x.store.insertPendingTransaction(
+          { id: transactionId, instruction, chargeKey, payer, callbackUrl },
+          { key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: x.keyTtlMs },
+          x.leaseMs,
+        ),
+      // Our own instruction's transaction (a concurrent execute with another key) is the usual case.
+      chargeTakenByOwn: async (holder) =>
+        (await holder())?.instructionId === instruction.id ? keyTaken() : undefined,
+      keyTaken,
+      submission: {
+        payer,
+        decoded: instruction.decoded,
+        quoteId: instruction.quoteId,
+        instructionId: instruction.id,
+      },
+      won: (row) => ({ row, replayed: false }),
+    },
     waitUntil,
     signal,
   );
-  return { row, replayed: false };
 }
 
 /**

@@ -1,10 +1,12 @@
 // The one handling of the races a first execute or pay can lose at its INSERT (docs/api/
 // idempotency.md "Execute and pay"): the unique constraints decide, and the loser is told here
-// whether the charge or the key went to its own request (a replay) or to someone else's.
+// whether the charge or the key went to its own request (a replay) or to someone else's. The
+// winner's transaction goes on to its rail here too, the same for execute and pay.
 
 import type { Execution } from './context';
 import { chargeAlreadyPaid } from './errors';
 import type { ChargeHolder, InsertOutcome, LiveTransaction } from './records';
+import { submitInsertedAndWait } from './wait';
 
 /** How execute and pay differ in a lost race; everything else is the same. */
 export type InsertRace<A> = {
@@ -21,10 +23,30 @@ export type InsertRace<A> = {
   chargeTakenByOwn(holder: () => Promise<ChargeHolder | undefined>): Promise<A | undefined>;
   /** The answer when the key was taken. */
   keyTaken(): Promise<A>;
+  /** What the partner request of the inserted transaction carries (submitInsertedAndWait). */
+  submission: Parameters<typeof submitInsertedAndWait>[2];
+  /** The answer when this request's INSERT won: the transaction as it stands after the wait. */
+  won(row: LiveTransaction | undefined, inserted: LiveTransaction): A;
 };
 
+/**
+ * A first execute or pay from its INSERT to its answer: a lost race's answer, or the inserted
+ * transaction submitted to its rail and waited for until `waitUntil`.
+ */
+export async function insertSubmitAndWait<A>(
+  x: Execution,
+  race: InsertRace<A>,
+  waitUntil: number,
+  signal?: AbortSignal,
+): Promise<A> {
+  const decided = await insertDecidingRaces(x, race);
+  if ('answer' in decided) return decided.answer;
+  const row = await submitInsertedAndWait(x, decided.inserted, race.submission, waitUntil, signal);
+  return race.won(row, decided.inserted);
+}
+
 /** The row the INSERT wrote, or the answer of the race it lost. */
-export async function insertDecidingRaces<A>(
+async function insertDecidingRaces<A>(
   x: Execution,
   race: InsertRace<A>,
 ): Promise<{ inserted: LiveTransaction } | { answer: A }> {

@@ -10,10 +10,10 @@ import type { ValidPayer } from '../payers/validate-payer';
 import { toTransactionMessage } from '../transactions/transaction-message';
 import type { Execution } from './context';
 import { dependencyUnavailable } from './errors';
-import { insertDecidingRaces } from './insert-race';
+import { insertSubmitAndWait } from './insert-race';
 import { type Answered, replay, replayIfKeyTaken } from './replay';
 import { checkKeyedRequest, checkPayment } from './request-checks';
-import { submitInsertedAndWait, waitDeadline } from './wait';
+import { waitDeadline } from './wait';
 
 /** What one pay round left: the transaction, and the instruction when this round made it. */
 type PayRound = Answered & { made?: { resolved: ResolvedInstruction; createdAt: Date } };
@@ -94,26 +94,24 @@ async function payOnce(
   const ins = resolved.row;
   const txn = { id: transactionId, chargeKey: ins.chargeKey, payer, callbackUrl };
   const key = { key: req.idempotencyKey, fingerprint: req.requestFingerprint, ttlMs: x.keyTtlMs };
-  const decided = await insertDecidingRaces<PayRound>(x, {
-    tenantId: req.tenantId,
-    chargeKey: ins.chargeKey,
-    refusedInstructionId: '',
-    insert: () => x.store.insertPaidInstruction(ins, txn, key, x.leaseMs),
-    // The charge's payment may be a concurrent pay with our key: then it is ours to replay.
-    chargeTakenByOwn: () => replayIfKeyTaken(x, req, waitUntil, signal),
-    // The key's pay won the race and is replayed; a winner gone already (withdrawn) → retry.
-    keyTaken: async () =>
-      (await replayIfKeyTaken(x, req, waitUntil, signal)) ?? { row: undefined, replayed: false },
-  });
-  if ('answer' in decided) return decided.answer;
-  const row = await submitInsertedAndWait(
+  return insertSubmitAndWait<PayRound>(
     x,
-    decided.inserted,
-    { payer, decoded: ins.decodedJson, quoteId: ins.quoteId, instructionId: ins.id },
+    {
+      tenantId: req.tenantId,
+      chargeKey: ins.chargeKey,
+      refusedInstructionId: '',
+      insert: () => x.store.insertPaidInstruction(ins, txn, key, x.leaseMs),
+      // The charge's payment may be a concurrent pay with our key: then it is ours to replay.
+      chargeTakenByOwn: () => replayIfKeyTaken(x, req, waitUntil, signal),
+      // The key's pay won the race and is replayed; a winner gone already (withdrawn) → retry.
+      keyTaken: async () =>
+        (await replayIfKeyTaken(x, req, waitUntil, signal)) ?? { row: undefined, replayed: false },
+      submission: { payer, decoded: ins.decodedJson, quoteId: ins.quoteId, instructionId: ins.id },
+      won: (row, inserted) => ({ row, replayed: false, made: { resolved, createdAt: inserted.createdAt } }),
+    },
     waitUntil,
     signal,
   );
-  return { row, replayed: false, made: { resolved, createdAt: decided.inserted.createdAt } };
 }
 
 /** The pay's QR resolved and its payment checked, as its partner request would carry them. */

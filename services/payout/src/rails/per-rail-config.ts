@@ -1,7 +1,7 @@
 // Config that an operator sets per rail, one env variable each (RAIL_LIMITS_<RAIL>,
 // SETTLEMENT_HORIZON_<RAIL>_MS; README "Config"): one reader for all of them, so every rail
 // served is read and every bad variable is named, all at once, the same way.
-import { type ConfigReader, type Env, url } from '@qr-payout/platform/config';
+import { type ConfigReader, type Env, givenValue, url } from '@qr-payout/platform/config';
 import { RAILS, type RailName } from '@qr-payout/platform/partner-protocol';
 
 /** A rail as it stands in an env variable's name: `transferencias-3.0` → `TRANSFERENCIAS_3_0`. */
@@ -26,7 +26,7 @@ export function perRailConfig<T extends number | object>(opts: {
       const problems: string[] = [];
       for (const rail of RAILS) {
         const name = opts.variableOf(rail);
-        const raw = env[name]?.trim() ?? '';
+        const raw = givenValue(env, name) ?? '';
         const value = opts.parse(raw, rail);
         if (typeof value === 'string') problems.push(`${name} ${value} (got ${JSON.stringify(raw)})`);
         else table[rail] = value;

@@ -3,7 +3,7 @@
 // TLS listeners require (docs/architecture.md "Kafka over TLS and SASL"). One reader for every
 // variable, so the rules between them (a certificate needs its key, SASL needs a user and a
 // password, files need TLS) are checked in one place and reported with the others at start.
-import { bool, type ConfigReader, type Env, list, oneOf, pemFile, str } from '../config';
+import { bool, type ConfigReader, type Env, givenValue, list, oneOf, pemFile, str } from '../config';
 
 export const KAFKA_SASL_MECHANISMS = ['none', 'plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type KafkaSaslMechanism = (typeof KAFKA_SASL_MECHANISMS)[number];
@@ -45,9 +45,9 @@ export function readKafkaConnection(
   const ca = read(tlsReaders.ca);
   const cert = read(tlsReaders.cert);
   const key = read(tlsReaders.key);
-  if (!tls && [tlsReaders.ca, tlsReaders.cert, tlsReaders.key].some((r) => env[r.name]?.trim()))
+  if (!tls && [tlsReaders.ca, tlsReaders.cert, tlsReaders.key].some((r) => givenValue(env, r.name)))
     problems.push('KAFKA_TLS_CA_FILE, KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE need KAFKA_TLS=true');
-  if (Boolean(env.KAFKA_TLS_CERT_FILE?.trim()) !== Boolean(env.KAFKA_TLS_KEY_FILE?.trim()))
+  if (Boolean(givenValue(env, 'KAFKA_TLS_CERT_FILE')) !== Boolean(givenValue(env, 'KAFKA_TLS_KEY_FILE')))
     problems.push(
       'KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE go together (a client certificate and its key)',
     );

@@ -1,27 +1,20 @@
-import {
-  type Admin,
-  ConfigResourceTypes,
-  type Consumer,
-  type EachBatchPayload,
-  type IHeaders,
-  Kafka,
-  type KafkaConfig,
-  type LogEntry,
-  logLevel,
-  type SASLOptions,
-} from 'kafkajs';
+import { type Consumer, Kafka, type KafkaConfig, type LogEntry, logLevel, type SASLOptions } from 'kafkajs';
 import type { Logger } from '../logger';
+import { batchHandlerOf, type EventBus, type SubscribeOptions, type Subscription } from './bus';
 import {
-  type BusMessage,
-  batchHandlerOf,
-  type EventBus,
-  type SubscribeOptions,
-  type Subscription,
-} from './bus';
+  createClusterQueries,
+  createTopics,
+  deleteTopics,
+  type TopicDescription,
+  type TopicSettings,
+} from './kafka-admin';
 import type { KafkaConnection } from './kafka-connection';
+import { committingBatchHandler } from './kafka-consume';
 import { installKafkajsIdleTimerFix } from './kafkajs-idle-timer';
 import { producerGenerations } from './producer';
-import { inConsumerSpans, startPublishSpans } from './trace';
+import { startPublishSpans } from './trace';
+
+export type { TopicDescription, TopicSettings } from './kafka-admin';
 
 type KafkaBusOptions = {
   brokers: string[];
@@ -44,64 +37,6 @@ function logCreatorFor(logger: Logger) {
       else logger.debug(line, message);
     };
 }
-
-function headersToRecord(headers: IHeaders | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers ?? {})) {
-    if (value === undefined) continue;
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) out[key] = first.toString();
-  }
-  return out;
-}
-
-/**
- * Until every partition of `topics` has a leader; retriable errors (a topic not known yet) retry.
- * On a cluster the other brokers may learn of a new topic a moment later: clients retry that.
- */
-async function waitForTopicLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const metadata = await admin.fetchTopicMetadata({ topics });
-      const partitions = metadata.topics.flatMap((topic) => topic.partitions);
-      if (metadata.topics.length === topics.length && partitions.every((p) => p.leader >= 0)) return;
-    } catch (err) {
-      if (!(err as { retriable?: boolean }).retriable || Date.now() > deadline) throw err;
-    }
-    if (Date.now() > deadline) throw new Error(`no leader for every partition of ${topics.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/**
- * admin.createTopics, whose failure says what each topic met: kafkajs rejects with "Topic creation
- * errors" and keeps the causes (an invalid replication factor, a policy) in `errors`.
- */
-async function createTopicsNamingErrors(
-  admin: Admin,
-  options: Parameters<Admin['createTopics']>[0],
-): Promise<void> {
-  try {
-    await admin.createTopics(options);
-  } catch (err) {
-    const causes = (err as { errors?: Array<{ topic?: string; message?: string; type?: string }> }).errors;
-    if (!Array.isArray(causes) || causes.length === 0) throw err;
-    const detail = causes
-      .map((c) => `${c.topic ?? '?'}: ${c.type ?? ''} ${c.message ?? ''}`.trim())
-      .join('; ');
-    throw new Error(`creating Kafka topics failed: ${detail}`, { cause: err });
-  }
-}
-
-/** How a topic is created beyond its partitions (ensureTopics); unset: the broker's defaults. */
-export type TopicSettings = {
-  replicationFactor?: number;
-  /** Topic configs, e.g. `{ 'min.insync.replicas': '2' }`. */
-  configEntries?: Record<string, string>;
-};
-
-export type TopicDescription = { partitions: number; replicationFactor: number; minInsyncReplicas: number };
 
 export type KafkaBus = EventBus & {
   /**
@@ -134,101 +69,6 @@ export type KafkaBus = EventBus & {
   consumerLag(groupId: string, topic: string): Promise<number>;
 };
 
-/** How long a topic's partition count is trusted before it is asked again (publish). */
-const PARTITION_COUNT_TTL_MS = 60_000;
-
-/** Creates the topics that do not exist yet, then waits until every broker knows their leaders. */
-async function createTopics(
-  kafka: Kafka,
-  topics: string[],
-  partitions: number,
-  settings: TopicSettings,
-): Promise<void> {
-  const { replicationFactor, configEntries } = settings;
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    await createTopicsNamingErrors(admin, {
-      // kafkajs' own wait asks one broker, which on a cluster may not know the new topic yet
-      // ("does not host this topic-partition"): waitForTopicLeaders polls until all do.
-      waitForLeaders: false,
-      topics: topics.map((topic) => ({
-        topic,
-        numPartitions: partitions,
-        ...(replicationFactor === undefined ? {} : { replicationFactor }),
-        ...(configEntries === undefined
-          ? {}
-          : { configEntries: Object.entries(configEntries).map(([name, value]) => ({ name, value })) }),
-      })),
-    });
-    await waitForTopicLeaders(admin, topics);
-  } finally {
-    await admin.disconnect();
-  }
-}
-
-/**
- * kafkajs' eachBatch for one subscription: the fetched batch in slices of `maxBatchSize`, each
- * handled in its consumer spans, then its offset committed (at-least-once: never before the
- * handler succeeded).
- */
-function committingBatchHandler(sub: {
-  consumer: Consumer;
-  groupId: string;
-  handleBatch: (messages: BusMessage[]) => Promise<void>;
-  maxBatchSize: number;
-  logger: Logger;
-}): (payload: EachBatchPayload) => Promise<void> {
-  const { consumer, groupId, handleBatch, maxBatchSize, logger } = sub;
-  return async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-    const { topic: from, partition } = batch;
-    for (let start = 0; start < batch.messages.length; start += maxBatchSize) {
-      if (!isRunning() || isStale()) return;
-      const slice = batch.messages.slice(start, start + maxBatchSize);
-      const received: BusMessage[] = slice.map((message) => ({
-        key: message.key?.toString() ?? '',
-        value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
-        headers: headersToRecord(message.headers),
-      }));
-      const last = slice[slice.length - 1]!.offset;
-      try {
-        await inConsumerSpans(from, groupId, received, 'kafka', handleBatch);
-      } catch (err) {
-        // Not committed: kafkajs retries, then restarts the consumer at the same offset.
-        logger.error(
-          {
-            err,
-            topic: from,
-            partition,
-            offset: slice[0]!.offset,
-            count: slice.length,
-            group: groupId,
-          },
-          'event handler failed',
-        );
-        throw err;
-      }
-      // At-least-once: the offset moves only after the handler succeeded.
-      resolveOffset(last);
-      await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(last) + 1n).toString() }]);
-      // Which offsets a group handled and committed, by event id (LOG_LEVEL=debug): what an
-      // operator greps when an event is missing downstream (docs/runbooks.md "Webhook consumer lag").
-      logger.debug(
-        {
-          topic: from,
-          partition,
-          group: groupId,
-          first: slice[0]!.offset,
-          last,
-          event_ids: received.map((m) => m.headers['event-id'] ?? ''),
-        },
-        'event batch handled and committed',
-      );
-      await heartbeat();
-    }
-  };
-}
-
 /** The EventBus over Kafka: idempotent producer (acks -1), commit after handle, traced. */
 export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
   installKafkajsIdleTimerFix();
@@ -243,39 +83,8 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     logLevel: logLevel.WARN,
     logCreator: logCreatorFor(logger),
   });
-  // One admin connection for what the bus asks of the cluster: consumer lag, partition counts.
-  let sharedAdmin: Promise<Admin> | undefined;
-  const admin = (): Promise<Admin> => {
-    sharedAdmin ??= (async () => {
-      const created = kafka.admin();
-      await created.connect();
-      return created;
-    })().catch((err: unknown) => {
-      sharedAdmin = undefined;
-      throw err;
-    });
-    return sharedAdmin;
-  };
-  // A topic's partitions as the cluster lists them; undefined when it does not exist (asked first:
-  // kafkajs retries a missing topic's metadata for seconds).
-  const topicPartitions = async (topic: string) => {
-    const cluster = await admin();
-    if (!(await cluster.listTopics()).includes(topic)) return undefined;
-    const { topics } = await cluster.fetchTopicMetadata({ topics: [topic] });
-    return topics[0]?.partitions ?? [];
-  };
-  // Each topic's partition count, asked again after PARTITION_COUNT_TTL_MS (a topic can grow). A
-  // missing topic is not remembered: the send that creates it is followed by split sends at once.
-  const partitionCounts = new Map<string, { count: number; at: number }>();
-  const partitionCount = async (topic: string): Promise<number | undefined> => {
-    const known = partitionCounts.get(topic);
-    if (known && Date.now() - known.at < PARTITION_COUNT_TTL_MS) return known.count;
-    const count = (await topicPartitions(topic))?.length;
-    if (!count) return undefined;
-    partitionCounts.set(topic, { count, at: Date.now() });
-    return count;
-  };
-  const producer = producerGenerations(kafka, partitionCount);
+  const cluster = createClusterQueries(kafka);
+  const producer = producerGenerations(kafka, cluster.partitionCount);
   const consumers = new Set<Consumer>();
 
   return {
@@ -332,66 +141,14 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
 
     ensureTopics: (topics, partitions = 3, settings: TopicSettings = {}) =>
       createTopics(kafka, topics, partitions, settings),
-
-    partitionCount,
-
-    async describeTopic(topic) {
-      const partitions = await topicPartitions(topic);
-      if (!partitions) return undefined;
-      const configs = await (await admin()).describeConfigs({
-        includeSynonyms: false,
-        resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas'] }],
-      });
-      const minIsr = configs.resources[0]?.configEntries.find((e) => e.configName === 'min.insync.replicas');
-      return {
-        partitions: partitions.length,
-        replicationFactor: partitions[0]?.replicas.length ?? 0,
-        minInsyncReplicas: Number(minIsr?.configValue ?? 1),
-      };
-    },
-
-    async groupMembers(groupId) {
-      const cluster = await admin();
-      const { groups } = await cluster.describeGroups([groupId]);
-      return groups[0]?.members.length ?? 0;
-    },
-
-    async deleteTopics(topics) {
-      const admin = kafka.admin();
-      await admin.connect();
-      try {
-        await admin.deleteTopics({ topics });
-      } finally {
-        await admin.disconnect();
-      }
-    },
-
-    async consumerLag(groupId, topic) {
-      const cluster = await admin();
-      // A topic nothing has published to yet holds no event to be behind on. Asked first because
-      // kafkajs retries a missing topic's offsets for seconds, longer than a metrics scrape waits.
-      if (!(await cluster.listTopics()).includes(topic)) return 0;
-      const [ends, [committed]] = await Promise.all([
-        cluster.fetchTopicOffsets(topic),
-        cluster.fetchOffsets({ groupId, topics: [topic] }),
-      ]);
-      const committedByPartition = new Map(
-        (committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]),
-      );
-      let lag = 0;
-      for (const end of ends) {
-        const at = committedByPartition.get(end.partition) ?? -1;
-        // -1: nothing committed yet; the group starts from the partition's earliest offset.
-        const from = at >= 0 ? at : Number(end.low);
-        lag += Math.max(0, Number(end.high) - from);
-      }
-      return lag;
-    },
+    deleteTopics: (topics) => deleteTopics(kafka, topics),
+    partitionCount: cluster.partitionCount,
+    describeTopic: cluster.describeTopic,
+    groupMembers: cluster.groupMembers,
+    consumerLag: cluster.consumerLag,
 
     async close() {
-      const opened = sharedAdmin;
-      sharedAdmin = undefined;
-      if (opened) await (await opened.catch(() => undefined))?.disconnect();
+      await cluster.close();
       await Promise.all([...consumers].map((consumer) => consumer.disconnect()));
       consumers.clear();
       await producer.close();

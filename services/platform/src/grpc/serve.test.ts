@@ -77,4 +77,24 @@ describe('serveGrpc', () => {
     await expect(running.stop()).rejects.toThrow('relay stuck');
     expect(ok.calls).toEqual(['listen', 'server.close', 'deps.close']);
   });
+
+  it('closes the listening server and the deps when the health port fails after listen', async () => {
+    const { calls, server, deps } = recorder();
+    server.listenHealth = async () => {
+      calls.push('listenHealth');
+      throw new Error('EADDRINUSE health');
+    };
+    await expect(
+      serveGrpc({
+        server,
+        deps,
+        config: { grpcPort: 0, grpcHealthPort: 1, host: '127.0.0.1', grpcDrainMs: 10 },
+        startWorkers: () => {
+          calls.push('workers');
+          return [];
+        },
+      }),
+    ).rejects.toThrow('EADDRINUSE health');
+    expect(calls).toEqual(['listen', 'listenHealth', 'server.close', 'deps.close']);
+  });
 });

@@ -33,10 +33,11 @@ export type RunningGrpcService = {
 
 /**
  * The start sequence every gRPC service shares: migrate (when asked), listen, start workers; and
- * the matching close. A failed start closes what was opened, so a caller never leaks a pool.
+ * the matching close. A failed start closes what was opened (the listening server when the health
+ * port then fails, and the deps), so a caller never leaks a pool or a port.
  */
 export async function serveGrpc(opts: ServeGrpcOptions): Promise<RunningGrpcService> {
-  let grpcPort: number;
+  let grpcPort: number | undefined;
   try {
     if (opts.config.migrateOnStart && opts.deps.migrate) await opts.deps.migrate();
     grpcPort = await opts.server.listen(opts.config.grpcPort, opts.config.host);
@@ -44,6 +45,8 @@ export async function serveGrpc(opts: ServeGrpcOptions): Promise<RunningGrpcServ
       await opts.server.listenHealth(opts.config.grpcHealthPort, opts.config.host);
     }
   } catch (err) {
+    // Best effort: the start's own failure is the one the caller must see.
+    if (grpcPort !== undefined) await opts.server.close({ graceMs: 0 }).catch(() => undefined);
     await opts.deps.close();
     throw err;
   }

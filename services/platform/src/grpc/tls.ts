@@ -5,7 +5,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import type { ConfigReader, Env } from '../config';
+import { type ConfigReader, givenValue } from '../config';
 
 /** Where a process's certificate, its key and the CA bundle of its peers are (PEM files). */
 export type GrpcTls = {
@@ -37,7 +37,11 @@ export function grpcTlsSetting(): ConfigReader<GrpcTls | undefined> {
     name: `${CERT}, ${KEY}, ${CA}`,
     secret: false,
     read(env) {
-      const files = { certFile: given(env, CERT), keyFile: given(env, KEY), caFile: given(env, CA) };
+      const files = {
+        certFile: givenValue(env, CERT),
+        keyFile: givenValue(env, KEY),
+        caFile: givenValue(env, CA),
+      };
       const set = Object.values(files).filter((file) => file !== undefined).length;
       if (set === 0) return { ok: true, value: undefined };
       if (set < 3) {
@@ -48,11 +52,6 @@ export function grpcTlsSetting(): ConfigReader<GrpcTls | undefined> {
       return problem ? { ok: false, problem } : { ok: true, value: Object.freeze(tls) };
     },
   };
-}
-
-function given(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
 }
 
 /** Why the files cannot serve mTLS, or undefined when they can. */

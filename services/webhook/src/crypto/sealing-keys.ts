@@ -1,4 +1,4 @@
-import type { ConfigReader } from '@qr-payout/platform/config';
+import { type ConfigReader, givenValue } from '@qr-payout/platform/config';
 import { SEALING_KEY_BYTES } from './sealed-box';
 
 // WEBHOOK_SECRETS_KEY (and, during a key rotation, WEBHOOK_SECRETS_PREVIOUS_KEYS) through the
@@ -28,7 +28,7 @@ export function sealingKey(name: string): ConfigReader<Buffer> {
     name,
     secret: true,
     read(env) {
-      const raw = env[name]?.trim();
+      const raw = givenValue(env, name);
       if (!raw) return { ok: false, problem: `${name} is required (32 random bytes, base64)` };
       const key = decodeKey(raw);
       const problem = keyProblem(name, key);
@@ -43,7 +43,7 @@ export function previousSealingKeys(name: string): ConfigReader<Buffer[]> {
     name,
     secret: true,
     read(env) {
-      const raw = env[name]?.trim();
+      const raw = givenValue(env, name);
       if (!raw) return { ok: true, value: [] };
       const keys: Buffer[] = [];
       for (const [index, part] of raw.split(',').entries()) {

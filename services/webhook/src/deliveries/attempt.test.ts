@@ -1,7 +1,7 @@
+import { attemptFromOutcome, nextStep } from './attempt';
 import { baseDelayMs, maxAttempts } from './schedule';
 import type { SendOutcome } from './sender';
 import type { ClaimedDelivery } from './store';
-import { attemptFromOutcome, nextStep } from './worker';
 
 // What the worker makes of one attempt's outcome (docs/api/webhooks.md "Retries"): the state that
 // follows, and when a 429/503 Retry-After moves the next attempt.
