@@ -66,6 +66,15 @@ export const ERROR_REGISTRY = {
     action: 'Use one of the methods in the Allow header.',
     defaultMessage: 'This method is not allowed on this path.',
   },
+  SandboxOnly: {
+    status: 403,
+    title: 'Sandbox only',
+    description:
+      "A sandbox test helper (POST /v1/sandbox/triggers) was called on a deployment that is not the sandbox. The route is in every deployment's API reference, so the answer says why it refuses instead of a 404.",
+    action:
+      'Call it on the sandbox (`npm start`) with the sandbox key; in production make a real payment instead.',
+    defaultMessage: 'This operation is only available in the sandbox.',
+  },
   DeliveryInFlight: {
     status: 409,
     title: 'Webhook delivery still in flight',
