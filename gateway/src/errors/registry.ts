@@ -33,7 +33,8 @@ export const ERROR_REGISTRY = {
   IdempotencyKeyMissing: {
     status: 400,
     title: 'Idempotency-Key header missing',
-    description: 'POST /v1/execute and POST /v1/pay need an Idempotency-Key header.',
+    description:
+      'POST /v1/execute, POST /v1/pay and POST /v1/sandbox/triggers need an Idempotency-Key header.',
     action: 'Send a unique Idempotency-Key (for example a UUID) per payment attempt.',
     defaultMessage: 'The Idempotency-Key header is required for this operation.',
   },
