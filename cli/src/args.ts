@@ -5,12 +5,15 @@ import {
   RETRY_STRATEGIES,
   type RetryStrategyName,
   TRANSACTION_EVENT_TYPES,
+  type TransactionEventType,
 } from '@qr-payout/platform/vocabulary';
 
 // Turns argv into one typed command (docs/architecture.md "Operators"). Pure: no I/O, so every rule
 // is unit tested.
 
 export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
+/** The sandbox's public API (`npm start` prints it as the base URL). */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 const MAX_RATE_LIMIT = 1_000_000;
 
 // Retry strategies, delivery states and event types: the platform vocabulary's lists.
@@ -51,6 +54,22 @@ export type Command =
   /** tenantId '' for every tenant; limit 0 for payout's default (100). */
   | { kind: 'transactions stuck'; tenantId: string; limit: number };
 
+/** A sandbox trigger (docs/sandbox-test-qrs.md "Triggers"): the public API, with a tenant's key. */
+export interface TriggerCommand {
+  kind: 'trigger';
+  event: TransactionEventType;
+  /** '' when not given. */
+  callbackUrl: string;
+  /** '' when not given: a new UUID per call (run.ts). */
+  idempotencyKey: string;
+}
+
+/** The public API as a tenant calls it. */
+export interface PublicConnection {
+  baseUrl: string;
+  apiKey: string;
+}
+
 export interface Connection {
   adminUrl: string;
   token: string;
@@ -58,6 +77,7 @@ export interface Connection {
 
 export type Parsed =
   | { type: 'run'; command: Command; connection: Connection }
+  | { type: 'trigger'; command: TriggerCommand; connection: PublicConnection }
   | { type: 'help'; text: string };
 
 /** A mistake in how payoutctl was called: exit code 2. */
@@ -104,7 +124,12 @@ export interface CommandSpec {
   positionals?: PositionalSpec[];
   /** Full command lines, each one that the parser accepts (a unit test runs them). */
   examples: string[];
-  build(values: Values, positionals: string[]): Command;
+  /**
+   * `public`: the command calls the public API with a tenant's API key (`--api-key`, `--base-url`)
+   * instead of the admin API with the operator token.
+   */
+  api?: 'public';
+  build(values: Values, positionals: string[]): Command | TriggerCommand;
 }
 
 function requireString(values: Values, name: string): string {
@@ -409,6 +434,47 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
 };
 
+/** `payoutctl trigger EVENT`, one per transaction event type (docs/sandbox-test-qrs.md "Triggers"). */
+function triggerSpec(event: TransactionEventType): CommandSpec {
+  return {
+    summary: `Sandbox only: make a real ${event.split('.')[1]} transaction of the key's tenant and its ${event} webhook.`,
+    details:
+      "Calls the public API's POST /v1/sandbox/triggers with the tenant's API key (the transaction is that tenant's), not the admin API: it pays a sandbox test QR through the normal pay path and prints {transaction}, already terminal. The event goes to the tenant's registered endpoints and to --callback-url. A gateway that is not the sandbox answers 403 SandboxOnly.",
+    api: 'public',
+    options: {
+      'api-key': {
+        value: 'KEY',
+        env: 'QR_PAYOUT_API_KEY',
+        help: "the tenant's API key (the sandbox prints it); prefer the env variable (flags show in ps)",
+      },
+      'base-url': {
+        value: 'URL',
+        env: 'QR_PAYOUT_BASE_URL',
+        help: 'the public API',
+        default: DEFAULT_BASE_URL,
+      },
+      'callback-url': { value: 'URL', help: 'also send the event there (the callback_url of a pay)' },
+      'idempotency-key': {
+        value: 'KEY',
+        help: 'the Idempotency-Key; the same key again answers the same transaction',
+        default: 'a new UUID per call',
+      },
+    },
+    examples: [
+      `payoutctl trigger ${event}`,
+      `payoutctl trigger ${event} --callback-url http://127.0.0.1:9000/hook --idempotency-key try-1`,
+    ],
+    build: (v) => ({
+      kind: 'trigger',
+      event,
+      callbackUrl: optionalString(v, 'callback-url'),
+      idempotencyKey: optionalString(v, 'idempotency-key'),
+    }),
+  };
+}
+
+for (const event of TRANSACTION_EVENT_TYPES) COMMANDS[`trigger ${event}`] = triggerSpec(event);
+
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   'admin-url': {
     value: 'URL',
@@ -512,7 +578,7 @@ function commandList(names: string[]): string {
 
 export function generalHelp(): string {
   return [
-    'payoutctl: the QR Payout operator CLI, a client of the gateway admin API.',
+    'payoutctl: the QR Payout operator CLI, a client of the gateway admin API (trigger: of the public API, sandbox only).',
     'Prints the JSON of the API on stdout; errors as JSON on stderr.',
     '',
     'Usage: payoutctl COMMAND SUBCOMMAND [ARGUMENTS] [OPTIONS]',
@@ -559,7 +625,7 @@ export function commandHelp(name: string): string {
     );
   }
   sections.push(`Examples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`);
-  sections.push(globalHelp(), EXIT_CODES);
+  sections.push(...(spec.api === 'public' ? [] : [globalHelp()]), EXIT_CODES);
   return `${sections.join('\n\n')}\n`;
 }
 
@@ -605,6 +671,14 @@ function parserOptions(options: Record<string, OptionSpec>) {
   );
 }
 
+function publicConnection(values: Values, env: NodeJS.ProcessEnv): PublicConnection {
+  const baseUrl = (values['base-url'] as string | undefined) ?? env['QR_PAYOUT_BASE_URL'] ?? DEFAULT_BASE_URL;
+  if (!/^https?:\/\/[^\s/]+/.test(baseUrl)) throw new UsageError('--base-url must be an http(s) URL');
+  const apiKey = (values['api-key'] as string | undefined) ?? env['QR_PAYOUT_API_KEY'] ?? '';
+  if (!apiKey) throw new UsageError("no API key: set QR_PAYOUT_API_KEY or pass --api-key (the tenant's key)");
+  return { baseUrl, apiKey };
+}
+
 /** Parses argv (without node and script) with the environment's defaults. Throws UsageError. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed {
   const help = helpFor(argv);
@@ -622,7 +696,11 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
   try {
     parsed = parseArgs({
       args: argv.slice(2),
-      options: parserOptions({ ...GLOBAL_OPTIONS, ...spec.options }),
+      options: parserOptions(
+        spec.api === 'public'
+          ? { help: GLOBAL_OPTIONS.help as OptionSpec, ...spec.options }
+          : { ...GLOBAL_OPTIONS, ...spec.options },
+      ),
       allowPositionals: true,
       strict: true,
     }) as { values: Values; positionals: string[] };
@@ -639,6 +717,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     parsed.values,
     parsed.positionals.map((p) => p.trim()),
   );
+  if (command.kind === 'trigger')
+    return { type: 'trigger', command, connection: publicConnection(parsed.values, env) };
 
   const adminUrl =
     (parsed.values['admin-url'] as string | undefined) ?? env['PAYOUT_ADMIN_URL'] ?? DEFAULT_ADMIN_URL;

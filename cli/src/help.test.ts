@@ -12,7 +12,7 @@ import {
 // The help is generated from the parser's own table (args.ts COMMANDS): these tests hold every
 // subcommand's help to the table, and every example in it to the parser.
 
-const env = { PAYOUT_ADMIN_TOKEN: 'op-token' };
+const env = { PAYOUT_ADMIN_TOKEN: 'op-token', QR_PAYOUT_API_KEY: 'qrp_test_key' };
 const table = Object.entries(commandTable()) as [string, CommandSpec][];
 
 function helpText(argv: string[]): string {
@@ -47,15 +47,21 @@ describe('payoutctl help, generated from the command table', () => {
     for (const positional of spec.positionals ?? []) expect(text).toContain(`  ${positional.name}`);
     expect(spec.examples.length).toBeGreaterThan(0);
     for (const example of spec.examples) expect(text).toContain(`  ${example}\n`);
-    expect(text).toContain('--admin-url URL');
-    expect(text).toContain('PAYOUT_ADMIN_TOKEN');
+    // The admin API's options where the command calls it; the public API's key where it calls that.
+    if (spec.api === 'public') {
+      expect(text).toContain('QR_PAYOUT_API_KEY');
+      expect(text).not.toContain('--admin-url');
+    } else {
+      expect(text).toContain('--admin-url URL');
+      expect(text).toContain('PAYOUT_ADMIN_TOKEN');
+    }
   });
 
   it.each(table)('%s: every example is accepted by the parser', (name, spec) => {
     for (const example of spec.examples) {
       const argv = [...example.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '').slice(1);
       const parsed = parseCommandLine(argv, env);
-      expect(parsed.type === 'run' && parsed.command.kind).toBe(name);
+      expect(parsed.type !== 'help' && parsed.command.kind).toBe(spec.api === 'public' ? 'trigger' : name);
     }
   });
 

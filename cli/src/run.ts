@@ -5,6 +5,7 @@ import { ErrorDetailSchema } from '@qr-payout/proto/payout/common/v1/common_pb';
 import { type Connection, parseCommandLine, UsageError } from './args';
 import { type AdminClient, executeCommand } from './commands';
 import { recordSandboxSigningSecret } from './sandbox-secret';
+import { triggerSandboxEvent } from './trigger';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -75,6 +76,7 @@ export async function runPayoutctl(
   io: Io,
   makeClient: (c: Connection) => AdminClient = createAdminClient,
   cwd: string = process.cwd(),
+  fetchPublic: typeof fetch = fetch,
 ): Promise<number> {
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
@@ -86,6 +88,15 @@ export async function runPayoutctl(
   }
   if (parsed.type === 'help') {
     io.stdout(parsed.text);
+    return EXIT_OK;
+  }
+  if (parsed.type === 'trigger') {
+    const outcome = await triggerSandboxEvent(parsed.connection, parsed.command, fetchPublic);
+    if (!outcome.ok) {
+      io.stderr(`${JSON.stringify({ error: outcome.error })}\n`);
+      return EXIT_FAILURE;
+    }
+    io.stdout(`${JSON.stringify(outcome.body, null, 2)}\n`);
     return EXIT_OK;
   }
   const { command, connection } = parsed;

@@ -66,6 +66,9 @@ const shape = {
   idempotencyLockTtlMs: int('IDEMPOTENCY_LOCK_TTL_MS', { default: 60_000, min: 1_000, max: 3_600_000 }),
   partnerCallbackSecret: str('PARTNER_CALLBACK_SECRET', { secret: true, optional: true }),
   migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
+  // The one owner of "this deployment is the sandbox": set only by the sandbox's wiring
+  // (sandbox/src/service-env.ts); it opens the test helpers (docs/sandbox-test-qrs.md "Triggers").
+  sandboxMode: bool('SANDBOX_MODE', { default: false }),
   logLevel: oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'], { default: 'info' }),
   shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0, max: 600_000 }),
   // METRICS_ENABLED, METRICS_PORT: /metrics for Prometheus (docs/runbooks.md "Metrics").

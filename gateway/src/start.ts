@@ -94,6 +94,7 @@ export async function startGateway(
         settings: deps.executionSettings,
         executeCallTimeoutMs: config.grpcTimeoutMs,
         partnerCallbackSecret: config.partnerCallbackSecret,
+        sandboxMode: config.sandboxMode,
       },
       webhook: deps.webhook,
       readiness,

@@ -122,6 +122,8 @@ type StubResolveRequest = {
   decoded: { amount?: StubMoney };
   amount?: StubMoney;
   walletCurrency: string;
+  /** The sandbox triggers' stub outcomes are picked by it (POST /v1/sandbox/triggers below). */
+  callbackUrl?: string;
 };
 
 /** payout's resolve as its contract states it: the QR's amount or an equal one, USD quoted. */
@@ -446,6 +448,10 @@ beforeAll(async () => {
       }) as never,
       createInstruction: (async (req: StubResolveRequest) => ({ instruction: stubResolve(req) })) as never,
       pay: (async (req: StubResolveRequest) => {
+        if (req.callbackUrl === 'https://down.example.com/hook')
+          throw new ConnectError('unavailable', Code.Unavailable);
+        if (req.callbackUrl === 'https://boom.example.com/hook') throw new Error('unexpected');
+        if (req.callbackUrl === 'https://slow.example.com/hook') await new Promise((r) => setTimeout(r, 400));
         const instruction = stubResolve(req);
         return { instruction, transaction: stubTransaction(instruction.id), replayed: false };
       }) as never,
@@ -461,6 +467,8 @@ beforeAll(async () => {
       settings: { get: async () => ({ executeWaitMs: 0, idempotencyKeyTtlMs: 86_400_000 }) },
       executeCallTimeoutMs: 2_000,
       partnerCallbackSecret: PARTNER_SECRET,
+      // The stub app is the sandbox; `base` (startGateway without SANDBOX_MODE) is not.
+      sandboxMode: true,
     },
     webhook: {
       // First one endpoint, then an outage (503), then an unexpected failure (500).
@@ -684,6 +692,38 @@ describe('OpenAPI document conformance', () => {
     expect(statuses).toEqual([
       200, 200, 200, 400, 409, 200, 422, 503, 500, 400, 400, 413, 415, 401, 400, 429,
     ]);
+  });
+
+  it('POST /v1/sandbox/triggers', async () => {
+    const path = '/v1/sandbox/triggers';
+    const { apiKey } = await seedTenant(pool);
+    const trigger = paymentPoster(path, apiKey);
+    const { statuses, check } = statusRecorder('post', path);
+    const k = () => `oas-trigger-${randomSuffix()}`;
+    const failed = { event: 'transaction.failed' };
+    const ok = k();
+    await check(await trigger(stubBase, ok, failed));
+    await check(await trigger(stubBase, ok, failed)); // replay
+    await check(await trigger(stubBase, ok, { event: 'transaction.completed' })); // conflict
+    const slow = { ...failed, callback_url: 'https://slow.example.com/hook' };
+    const slowKey = k();
+    const first = trigger(stubBase, slowKey, slow);
+    await new Promise((r) => setTimeout(r, 100));
+    await check(await trigger(stubBase, slowKey, slow)); // in progress
+    await check(await first);
+    await check(await trigger(stubBase, k(), { ...failed, callback_url: 'https://down.example.com/hook' }));
+    await check(await trigger(stubBase, k(), { ...failed, callback_url: 'https://boom.example.com/hook' }));
+    await check(await trigger(stubBase, k(), { event: 'transaction.refunded' }));
+    await check(await trigger(stubBase, null, failed));
+    await check(await trigger(stubBase, k(), JSON.stringify({ event: 'x'.repeat(70_000) })));
+    await check(await trigger(stubBase, k(), 'event=transaction.failed', { type: 'text/plain' }));
+    // The gateway as startGateway builds it, without SANDBOX_MODE: every deployment but the sandbox.
+    await check(await trigger(base, k(), failed));
+    await check(await trigger(base, k(), failed, { apiKey: null }));
+    const { apiKey: limited } = await seedTenant(pool, { rateLimitPerMinute: 1 });
+    await check(await trigger(base, null, {}, { apiKey: limited }));
+    await check(await trigger(base, null, {}, { apiKey: limited }));
+    expect(statuses).toEqual([201, 201, 400, 409, 201, 503, 500, 400, 400, 413, 415, 403, 401, 403, 429]);
   });
 
   it('POST /v1/partner/callbacks/{rail}', async () => {

@@ -115,6 +115,7 @@ describe('gatewayEnv', () => {
       PORT: '18080',
       ADMIN_PORT: '18081',
       RATE_LIMIT_BACKEND: 'memory',
+      SANDBOX_MODE: 'true',
       DECODER_URL: placement.serviceUrls.decoder,
       FX_URL: placement.serviceUrls.fx,
       PAYOUT_URL: placement.serviceUrls.payout,

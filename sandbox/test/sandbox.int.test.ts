@@ -1,9 +1,12 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createAdminClient } from '@qr-payout/test-kit/admin';
 import { committedOpenApiDocument, withoutServers } from '@qr-payout/test-kit/openapi';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
+import { verifyWebhookSignature } from '@qr-payout/webhook-receiver';
 import { baseEnv, type RunningChild, spawnTs } from './child-process';
 import { startGarbageGateway } from './garbage-gateway';
 
@@ -234,6 +237,53 @@ describe('npm start', () => {
       });
     expect(await listed(otherKey)).toContain(endpointId);
     expect(await listed(banner.apiKey)).not.toContain(endpointId);
+  });
+
+  it('triggers a real failed transaction and its signed webhook (SANDBOX_MODE from its own wiring)', async () => {
+    // docs/sandbox-test-qrs.md "Triggers": a receiver on loopback, as the sandbox allows.
+    const received: { header: string; rawBody: Buffer }[] = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({
+          header: String(req.headers['service-signature'] ?? ''),
+          rawBody: Buffer.concat(chunks),
+        });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (receiver.address() as AddressInfo).port;
+      const answer = await call(`${banner.baseUrl}/v1/sandbox/triggers`, {
+        apiKey: banner.apiKey,
+        body: JSON.stringify({ event: 'transaction.failed', callback_url: `http://127.0.0.1:${port}/hook` }),
+        contentType: 'application/json',
+        headers: { 'idempotency-key': `trigger-${Date.now()}` },
+      });
+      expect({ status: answer.status, body: answer.json }).toMatchObject({
+        status: 201,
+        body: { transaction: { status: 'failed', error: { code: 'AC03' } } },
+      });
+      const txnId = (answer.json?.transaction as { id: string }).id;
+      const deadline = Date.now() + 20_000;
+      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const [hook] = received;
+      expect(hook).toBeDefined();
+      const verified = verifyWebhookSignature({
+        header: hook?.header ?? '',
+        rawBody: hook?.rawBody ?? Buffer.alloc(0),
+        secrets: [banner.signingSecret],
+      });
+      expect(verified.ok).toBe(true);
+      expect(JSON.parse(String(hook?.rawBody))).toMatchObject({
+        event_type: 'transaction.failed',
+        data: { transaction_id: txnId },
+      });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('resolves a Pix QR through decoder and payout over gRPC', async () => {

@@ -12,6 +12,7 @@ const ERROR_STATUS: Readonly<Record<string, number>> = {
   IdempotencyKeyMissing: 400,
   IdempotencyConflict: 400,
   AuthError: 401,
+  SandboxOnly: 403,
   NotFoundError: 404,
   MethodNotAllowed: 405,
   IdempotencyInProgress: 409,

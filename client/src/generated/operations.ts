@@ -30,6 +30,7 @@ import type {
   TooManyRequestsResponse,
   TransactionResponse,
   TransactionsResponse,
+  TriggerSandboxEventBody,
   UnauthorizedResponse,
   UnsupportedMediaTypeResponse,
   WalletCurrenciesResponse,
@@ -1332,6 +1333,106 @@ export const listSandboxTestQrs = async ( options?: Parameters<typeof send>[1]):
     method: 'GET'
 
 
+  }
+);}
+
+
+
+export type triggerSandboxEventResponse201 = {
+  data: ExecuteResponse
+  status: 201
+}
+
+export type triggerSandboxEventResponse400 = {
+  data: ErrorBody
+  status: 400
+}
+
+export type triggerSandboxEventResponse401 = {
+  data: UnauthorizedResponse
+  status: 401
+}
+
+export type triggerSandboxEventResponse403 = {
+  data: ErrorBody
+  status: 403
+}
+
+export type triggerSandboxEventResponse409 = {
+  data: ErrorBody
+  status: 409
+}
+
+export type triggerSandboxEventResponse413 = {
+  data: PayloadTooLargeResponse
+  status: 413
+}
+
+export type triggerSandboxEventResponse415 = {
+  data: UnsupportedMediaTypeResponse
+  status: 415
+}
+
+export type triggerSandboxEventResponse429 = {
+  data: TooManyRequestsResponse
+  status: 429
+}
+
+export type triggerSandboxEventResponse500 = {
+  data: InternalErrorResponse
+  status: 500
+}
+
+export type triggerSandboxEventResponse503 = {
+  data: ServiceUnavailableResponse
+  status: 503
+}
+
+export type triggerSandboxEventResponseSuccess = (triggerSandboxEventResponse201) & {
+  headers: Headers;
+};
+export type triggerSandboxEventResponseError = (triggerSandboxEventResponse400 | triggerSandboxEventResponse401 | triggerSandboxEventResponse403 | triggerSandboxEventResponse409 | triggerSandboxEventResponse413 | triggerSandboxEventResponse415 | triggerSandboxEventResponse429 | triggerSandboxEventResponse500 | triggerSandboxEventResponse503) & {
+  headers: Headers;
+};
+
+export type triggerSandboxEventResponse = (triggerSandboxEventResponseSuccess | triggerSandboxEventResponseError)
+
+export const getTriggerSandboxEventUrl = () => {
+
+
+
+
+  return `/v1/sandbox/triggers`
+}
+
+/**
+ * A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+ *
+ * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ * @summary Make a terminal transaction and its webhook event happen (sandbox only)
+ */
+export const triggerSandboxEvent = async (triggerSandboxEventBody: TriggerSandboxEventBody, options?: Parameters<typeof send>[1]): Promise<triggerSandboxEventResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return send<triggerSandboxEventResponse>(getTriggerSandboxEventUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...getHeaders(options?.headers) },
+    body: JSON.stringify(triggerSandboxEventBody)
   }
 );}
 

@@ -27,6 +27,7 @@ describe('error registry', () => {
       ServiceUnavailable: 503,
       QrLocationUnavailable: 503,
       MethodNotAllowed: 405,
+      SandboxOnly: 403,
     };
     expect(Object.fromEntries(ERROR_TAGS.map((tag) => [tag, ERROR_REGISTRY[tag].status]))).toEqual(expected);
   });

@@ -33,7 +33,8 @@ export const ERROR_REGISTRY = {
   IdempotencyKeyMissing: {
     status: 400,
     title: 'Idempotency-Key header missing',
-    description: 'POST /v1/execute and POST /v1/pay need an Idempotency-Key header.',
+    description:
+      'POST /v1/execute, POST /v1/pay and POST /v1/sandbox/triggers need an Idempotency-Key header.',
     action: 'Send a unique Idempotency-Key (for example a UUID) per payment attempt.',
     defaultMessage: 'The Idempotency-Key header is required for this operation.',
   },
@@ -65,6 +66,15 @@ export const ERROR_REGISTRY = {
       'The path exists, but not with this method (for example DELETE /v1/schemes). The Allow header lists the methods it has.',
     action: 'Use one of the methods in the Allow header.',
     defaultMessage: 'This method is not allowed on this path.',
+  },
+  SandboxOnly: {
+    status: 403,
+    title: 'Sandbox only',
+    description:
+      "A sandbox test helper (POST /v1/sandbox/triggers) was called on a deployment that is not the sandbox. The route is in every deployment's API reference, so the answer says why it refuses instead of a 404.",
+    action:
+      'Call it on the sandbox (`npm start`) with the sandbox key; in production make a real payment instead.',
+    defaultMessage: 'This operation is only available in the sandbox.',
   },
   DeliveryInFlight: {
     status: 409,

@@ -23,6 +23,7 @@ import { type PartnerCallbackRouteDeps, registerPartnerCallbackRoute } from './r
 import { type PayRouteDeps, registerPayRoute } from './routes/pay';
 import { type ResolveRouteDeps, registerResolveRoute } from './routes/resolve';
 import { registerSandboxTestQrsRoutes } from './routes/sandbox-test-qrs';
+import { registerSandboxTriggersRoute } from './routes/sandbox-triggers';
 import { registerSchemesRoute } from './routes/schemes';
 import { registerTransactionsRoute, type TransactionsRouteDeps } from './routes/transactions';
 import {
@@ -64,6 +65,8 @@ export interface PaymentsDeps {
   executeCallTimeoutMs: number;
   /** PARTNER_CALLBACK_SECRET; undefined: partner callbacks answer 503. */
   partnerCallbackSecret: string | undefined;
+  /** SANDBOX_MODE: the sandbox triggers run (docs/sandbox-test-qrs.md "Triggers"); absent: false. */
+  sandboxMode?: boolean;
 }
 
 /**
@@ -184,11 +187,13 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
     publicDocsUrl,
   };
   registerExecuteRoute(app, paymentRoutes);
-  registerPayRoute(app, {
+  const payRoutes = {
     ...paymentRoutes,
     resolve: { decoder: deps.decoder },
     payout: deps.payout,
-  });
+  };
+  registerPayRoute(app, payRoutes);
+  registerSandboxTriggersRoute(app, { ...payRoutes, sandboxMode: deps.payments.sandboxMode ?? false });
   registerPartnerCallbackRoute(app, {
     payout: deps.payout,
     secret: deps.payments.partnerCallbackSecret,

@@ -19,6 +19,8 @@ import type { CachedResponse, IdempotencyCache, IdempotencyScope } from './cache
 // instead of being told IdempotencyConflict for a request that never ran.
 
 export interface OperationResult {
+  /** 200 unless the operation made a resource it answers 201 for (a sandbox trigger). */
+  status?: 200 | 201;
   body: Record<string, unknown>;
   /** payout recognised the key and fingerprint: nothing ran again. */
   replayed: boolean;
@@ -63,7 +65,7 @@ export async function runIdempotent(opts: RunIdempotentOptions): Promise<Idempot
     }
     throw err;
   }
-  const response: CachedResponse = { status: 200, body: result.body };
+  const response: CachedResponse = { status: result.status ?? 200, body: result.body };
   if (lock) await opts.cache.complete(lock, response);
   return { ...response, replayed: result.replayed };
 }

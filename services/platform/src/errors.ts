@@ -16,6 +16,7 @@ export const ERROR_TAGS = {
   AuthError: 'public',
   NotFoundError: 'public',
   MethodNotAllowed: 'public',
+  SandboxOnly: 'public',
   DeliveryInFlight: 'public',
   DeliveryReplayTooSoon: 'public',
   IdempotencyInProgress: 'public',

@@ -19,6 +19,7 @@ export const ErrorTag = {
   AuthError: 'AuthError',
   NotFoundError: 'NotFoundError',
   MethodNotAllowed: 'MethodNotAllowed',
+  SandboxOnly: 'SandboxOnly',
   DeliveryInFlight: 'DeliveryInFlight',
   DeliveryReplayTooSoon: 'DeliveryReplayTooSoon',
   IdempotencyInProgress: 'IdempotencyInProgress',

@@ -61,6 +61,8 @@ export * from './transactionResponse';
 export * from './transactionResult';
 export * from './transactionsResponse';
 export * from './transactionStatus';
+export * from './triggerSandboxEventBody';
+export * from './triggerSandboxEventBodyEvent';
 export * from './unauthorizedResponse';
 export * from './unsupportedMediaTypeResponse';
 export * from './walletCurrenciesResponse';

@@ -1,6 +1,6 @@
 import type { Client } from '@connectrpc/connect';
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
-import type { PayoutService } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import type { Instruction, PayoutService, Transaction } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { FastifyInstance } from 'fastify';
 import {
   EXAMPLE_INSTRUCTION,
@@ -19,6 +19,7 @@ import {
   RATE_LIMIT_HEADERS,
 } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
+import type { PayerInput } from '../../payments/execute-instruction';
 import { decodeRequest, type ResolveInstructionDeps } from '../../payments/resolve-instruction';
 import { toPublicInstruction } from '../presenters/instruction';
 import { PAY_REQUEST_SCHEMA, PAY_RESPONSE_SCHEMA } from '../schemas';
@@ -83,6 +84,53 @@ export const PAY_ROUTE = defineRoute({
   },
 });
 
+export interface PayQrInput {
+  tenantId: string;
+  qrString: string;
+  /** Major units, as sent; absent for a QR that carries its amount. */
+  amount?: number | undefined;
+  walletCurrency?: string | undefined;
+  payer: PayerInput;
+  callbackUrl?: string | undefined;
+  key: string;
+  fingerprint: string;
+}
+
+/**
+ * The pay step of POST /v1/pay and of the sandbox triggers (docs/sandbox-test-qrs.md "Triggers"):
+ * decode the QR, then payout's Pay under the request's key, waiting payout's execute wait.
+ */
+export async function payQr(
+  deps: Pick<PayRouteDeps, 'resolve' | 'payout' | 'execute'>,
+  input: PayQrInput,
+): Promise<{ instruction: Instruction; transaction: Transaction; replayed: boolean }> {
+  const qr = await decodeRequest(deps.resolve, {
+    tenantId: input.tenantId,
+    qrString: input.qrString,
+    walletCurrency: input.walletCurrency,
+    amount: input.amount,
+  });
+  const waitMs = (await deps.execute.settings.get()).executeWaitMs;
+  // No abort signal: a client that hangs up must not cancel a payout half way; the answer
+  // still fills the idempotency cache for its retry.
+  const { instruction, transaction, replayed } = await deps.payout.pay(
+    {
+      tenantId: input.tenantId,
+      decoded: qr.decoded,
+      ...(qr.amount ? { amount: qr.amount } : {}),
+      walletCurrency: qr.walletCurrency,
+      payer: input.payer,
+      callbackUrl: input.callbackUrl ?? '',
+      idempotencyKey: input.key,
+      requestFingerprint: input.fingerprint,
+      waitMs,
+    },
+    { timeoutMs: waitMs + deps.execute.callTimeoutMs },
+  );
+  if (!instruction || !transaction) throw new Error('payout returned no instruction or transaction');
+  return { instruction, transaction, replayed };
+}
+
 /**
  * POST /v1/pay (docs/api/idempotency.md "Execute and pay"): resolve and execute in one call. The
  * gateway decodes the QR; payout's Pay resolves and executes it under the one Idempotency-Key in
@@ -99,30 +147,16 @@ export function registerPayRoute(app: FastifyInstance, deps: PayRouteDeps): void
       const payment = paymentRequest(request, deps, PAY_OPERATION);
       const { tenantId, key, fingerprint } = payment;
       return payment.answer(reply, async () => {
-        const qr = await decodeRequest(deps.resolve, {
+        const { instruction, transaction, replayed } = await payQr(deps, {
           tenantId,
           qrString: body.qr_string,
-          walletCurrency: body.wallet_currency,
           amount: body.amount,
+          walletCurrency: body.wallet_currency,
+          payer: payerOf(body),
+          callbackUrl: body.callback_url,
+          key,
+          fingerprint,
         });
-        const waitMs = (await deps.execute.settings.get()).executeWaitMs;
-        // No abort signal: a client that hangs up must not cancel a payout half way; the answer
-        // still fills the idempotency cache for its retry.
-        const { instruction, transaction, replayed } = await deps.payout.pay(
-          {
-            tenantId,
-            decoded: qr.decoded,
-            ...(qr.amount ? { amount: qr.amount } : {}),
-            walletCurrency: qr.walletCurrency,
-            payer: payerOf(body),
-            callbackUrl: body.callback_url ?? '',
-            idempotencyKey: key,
-            requestFingerprint: fingerprint,
-            waitMs,
-          },
-          { timeoutMs: waitMs + deps.execute.callTimeoutMs },
-        );
-        if (!instruction || !transaction) throw new Error('payout returned no instruction or transaction');
         return {
           body: {
             transaction: toPublicTransaction(transaction),

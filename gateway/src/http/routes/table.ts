@@ -13,6 +13,7 @@ import { PARTNER_CALLBACK_ROUTE } from './partner-callbacks';
 import { PAY_ROUTE } from './pay';
 import { RESOLVE_ROUTE } from './resolve';
 import { LIST_SANDBOX_TEST_QRS_ROUTE } from './sandbox-test-qrs';
+import { SANDBOX_TRIGGER_ROUTE } from './sandbox-triggers';
 import { LIST_SCHEMES_ROUTE } from './schemes';
 import { GET_TRANSACTION_ROUTE, LIST_TRANSACTIONS_ROUTE } from './transactions';
 import {
@@ -48,4 +49,5 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   HEALTHZ_ROUTE,
   READYZ_ROUTE,
   LIST_SANDBOX_TEST_QRS_ROUTE,
+  SANDBOX_TRIGGER_ROUTE,
 ];
