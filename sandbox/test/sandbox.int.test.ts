@@ -266,7 +266,8 @@ describe('npm start', () => {
         status: 201,
         body: { transaction: { status: 'failed', error: { code: 'AC03' } } },
       });
-      const txnId = (answer.json?.transaction as { id: string }).id;
+      const txnId = (answer.json?.transaction as { id?: string } | undefined)?.id;
+      expect(txnId).toMatch(/^txn_/);
       const deadline = Date.now() + 20_000;
       while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const [hook] = received;

@@ -7,10 +7,9 @@ import { runIdempotent } from '../../idempotency/run';
 import { EXAMPLE_FAILED_TRANSACTION, EXAMPLE_TRANSACTION } from '../../openapi/examples';
 import {
   AUTHENTICATED_ERRORS,
-  BODY_ERRORS,
   errorResponse,
   example,
-  IDEMPOTENT_BODY_400,
+  IDEMPOTENT_BODY_ERRORS,
   IDEMPOTENT_REPLAYED_HEADER,
   okResponse,
   RATE_LIMIT_HEADERS,
@@ -81,7 +80,7 @@ export const SANDBOX_TRIGGER_ROUTE = defineRoute({
         },
         IDEMPOTENT_REPLAYED_HEADER,
       ),
-      '400': IDEMPOTENT_BODY_400,
+      ...IDEMPOTENT_BODY_ERRORS,
       '403': errorResponse(
         ['SandboxOnly'],
         'SandboxOnly: this deployment is not the sandbox.',
@@ -92,8 +91,6 @@ export const SANDBOX_TRIGGER_ROUTE = defineRoute({
         'IdempotencyInProgress: the same key while the first request runs.',
         RATE_LIMIT_HEADERS,
       ),
-      '413': BODY_ERRORS['413'],
-      '415': BODY_ERRORS['415'],
       ...AUTHENTICATED_ERRORS,
     },
   },
