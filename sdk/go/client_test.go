@@ -225,3 +225,39 @@ func TestNewClientNeedsURLAndKey(t *testing.T) {
 		t.Error("no APIKey accepted")
 	}
 }
+
+func TestCancelledContextStopsRetrying(t *testing.T) {
+	server, seen := serve(t, []answer{
+		{status: 503, body: errorBody("ServiceUnavailable", "busy"), headers: map[string]string{"Retry-After": "5"}},
+	}, payOK)
+	ctx, cancel := context.WithCancel(context.Background())
+	client, err := NewClient(Options{BaseURL: server.URL, APIKey: "sk_test_key_0123456789",
+		OnRetry: func(RetryInfo) { cancel() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	_, err = client.ListSchemes(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if len(seen()) != 1 || time.Since(started) > 4*time.Second {
+		t.Errorf("%d requests in %v: the wait was not cut short", len(seen()), time.Since(started))
+	}
+}
+
+func TestCallHeadersAreSent(t *testing.T) {
+	var got http.Header
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Clone()
+		_, _ = io.WriteString(w, `{"schemes":[],"request_id":"6b2f3f0e-2d7c-4a5e-9a43-6f1f8c1d2e3a"}`)
+	}))
+	t.Cleanup(server.Close)
+	client, _ := newTestClient(t, server.URL, RetryPolicy{})
+	if _, err := client.ListSchemes(context.Background(), WithHeader("X-Trace", "abc")); err != nil {
+		t.Fatal(err)
+	}
+	if got.Get("X-Trace") != "abc" || got.Get("X-Api-Key") != "sk_test_key_0123456789" || got.Get("Idempotency-Key") != "" {
+		t.Errorf("headers %v", got)
+	}
+}
