@@ -22,6 +22,7 @@ const SKIPPED = [
   /^proto\/gen\//,
   /^client\/src\/generated\//,
   /^client\/openapi\.json$/,
+  /^sdk\/go\/api\/api\.gen\.go$/,
   /^gateway\/assets\//,
   /^\.data\//,
   /^\.tools\//,
