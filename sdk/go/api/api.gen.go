@@ -39,6 +39,7 @@ const (
 	ErrorTagQrLocationUnavailable      ErrorTag = "QrLocationUnavailable"
 	ErrorTagQuoteExpired               ErrorTag = "QuoteExpired"
 	ErrorTagRateLimitError             ErrorTag = "RateLimitError"
+	ErrorTagSandboxOnly                ErrorTag = "SandboxOnly"
 	ErrorTagServiceUnavailable         ErrorTag = "ServiceUnavailable"
 	ErrorTagUnsupportedMediaType       ErrorTag = "UnsupportedMediaType"
 	ErrorTagValidationError            ErrorTag = "ValidationError"
@@ -85,11 +86,37 @@ func (e ErrorTag) Valid() bool {
 		return true
 	case ErrorTagRateLimitError:
 		return true
+	case ErrorTagSandboxOnly:
+		return true
 	case ErrorTagServiceUnavailable:
 		return true
 	case ErrorTagUnsupportedMediaType:
 		return true
 	case ErrorTagValidationError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExecuteRequestPayerIdType.
+const (
+	ExecuteRequestPayerIdTypeLessThannil ExecuteRequestPayerIdType = "<nil>"
+	ExecuteRequestPayerIdTypeNationalId  ExecuteRequestPayerIdType = "national_id"
+	ExecuteRequestPayerIdTypePassport    ExecuteRequestPayerIdType = "passport"
+	ExecuteRequestPayerIdTypeTaxId       ExecuteRequestPayerIdType = "tax_id"
+)
+
+// Valid indicates whether the value is a known member of the ExecuteRequestPayerIdType enum.
+func (e ExecuteRequestPayerIdType) Valid() bool {
+	switch e {
+	case ExecuteRequestPayerIdTypeLessThannil:
+		return true
+	case ExecuteRequestPayerIdTypeNationalId:
+		return true
+	case ExecuteRequestPayerIdTypePassport:
+		return true
+	case ExecuteRequestPayerIdTypeTaxId:
 		return true
 	default:
 		return false
@@ -180,6 +207,30 @@ func (e PartnerPayoutStatus) Valid() bool {
 	}
 }
 
+// Defines values for PayRequestPayerIdType.
+const (
+	PayRequestPayerIdTypeLessThannil PayRequestPayerIdType = "<nil>"
+	PayRequestPayerIdTypeNationalId  PayRequestPayerIdType = "national_id"
+	PayRequestPayerIdTypePassport    PayRequestPayerIdType = "passport"
+	PayRequestPayerIdTypeTaxId       PayRequestPayerIdType = "tax_id"
+)
+
+// Valid indicates whether the value is a known member of the PayRequestPayerIdType enum.
+func (e PayRequestPayerIdType) Valid() bool {
+	switch e {
+	case PayRequestPayerIdTypeLessThannil:
+		return true
+	case PayRequestPayerIdTypeNationalId:
+		return true
+	case PayRequestPayerIdTypePassport:
+		return true
+	case PayRequestPayerIdTypeTaxId:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RetryStrategy.
 const (
 	Extended RetryStrategy = "extended"
@@ -200,16 +251,16 @@ func (e RetryStrategy) Valid() bool {
 
 // Defines values for SchemePayerIdentityDocumentsIdType.
 const (
-	NationalId SchemePayerIdentityDocumentsIdType = "national_id"
-	TaxId      SchemePayerIdentityDocumentsIdType = "tax_id"
+	SchemePayerIdentityDocumentsIdTypeNationalId SchemePayerIdentityDocumentsIdType = "national_id"
+	SchemePayerIdentityDocumentsIdTypeTaxId      SchemePayerIdentityDocumentsIdType = "tax_id"
 )
 
 // Valid indicates whether the value is a known member of the SchemePayerIdentityDocumentsIdType enum.
 func (e SchemePayerIdentityDocumentsIdType) Valid() bool {
 	switch e {
-	case NationalId:
+	case SchemePayerIdentityDocumentsIdTypeNationalId:
 		return true
-	case TaxId:
+	case SchemePayerIdentityDocumentsIdTypeTaxId:
 		return true
 	default:
 		return false
@@ -351,6 +402,24 @@ func (e ListSandboxTestQrs200JSONResponseBodyTestQrsOperation) Valid() bool {
 	}
 }
 
+// Defines values for TriggerSandboxEventJSONBodyEvent.
+const (
+	TransactionCompleted TriggerSandboxEventJSONBodyEvent = "transaction.completed"
+	TransactionFailed    TriggerSandboxEventJSONBodyEvent = "transaction.failed"
+)
+
+// Valid indicates whether the value is a known member of the TriggerSandboxEventJSONBodyEvent enum.
+func (e TriggerSandboxEventJSONBodyEvent) Valid() bool {
+	switch e {
+	case TransactionCompleted:
+		return true
+	case TransactionFailed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Creditor defines model for Creditor.
 type Creditor struct {
 	Account string `json:"account"`
@@ -391,7 +460,7 @@ type ExecuteRequest struct {
 	// InstructionId The `instruction.id` (`ins_…`) of a POST /v1/resolve answer, yours.
 	InstructionId string `json:"instruction_id"`
 
-	// PayerAccount Account of the payer at the sending wallet or bank. Never logged in clear.
+	// PayerAccount Account of the payer at the sending wallet or bank (1 to 64 characters, checked by payout). Never logged in clear.
 	PayerAccount string `json:"payer_account"`
 
 	// PayerCountry Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), of the country that issued payer_tax_id, checked by payout. The payer is a resident of the merchant's country when this is that country. Null: not sent.
@@ -402,14 +471,19 @@ type ExecuteRequest struct {
 	// PayerIdType Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
 	//
 	// Example: tax_id
-	PayerIdType *string `json:"payer_id_type,omitempty"`
+	PayerIdType *ExecuteRequestPayerIdType `json:"payer_id_type,omitempty"`
 
-	// PayerName Full name of the payer as on their identity document.
+	// PayerName Full name of the payer as on their identity document (1 to 140 characters, checked by payout).
 	PayerName string `json:"payer_name"`
 
 	// PayerTaxId The payer's own identifier in their own country: tax id, national id or passport number (1 to 64 characters). Checked against the documents of payer_country when given (GET /v1/schemes payer_identity); otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear.
 	PayerTaxId string `json:"payer_tax_id"`
 }
+
+// ExecuteRequestPayerIdType Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
+//
+// Example: tax_id
+type ExecuteRequestPayerIdType string
 
 // ExecuteResponse defines model for ExecuteResponse.
 type ExecuteResponse struct {
@@ -517,7 +591,7 @@ type PayRequest struct {
 	// CallbackUrl Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, signed with the tenant's signing secret. An https URL that is not a loopback, private, link-local or metadata address (same rules as registered endpoints); the sandbox, whose services run with WEBHOOK_ALLOW_PRIVATE_TARGETS=true, also takes http and those addresses (http://127.0.0.1:9000/hook). Null: not sent.
 	CallbackUrl *string `json:"callback_url,omitempty"`
 
-	// PayerAccount Account of the payer at the sending wallet or bank. Never logged in clear.
+	// PayerAccount Account of the payer at the sending wallet or bank (1 to 64 characters, checked by payout). Never logged in clear.
 	PayerAccount string `json:"payer_account"`
 
 	// PayerCountry Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), of the country that issued payer_tax_id, checked by payout. The payer is a resident of the merchant's country when this is that country. Null: not sent.
@@ -528,9 +602,9 @@ type PayRequest struct {
 	// PayerIdType Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
 	//
 	// Example: tax_id
-	PayerIdType *string `json:"payer_id_type,omitempty"`
+	PayerIdType *PayRequestPayerIdType `json:"payer_id_type,omitempty"`
 
-	// PayerName Full name of the payer as on their identity document.
+	// PayerName Full name of the payer as on their identity document (1 to 140 characters, checked by payout).
 	PayerName string `json:"payer_name"`
 
 	// PayerTaxId The payer's own identifier in their own country: tax id, national id or passport number (1 to 64 characters). Checked against the documents of payer_country when given (GET /v1/schemes payer_identity); otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear.
@@ -544,6 +618,11 @@ type PayRequest struct {
 	// Example: USD
 	WalletCurrency *string `json:"wallet_currency,omitempty"`
 }
+
+// PayRequestPayerIdType Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
+//
+// Example: tax_id
+type PayRequestPayerIdType string
 
 // PayResponse defines model for PayResponse.
 type PayResponse struct {
@@ -1010,6 +1089,24 @@ type ListSandboxTestQrs200JSONResponseBody struct {
 	TestQrs     []ListSandboxTestQrs200JSONResponseBody_TestQrs `json:"test_qrs"`
 }
 
+// TriggerSandboxEventJSONBody defines parameters for TriggerSandboxEvent.
+type TriggerSandboxEventJSONBody struct {
+	// CallbackUrl Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, signed with the tenant's signing secret. An https URL that is not a loopback, private, link-local or metadata address (same rules as registered endpoints); the sandbox, whose services run with WEBHOOK_ALLOW_PRIVATE_TARGETS=true, also takes http and those addresses (http://127.0.0.1:9000/hook). Null: not sent.
+	CallbackUrl *string `json:"callback_url,omitempty"`
+
+	// Event The event to make happen: the transaction ends in this outcome and its webhook event follows.
+	Event TriggerSandboxEventJSONBodyEvent `json:"event"`
+}
+
+// TriggerSandboxEventParams defines parameters for TriggerSandboxEvent.
+type TriggerSandboxEventParams struct {
+	// IdempotencyKey Unique per payment attempt: type a new UUID for each payment (for example from `uuidgen`), at most 255 printable ASCII characters, scoped to your tenant. A retry with the same key and the same body never pays twice and gets the first response back; the key can be reused with any body after 24 hours.
+	IdempotencyKey string `json:"Idempotency-Key"`
+}
+
+// TriggerSandboxEventJSONBodyEvent defines parameters for TriggerSandboxEvent.
+type TriggerSandboxEventJSONBodyEvent string
+
 // ListTransactionsParams defines parameters for ListTransactions.
 type ListTransactionsParams struct {
 	// Status Only transactions in this state.
@@ -1054,6 +1151,9 @@ type PayJSONRequestBody = PayRequest
 
 // ResolveJSONRequestBody defines body for Resolve for application/json ContentType.
 type ResolveJSONRequestBody = ResolveRequest
+
+// TriggerSandboxEventJSONRequestBody defines body for TriggerSandboxEvent for application/json ContentType.
+type TriggerSandboxEventJSONRequestBody TriggerSandboxEventJSONBody
 
 // ReplayWebhookDeliveryJSONRequestBody defines body for ReplayWebhookDelivery for application/json ContentType.
 type ReplayWebhookDeliveryJSONRequestBody = WebhookDeliveryReplayRequest
@@ -1195,7 +1295,7 @@ type ClientInterface interface {
 
 	// ListFxCurrencies List the wallet currencies
 	//
-	// The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks against. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
+	// The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default); fx checks `wallet_currency` against its own table when it quotes. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
@@ -1298,6 +1398,28 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/sandbox/test-qrs (the `ListSandboxTestQrs` operationId).
 	ListSandboxTestQrs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TriggerSandboxEventWithBody Make a terminal transaction and its webhook event happen (sandbox only)
+	//
+	// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+	//
+	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
+	TriggerSandboxEventWithBody(ctx context.Context, params *TriggerSandboxEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TriggerSandboxEvent Make a terminal transaction and its webhook event happen (sandbox only)
+	//
+	// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+	//
+	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
+	TriggerSandboxEvent(ctx context.Context, params *TriggerSandboxEventParams, body TriggerSandboxEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListSchemes List the accepted QR schemes
 	//
@@ -1509,7 +1631,7 @@ func (c *Client) Execute(ctx context.Context, params *ExecuteParams, body Execut
 
 // ListFxCurrencies List the wallet currencies
 //
-// The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks against. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
+// The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default); fx checks `wallet_currency` against its own table when it quotes. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
@@ -1703,6 +1825,48 @@ func (c *Client) Resolve(ctx context.Context, body ResolveJSONRequestBody, reqEd
 // Corresponds with GET /v1/sandbox/test-qrs (the `ListSandboxTestQrs` operationId).
 func (c *Client) ListSandboxTestQrs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSandboxTestQrsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TriggerSandboxEventWithBody Make a terminal transaction and its webhook event happen (sandbox only)
+//
+// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+//
+// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
+func (c *Client) TriggerSandboxEventWithBody(ctx context.Context, params *TriggerSandboxEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTriggerSandboxEventRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TriggerSandboxEvent Make a terminal transaction and its webhook event happen (sandbox only)
+//
+// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+//
+// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
+func (c *Client) TriggerSandboxEvent(ctx context.Context, params *TriggerSandboxEventParams, body TriggerSandboxEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTriggerSandboxEventRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2332,6 +2496,59 @@ func NewListSandboxTestQrsRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewTriggerSandboxEventRequest calls the generic TriggerSandboxEvent builder with application/json body
+func NewTriggerSandboxEventRequest(server string, params *TriggerSandboxEventParams, body TriggerSandboxEventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTriggerSandboxEventRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewTriggerSandboxEventRequestWithBody constructs an http.Request for the TriggerSandboxEvent method, with any body, and a specified content type
+func NewTriggerSandboxEventRequestWithBody(server string, params *TriggerSandboxEventParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/sandbox/triggers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("Idempotency-Key", headerParam0)
+
+	}
+
+	return req, nil
+}
+
 // NewListSchemesRequest constructs an http.Request for the ListSchemes method
 func NewListSchemesRequest(server string) (*http.Request, error) {
 	var err error
@@ -2810,7 +3027,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListFxCurrenciesWithResponse List the wallet currencies
 	//
-	// The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks against. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
+	// The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default); fx checks `wallet_currency` against its own table when it quotes. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
@@ -2921,6 +3138,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/sandbox/test-qrs (the `ListSandboxTestQrs` operationId).
 	ListSandboxTestQrsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSandboxTestQrsHTTPResponse, error)
+
+	// TriggerSandboxEventWithBodyWithResponse Make a terminal transaction and its webhook event happen (sandbox only)
+	//
+	// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+	//
+	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
+	TriggerSandboxEventWithBodyWithResponse(ctx context.Context, params *TriggerSandboxEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TriggerSandboxEventHTTPResponse, error)
+
+	// TriggerSandboxEventWithResponse Make a terminal transaction and its webhook event happen (sandbox only)
+	//
+	// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+	//
+	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
+	TriggerSandboxEventWithResponse(ctx context.Context, params *TriggerSandboxEventParams, body TriggerSandboxEventJSONRequestBody, reqEditors ...RequestEditorFn) (*TriggerSandboxEventHTTPResponse, error)
 
 	// ListSchemesWithResponse List the accepted QR schemes
 	//
@@ -4370,6 +4609,218 @@ func (r ListSandboxTestQrsHTTPResponse) ContentType() string {
 	return ""
 }
 
+// TriggerSandboxEventHTTPResponse201Headers the declared response headers of an HTTP 201 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse201Headers struct {
+	IdempotentReplayed  *string
+	RateLimit           *string
+	RateLimitPolicy     *string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+	XRequestId          *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse400Headers the declared response headers of an HTTP 400 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse400Headers struct {
+	RateLimit           *string
+	RateLimitPolicy     *string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+	XRequestId          *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse401Headers the declared response headers of an HTTP 401 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse401Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse403Headers the declared response headers of an HTTP 403 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse403Headers struct {
+	RateLimit           *string
+	RateLimitPolicy     *string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+	XRequestId          *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse409Headers the declared response headers of an HTTP 409 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse409Headers struct {
+	RateLimit           *string
+	RateLimitPolicy     *string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+	XRequestId          *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse413Headers the declared response headers of an HTTP 413 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse413Headers struct {
+	RateLimit           *string
+	RateLimitPolicy     *string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+	XRequestId          *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse415Headers the declared response headers of an HTTP 415 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse415Headers struct {
+	RateLimit           *string
+	RateLimitPolicy     *string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+	XRequestId          *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse429Headers the declared response headers of an HTTP 429 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse429Headers struct {
+	RateLimit           *string
+	RateLimitPolicy     *string
+	RetryAfter          *int
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+	XRequestId          *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse500Headers the declared response headers of an HTTP 500 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse500Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+// TriggerSandboxEventHTTPResponse503Headers the declared response headers of an HTTP 503 response for TriggerSandboxEvent
+type TriggerSandboxEventHTTPResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *openapi_types.UUID
+}
+
+type TriggerSandboxEventHTTPResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ExecuteResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ErrorBody
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ErrorBody
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ErrorBody
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *TriggerSandboxEventHTTPResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TriggerSandboxEventHTTPResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TriggerSandboxEventHTTPResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TriggerSandboxEventHTTPResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TriggerSandboxEventHTTPResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TriggerSandboxEventHTTPResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TriggerSandboxEventHTTPResponse415Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TriggerSandboxEventHTTPResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TriggerSandboxEventHTTPResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TriggerSandboxEventHTTPResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON201() *ExecuteResponse {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON400() *ErrorBody {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON403() *ErrorBody {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON409() *ErrorBody {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TriggerSandboxEventHTTPResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TriggerSandboxEventHTTPResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TriggerSandboxEventHTTPResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TriggerSandboxEventHTTPResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TriggerSandboxEventHTTPResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListSchemesHTTPResponse200Headers the declared response headers of an HTTP 200 response for ListSchemes
 type ListSchemesHTTPResponse200Headers struct {
 	RateLimit           *string
@@ -5468,7 +5919,7 @@ func (c *ClientWithResponses) ExecuteWithResponse(ctx context.Context, params *E
 
 // ListFxCurrenciesWithResponse List the wallet currencies
 //
-// The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default), the same list resolve checks against. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
+// The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default); fx checks `wallet_currency` against its own table when it quotes. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
@@ -5638,6 +6089,40 @@ func (c *ClientWithResponses) ListSandboxTestQrsWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseListSandboxTestQrsHTTPResponse(rsp)
+}
+
+// TriggerSandboxEventWithBodyWithResponse Make a terminal transaction and its webhook event happen (sandbox only)
+//
+// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+//
+// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
+func (c *ClientWithResponses) TriggerSandboxEventWithBodyWithResponse(ctx context.Context, params *TriggerSandboxEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TriggerSandboxEventHTTPResponse, error) {
+	rsp, err := c.TriggerSandboxEventWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTriggerSandboxEventHTTPResponse(rsp)
+}
+
+// TriggerSandboxEventWithResponse Make a terminal transaction and its webhook event happen (sandbox only)
+//
+// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
+//
+// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
+func (c *ClientWithResponses) TriggerSandboxEventWithResponse(ctx context.Context, params *TriggerSandboxEventParams, body TriggerSandboxEventJSONRequestBody, reqEditors ...RequestEditorFn) (*TriggerSandboxEventHTTPResponse, error) {
+	rsp, err := c.TriggerSandboxEvent(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTriggerSandboxEventHTTPResponse(rsp)
 }
 
 // ListSchemesWithResponse List the accepted QR schemes
@@ -7982,6 +8467,464 @@ func ParseListSandboxTestQrsHTTPResponse(rsp *http.Response) (*ListSandboxTestQr
 			headers.XRequestId = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTriggerSandboxEventHTTPResponse parses an HTTP response from a TriggerSandboxEventWithResponse call
+func ParseTriggerSandboxEventHTTPResponse(rsp *http.Response) (*TriggerSandboxEventHTTPResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TriggerSandboxEventHTTPResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ExecuteResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers TriggerSandboxEventHTTPResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers TriggerSandboxEventHTTPResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TriggerSandboxEventHTTPResponse401Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TriggerSandboxEventHTTPResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers TriggerSandboxEventHTTPResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TriggerSandboxEventHTTPResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TriggerSandboxEventHTTPResponse415Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 429:
+		var headers TriggerSandboxEventHTTPResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TriggerSandboxEventHTTPResponse500Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TriggerSandboxEventHTTPResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
