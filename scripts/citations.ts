@@ -22,6 +22,7 @@ const SKIPPED = [
   /^proto\/gen\//,
   /^client\/src\/generated\//,
   /^client\/openapi\.json$/,
+  /^sdk\/python\/src\/qr_payout\/_generated\//,
   /^gateway\/assets\//,
   /^\.data\//,
   /^\.tools\//,
