@@ -148,14 +148,15 @@ def test_does_not_retry_what_the_api_does_not_say_to_retry(server: ScriptedServe
 
 def test_429_waits_until_x_ratelimit_reset_without_retry_after(server: ScriptedServer) -> None:
     delays: list[float] = []
-    reset_at = int(time.time()) + 1
+    # Two seconds ahead in whole seconds: at least one second away whatever the fraction now.
+    reset_at = int(time.time()) + 2
     server.script = [
         Scripted(429, error_body("RateLimitError"), {"x-ratelimit-reset": str(reset_at)}),
         Scripted(200, example("/v1/schemes")),
     ]
     with client_for(server, on_retry=lambda info: delays.append(info.delay)) as client:
         client.list_schemes()
-    assert 0 < delays[0] <= 2
+    assert 1 <= delays[0] <= 2
     assert time.time() >= reset_at - 0.01
 
 
