@@ -22,7 +22,7 @@ SIGNING_SECRET = os.environ["QR_PAYOUT_SIGNING_SECRET"]
 WEBHOOK_TIMEOUT_SECONDS = 60
 
 
-def start_webhook_receiver(events: "queue.Queue[WebhookEvent]") -> ThreadingHTTPServer:
+def start_webhook_receiver(events: queue.Queue[WebhookEvent]) -> ThreadingHTTPServer:
     """A local HTTP server that verifies each webhook and queues the new events."""
     dedupe = MemoryDeduplicator()
 
@@ -46,7 +46,7 @@ def start_webhook_receiver(events: "queue.Queue[WebhookEvent]") -> ThreadingHTTP
     return server
 
 
-def wait_for_webhook(events: "queue.Queue[WebhookEvent]", transaction_id: str) -> WebhookEvent:
+def wait_for_webhook(events: queue.Queue[WebhookEvent], transaction_id: str) -> WebhookEvent:
     while True:
         event = events.get(timeout=WEBHOOK_TIMEOUT_SECONDS)
         if event.data.get("transaction_id") == transaction_id:
@@ -54,7 +54,7 @@ def wait_for_webhook(events: "queue.Queue[WebhookEvent]", transaction_id: str) -
 
 
 def main() -> int:
-    events: "queue.Queue[WebhookEvent]" = queue.Queue()
+    events: queue.Queue[WebhookEvent] = queue.Queue()
     receiver = start_webhook_receiver(events)
     callback_url = f"http://127.0.0.1:{receiver.server_port}/hook"
     try:

@@ -11,9 +11,7 @@ import pytest
 
 from qr_payout.webhooks import sign_webhook_body, verify_webhook_signature
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[3] / "webhook-receiver" / "signature-vectors.json").read_text()
-)
+VECTORS = json.loads((Path(__file__).resolve().parents[3] / "webhook-receiver" / "signature-vectors.json").read_text())
 
 
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=[c["name"] for c in VECTORS["cases"]])

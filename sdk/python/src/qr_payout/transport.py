@@ -123,7 +123,7 @@ class RetryingTransport(httpx.BaseTransport):
     def _retry_delay(
         self, request: httpx.Request, response: httpx.Response, attempt: int, max_attempts: int, resendable: bool
     ) -> tuple[str, float]:
-        """The answer's tag and the wait before sending again; raises QrPayoutError when the answer is not to be retried."""
+        """The answer's tag and the wait before sending it again; raises QrPayoutError when not to retry."""
         content = response.read()
         response.close()
         body = error_body_of(content)
@@ -143,4 +143,3 @@ class RetryingTransport(httpx.BaseTransport):
         if self._on_retry:
             self._on_retry(info)
         self._sleep(info.delay)
-

@@ -52,9 +52,7 @@ def parse_webhook_event(raw_body: bytes | str) -> ParseResult:
     try:
         envelope = _object(envelope, "body")
         if envelope.get("schema_version") != "1":
-            return ParseResult(
-                ok=False, reason="unsupported_schema_version", detail='schema_version is not "1"'
-            )
+            return ParseResult(ok=False, reason="unsupported_schema_version", detail='schema_version is not "1"')
         event_id = _string(envelope, "event_id")
         if not _UUID.fullmatch(event_id):
             raise _Invalid("event_id is not a UUID")

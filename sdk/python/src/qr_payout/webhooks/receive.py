@@ -46,9 +46,7 @@ def receive_webhook(
     parsed = parse_webhook_event(raw_body)
     if parsed.reason == "unknown_event_type":
         # Not recorded: after an upgrade that knows the type, a replay is processed.
-        return ReceiveResult(
-            status=200, reason=parsed.reason, event_id=parsed.event_id, event_type=parsed.event_type
-        )
+        return ReceiveResult(status=200, reason=parsed.reason, event_id=parsed.event_id, event_type=parsed.event_type)
     if parsed.event is None:
         return ReceiveResult(status=400, reason=parsed.reason, detail=parsed.detail)
     duplicate = dedupe is not None and not dedupe.first_seen(parsed.event.event_id)
