@@ -23,6 +23,7 @@ const SKIPPED = [
   /^client\/src\/generated\//,
   /^client\/openapi\.json$/,
   /^sdk\/go\/api\/api\.gen\.go$/,
+  /^sdk\/python\/src\/qr_payout\/_generated\//,
   /^gateway\/assets\//,
   /^\.data\//,
   /^\.tools\//,

@@ -1,0 +1,199 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.execute_request_payer_id_type_type_1 import ExecuteRequestPayerIdTypeType1
+from ..models.execute_request_payer_id_type_type_2_type_1 import (
+    ExecuteRequestPayerIdTypeType2Type1,
+)
+from ..models.execute_request_payer_id_type_type_3_type_1 import (
+    ExecuteRequestPayerIdTypeType3Type1,
+)
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ExecuteRequest")
+
+
+@_attrs_define
+class ExecuteRequest:
+    """
+    Attributes:
+        instruction_id (str): The `instruction.id` (`ins_…`) of a POST /v1/resolve answer, yours.
+        payer_name (str): Full name of the payer as on their identity document (1 to 140 characters, checked by payout).
+        payer_account (str): Account of the payer at the sending wallet or bank (1 to 64 characters, checked by payout).
+            Never logged in clear.
+        payer_tax_id (str): The payer's own identifier in their own country: tax id, national id or passport number (1
+            to 64 characters). Checked against the documents of payer_country when given (GET /v1/schemes payer_identity);
+            otherwise sent to the partner as an undeclared foreign identifier. Never logged in clear.
+        payer_country (None | str | Unset): Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters
+            (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), of the country that issued payer_tax_id, checked by payout. The payer is a
+            resident of the merchant's country when this is that country. Null: not sent.
+        payer_id_type (ExecuteRequestPayerIdTypeType1 | ExecuteRequestPayerIdTypeType2Type1 |
+            ExecuteRequestPayerIdTypeType3Type1 | None | Unset): Optional: what payer_tax_id is, one of `tax_id`,
+            `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the
+            one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is
+            400 ValidationError naming payer_id_type. Null: not sent.
+        callback_url (None | str | Unset): Optional ad-hoc webhook target: receives the transaction.completed or
+            transaction.failed event, signed with the tenant's signing secret. An https URL that is not a loopback, private,
+            link-local or metadata address (same rules as registered endpoints); the sandbox, whose services run with
+            WEBHOOK_ALLOW_PRIVATE_TARGETS=true, also takes http and those addresses (http://127.0.0.1:9000/hook). Null: not
+            sent.
+    """
+
+    instruction_id: str
+    payer_name: str
+    payer_account: str
+    payer_tax_id: str
+    payer_country: None | str | Unset = UNSET
+    payer_id_type: (
+        ExecuteRequestPayerIdTypeType1
+        | ExecuteRequestPayerIdTypeType2Type1
+        | ExecuteRequestPayerIdTypeType3Type1
+        | None
+        | Unset
+    ) = UNSET
+    callback_url: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        instruction_id = self.instruction_id
+
+        payer_name = self.payer_name
+
+        payer_account = self.payer_account
+
+        payer_tax_id = self.payer_tax_id
+
+        payer_country: None | str | Unset
+        if isinstance(self.payer_country, Unset):
+            payer_country = UNSET
+        else:
+            payer_country = self.payer_country
+
+        payer_id_type: None | str | Unset
+        if isinstance(self.payer_id_type, Unset):
+            payer_id_type = UNSET
+        elif (
+            isinstance(self.payer_id_type, ExecuteRequestPayerIdTypeType1)
+            or isinstance(self.payer_id_type, ExecuteRequestPayerIdTypeType2Type1)
+            or isinstance(self.payer_id_type, ExecuteRequestPayerIdTypeType3Type1)
+        ):
+            payer_id_type = self.payer_id_type.value
+        else:
+            payer_id_type = self.payer_id_type
+
+        callback_url: None | str | Unset
+        if isinstance(self.callback_url, Unset):
+            callback_url = UNSET
+        else:
+            callback_url = self.callback_url
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "instruction_id": instruction_id,
+                "payer_name": payer_name,
+                "payer_account": payer_account,
+                "payer_tax_id": payer_tax_id,
+            }
+        )
+        if payer_country is not UNSET:
+            field_dict["payer_country"] = payer_country
+        if payer_id_type is not UNSET:
+            field_dict["payer_id_type"] = payer_id_type
+        if callback_url is not UNSET:
+            field_dict["callback_url"] = callback_url
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        instruction_id = d.pop("instruction_id")
+
+        payer_name = d.pop("payer_name")
+
+        payer_account = d.pop("payer_account")
+
+        payer_tax_id = d.pop("payer_tax_id")
+
+        def _parse_payer_country(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        payer_country = _parse_payer_country(d.pop("payer_country", UNSET))
+
+        def _parse_payer_id_type(
+            data: object,
+        ) -> (
+            ExecuteRequestPayerIdTypeType1
+            | ExecuteRequestPayerIdTypeType2Type1
+            | ExecuteRequestPayerIdTypeType3Type1
+            | None
+            | Unset
+        ):
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                payer_id_type_type_1 = ExecuteRequestPayerIdTypeType1(data)
+
+                return payer_id_type_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                payer_id_type_type_2_type_1 = ExecuteRequestPayerIdTypeType2Type1(data)
+
+                return payer_id_type_type_2_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                payer_id_type_type_3_type_1 = ExecuteRequestPayerIdTypeType3Type1(data)
+
+                return payer_id_type_type_3_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(
+                ExecuteRequestPayerIdTypeType1
+                | ExecuteRequestPayerIdTypeType2Type1
+                | ExecuteRequestPayerIdTypeType3Type1
+                | None
+                | Unset,
+                data,
+            )
+
+        payer_id_type = _parse_payer_id_type(d.pop("payer_id_type", UNSET))
+
+        def _parse_callback_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        callback_url = _parse_callback_url(d.pop("callback_url", UNSET))
+
+        execute_request = cls(
+            instruction_id=instruction_id,
+            payer_name=payer_name,
+            payer_account=payer_account,
+            payer_tax_id=payer_tax_id,
+            payer_country=payer_country,
+            payer_id_type=payer_id_type,
+            callback_url=callback_url,
+        )
+
+        return execute_request

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class ExecuteRequestPayerIdTypeType1(StrEnum):
+    NATIONAL_ID = "national_id"
+    PASSPORT = "passport"
+    TAX_ID = "tax_id"
+
+    def __str__(self) -> str:
+        return str(self.value)

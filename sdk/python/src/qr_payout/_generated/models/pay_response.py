@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.instruction import Instruction
+    from ..models.transaction import Transaction
+
+
+T = TypeVar("T", bound="PayResponse")
+
+
+@_attrs_define
+class PayResponse:
+    """
+    Attributes:
+        transaction (Transaction):
+        instruction (Instruction):
+        request_id (UUID):
+    """
+
+    transaction: Transaction
+    instruction: Instruction
+    request_id: UUID
+
+    def to_dict(self) -> dict[str, Any]:
+        transaction = self.transaction.to_dict()
+
+        instruction = self.instruction.to_dict()
+
+        request_id = str(self.request_id)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "transaction": transaction,
+                "instruction": instruction,
+                "request_id": request_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.instruction import Instruction
+        from ..models.transaction import Transaction
+
+        d = dict(src_dict)
+        transaction = Transaction.from_dict(d.pop("transaction"))
+
+        instruction = Instruction.from_dict(d.pop("instruction"))
+
+        request_id = UUID(d.pop("request_id"))
+
+        pay_response = cls(
+            transaction=transaction,
+            instruction=instruction,
+            request_id=request_id,
+        )
+
+        return pay_response

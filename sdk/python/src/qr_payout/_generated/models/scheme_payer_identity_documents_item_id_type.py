@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class SchemePayerIdentityDocumentsItemIdType(StrEnum):
+    NATIONAL_ID = "national_id"
+    TAX_ID = "tax_id"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="WebhookDeliveryReplayRequest")
+
+
+@_attrs_define
+class WebhookDeliveryReplayRequest:
+    def to_dict(self) -> dict[str, Any]:
+
+        field_dict: dict[str, Any] = {}
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        webhook_delivery_replay_request = cls()
+
+        return webhook_delivery_replay_request

@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class WebhookDeliveryStatus(StrEnum):
+    DELIVERED = "delivered"
+    DELIVERING = "delivering"
+    EXHAUSTED = "exhausted"
+    FAILED = "failed"
+    PENDING = "pending"
+
+    def __str__(self) -> str:
+        return str(self.value)
