@@ -110,7 +110,12 @@ function documentedPaymentRequest<S extends { properties: Record<string, object>
       payer_account: { ...payer_account, ...text('payer_account') },
       payer_tax_id: { ...payer_tax_id, ...text('payer_tax_id') },
       payer_country: { ...payer_country, pattern: PAYER_COUNTRY_PATTERN },
-      payer_id_type: { ...payer_id_type, enum: [...PAYER_ID_TYPES, null] },
+      // One enum and null, as the document writes every nullable shape (`quote`), so generators make
+      // an optional enum rather than an enum with a null member.
+      payer_id_type: {
+        description: (payer_id_type as { description?: string }).description,
+        oneOf: [{ type: 'string', enum: PAYER_ID_TYPES }, { type: 'null' }],
+      },
       callback_url: { ...CALLBACK_URL_PROPERTY, format: 'uri', pattern: '^https?://' },
     },
   };

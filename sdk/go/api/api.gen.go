@@ -101,17 +101,14 @@ func (e ErrorTag) Valid() bool {
 
 // Defines values for ExecuteRequestPayerIdType.
 const (
-	ExecuteRequestPayerIdTypeLessThannil ExecuteRequestPayerIdType = "<nil>"
-	ExecuteRequestPayerIdTypeNationalId  ExecuteRequestPayerIdType = "national_id"
-	ExecuteRequestPayerIdTypePassport    ExecuteRequestPayerIdType = "passport"
-	ExecuteRequestPayerIdTypeTaxId       ExecuteRequestPayerIdType = "tax_id"
+	ExecuteRequestPayerIdTypeNationalId ExecuteRequestPayerIdType = "national_id"
+	ExecuteRequestPayerIdTypePassport   ExecuteRequestPayerIdType = "passport"
+	ExecuteRequestPayerIdTypeTaxId      ExecuteRequestPayerIdType = "tax_id"
 )
 
 // Valid indicates whether the value is a known member of the ExecuteRequestPayerIdType enum.
 func (e ExecuteRequestPayerIdType) Valid() bool {
 	switch e {
-	case ExecuteRequestPayerIdTypeLessThannil:
-		return true
 	case ExecuteRequestPayerIdTypeNationalId:
 		return true
 	case ExecuteRequestPayerIdTypePassport:
@@ -209,17 +206,14 @@ func (e PartnerPayoutStatus) Valid() bool {
 
 // Defines values for PayRequestPayerIdType.
 const (
-	PayRequestPayerIdTypeLessThannil PayRequestPayerIdType = "<nil>"
-	PayRequestPayerIdTypeNationalId  PayRequestPayerIdType = "national_id"
-	PayRequestPayerIdTypePassport    PayRequestPayerIdType = "passport"
-	PayRequestPayerIdTypeTaxId       PayRequestPayerIdType = "tax_id"
+	PayRequestPayerIdTypeNationalId PayRequestPayerIdType = "national_id"
+	PayRequestPayerIdTypePassport   PayRequestPayerIdType = "passport"
+	PayRequestPayerIdTypeTaxId      PayRequestPayerIdType = "tax_id"
 )
 
 // Valid indicates whether the value is a known member of the PayRequestPayerIdType enum.
 func (e PayRequestPayerIdType) Valid() bool {
 	switch e {
-	case PayRequestPayerIdTypeLessThannil:
-		return true
 	case PayRequestPayerIdTypeNationalId:
 		return true
 	case PayRequestPayerIdTypePassport:
@@ -469,8 +463,6 @@ type ExecuteRequest struct {
 	PayerCountry *string `json:"payer_country,omitempty"`
 
 	// PayerIdType Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
-	//
-	// Example: tax_id
 	PayerIdType *ExecuteRequestPayerIdType `json:"payer_id_type,omitempty"`
 
 	// PayerName Full name of the payer as on their identity document (1 to 140 characters, checked by payout).
@@ -481,8 +473,6 @@ type ExecuteRequest struct {
 }
 
 // ExecuteRequestPayerIdType Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
-//
-// Example: tax_id
 type ExecuteRequestPayerIdType string
 
 // ExecuteResponse defines model for ExecuteResponse.
@@ -600,8 +590,6 @@ type PayRequest struct {
 	PayerCountry *string `json:"payer_country,omitempty"`
 
 	// PayerIdType Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
-	//
-	// Example: tax_id
 	PayerIdType *PayRequestPayerIdType `json:"payer_id_type,omitempty"`
 
 	// PayerName Full name of the payer as on their identity document (1 to 140 characters, checked by payout).
@@ -620,8 +608,6 @@ type PayRequest struct {
 }
 
 // PayRequestPayerIdType Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
-//
-// Example: tax_id
 type PayRequestPayerIdType string
 
 // PayResponse defines model for PayResponse.

@@ -54,10 +54,7 @@ export interface PayRequest {
      * @pattern ^[A-Z]{2}$
      */
   payer_country?: string | null;
-  /**
-     * Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
-     * @nullable
-     */
+  /** Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent. */
   payer_id_type?: PayRequestPayerIdType;
   /**
      * Optional ad-hoc webhook target: receives the transaction.completed or transaction.failed event, signed with the tenant's signing secret. An https URL that is not a loopback, private, link-local or metadata address (same rules as registered endpoints); the sandbox, whose services run with WEBHOOK_ALLOW_PRIVATE_TARGETS=true, also takes http and those addresses (http://127.0.0.1:9000/hook). Null: not sent.

@@ -8,7 +8,6 @@
 
 /**
  * Optional: what payer_tax_id is, one of `tax_id`, `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400 ValidationError naming payer_id_type. Null: not sent.
- * @nullable
  */
 export type PayRequestPayerIdType = typeof PayRequestPayerIdType[keyof typeof PayRequestPayerIdType] | null;
 

@@ -4,13 +4,7 @@ from .creditor import Creditor
 from .error_body import ErrorBody
 from .error_tag import ErrorTag
 from .execute_request import ExecuteRequest
-from .execute_request_payer_id_type_type_1 import ExecuteRequestPayerIdTypeType1
-from .execute_request_payer_id_type_type_2_type_1 import (
-    ExecuteRequestPayerIdTypeType2Type1,
-)
-from .execute_request_payer_id_type_type_3_type_1 import (
-    ExecuteRequestPayerIdTypeType3Type1,
-)
+from .execute_request_payer_id_type_type_0 import ExecuteRequestPayerIdTypeType0
 from .execute_response import ExecuteResponse
 from .get_open_api_document_response_200 import GetOpenApiDocumentResponse200
 from .health import Health
@@ -38,9 +32,7 @@ from .partner_payout_amount import PartnerPayoutAmount
 from .partner_payout_rail import PartnerPayoutRail
 from .partner_payout_status import PartnerPayoutStatus
 from .pay_request import PayRequest
-from .pay_request_payer_id_type_type_1 import PayRequestPayerIdTypeType1
-from .pay_request_payer_id_type_type_2_type_1 import PayRequestPayerIdTypeType2Type1
-from .pay_request_payer_id_type_type_3_type_1 import PayRequestPayerIdTypeType3Type1
+from .pay_request_payer_id_type_type_0 import PayRequestPayerIdTypeType0
 from .pay_response import PayResponse
 from .quote import Quote
 from .resolve_request import ResolveRequest
@@ -92,9 +84,7 @@ __all__ = (
     "ErrorBody",
     "ErrorTag",
     "ExecuteRequest",
-    "ExecuteRequestPayerIdTypeType1",
-    "ExecuteRequestPayerIdTypeType2Type1",
-    "ExecuteRequestPayerIdTypeType3Type1",
+    "ExecuteRequestPayerIdTypeType0",
     "ExecuteResponse",
     "GetOpenApiDocumentResponse200",
     "Health",
@@ -114,9 +104,7 @@ __all__ = (
     "PartnerPayoutRail",
     "PartnerPayoutStatus",
     "PayRequest",
-    "PayRequestPayerIdTypeType1",
-    "PayRequestPayerIdTypeType2Type1",
-    "PayRequestPayerIdTypeType3Type1",
+    "PayRequestPayerIdTypeType0",
     "PayResponse",
     "Quote",
     "ResolveRequest",

@@ -5,13 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.execute_request_payer_id_type_type_1 import ExecuteRequestPayerIdTypeType1
-from ..models.execute_request_payer_id_type_type_2_type_1 import (
-    ExecuteRequestPayerIdTypeType2Type1,
-)
-from ..models.execute_request_payer_id_type_type_3_type_1 import (
-    ExecuteRequestPayerIdTypeType3Type1,
-)
+from ..models.execute_request_payer_id_type_type_0 import ExecuteRequestPayerIdTypeType0
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ExecuteRequest")
@@ -31,8 +25,7 @@ class ExecuteRequest:
         payer_country (None | str | Unset): Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters
             (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), of the country that issued payer_tax_id, checked by payout. The payer is a
             resident of the merchant's country when this is that country. Null: not sent.
-        payer_id_type (ExecuteRequestPayerIdTypeType1 | ExecuteRequestPayerIdTypeType2Type1 |
-            ExecuteRequestPayerIdTypeType3Type1 | None | Unset): Optional: what payer_tax_id is, one of `tax_id`,
+        payer_id_type (ExecuteRequestPayerIdTypeType0 | None | Unset): Optional: what payer_tax_id is, one of `tax_id`,
             `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the
             one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is
             400 ValidationError naming payer_id_type. Null: not sent.
@@ -48,13 +41,7 @@ class ExecuteRequest:
     payer_account: str
     payer_tax_id: str
     payer_country: None | str | Unset = UNSET
-    payer_id_type: (
-        ExecuteRequestPayerIdTypeType1
-        | ExecuteRequestPayerIdTypeType2Type1
-        | ExecuteRequestPayerIdTypeType3Type1
-        | None
-        | Unset
-    ) = UNSET
+    payer_id_type: ExecuteRequestPayerIdTypeType0 | None | Unset = UNSET
     callback_url: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -75,11 +62,7 @@ class ExecuteRequest:
         payer_id_type: None | str | Unset
         if isinstance(self.payer_id_type, Unset):
             payer_id_type = UNSET
-        elif (
-            isinstance(self.payer_id_type, ExecuteRequestPayerIdTypeType1)
-            or isinstance(self.payer_id_type, ExecuteRequestPayerIdTypeType2Type1)
-            or isinstance(self.payer_id_type, ExecuteRequestPayerIdTypeType3Type1)
-        ):
+        elif isinstance(self.payer_id_type, ExecuteRequestPayerIdTypeType0):
             payer_id_type = self.payer_id_type.value
         else:
             payer_id_type = self.payer_id_type
@@ -131,13 +114,7 @@ class ExecuteRequest:
 
         def _parse_payer_id_type(
             data: object,
-        ) -> (
-            ExecuteRequestPayerIdTypeType1
-            | ExecuteRequestPayerIdTypeType2Type1
-            | ExecuteRequestPayerIdTypeType3Type1
-            | None
-            | Unset
-        ):
+        ) -> ExecuteRequestPayerIdTypeType0 | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -145,35 +122,12 @@ class ExecuteRequest:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                payer_id_type_type_1 = ExecuteRequestPayerIdTypeType1(data)
+                payer_id_type_type_0 = ExecuteRequestPayerIdTypeType0(data)
 
-                return payer_id_type_type_1
+                return payer_id_type_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                payer_id_type_type_2_type_1 = ExecuteRequestPayerIdTypeType2Type1(data)
-
-                return payer_id_type_type_2_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                payer_id_type_type_3_type_1 = ExecuteRequestPayerIdTypeType3Type1(data)
-
-                return payer_id_type_type_3_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(
-                ExecuteRequestPayerIdTypeType1
-                | ExecuteRequestPayerIdTypeType2Type1
-                | ExecuteRequestPayerIdTypeType3Type1
-                | None
-                | Unset,
-                data,
-            )
+            return cast(ExecuteRequestPayerIdTypeType0 | None | Unset, data)
 
         payer_id_type = _parse_payer_id_type(d.pop("payer_id_type", UNSET))
 

@@ -5,13 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.pay_request_payer_id_type_type_1 import PayRequestPayerIdTypeType1
-from ..models.pay_request_payer_id_type_type_2_type_1 import (
-    PayRequestPayerIdTypeType2Type1,
-)
-from ..models.pay_request_payer_id_type_type_3_type_1 import (
-    PayRequestPayerIdTypeType3Type1,
-)
+from ..models.pay_request_payer_id_type_type_0 import PayRequestPayerIdTypeType0
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="PayRequest")
@@ -36,11 +30,10 @@ class PayRequest:
         payer_country (None | str | Unset): Optional: an assigned ISO 3166-1 alpha-2 code, two upper-case letters
             (`^[A-Z]{2}$`; not EU, UK, XK, ZZ), of the country that issued payer_tax_id, checked by payout. The payer is a
             resident of the merchant's country when this is that country. Null: not sent.
-        payer_id_type (None | PayRequestPayerIdTypeType1 | PayRequestPayerIdTypeType2Type1 |
-            PayRequestPayerIdTypeType3Type1 | Unset): Optional: what payer_tax_id is, one of `tax_id`, `national_id`,
-            `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the one document
-            of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is 400
-            ValidationError naming payer_id_type. Null: not sent.
+        payer_id_type (None | PayRequestPayerIdTypeType0 | Unset): Optional: what payer_tax_id is, one of `tax_id`,
+            `national_id`, `passport` (checked by payout); requires payer_country. Without it, the type is inferred from the
+            one document of the country the id fits; an id that fits two (a Colombian NIT without its dash is also a CC) is
+            400 ValidationError naming payer_id_type. Null: not sent.
         callback_url (None | str | Unset): Optional ad-hoc webhook target: receives the transaction.completed or
             transaction.failed event, signed with the tenant's signing secret. An https URL that is not a loopback, private,
             link-local or metadata address (same rules as registered endpoints); the sandbox, whose services run with
@@ -55,13 +48,7 @@ class PayRequest:
     wallet_currency: None | str | Unset = UNSET
     amount: float | None | Unset = UNSET
     payer_country: None | str | Unset = UNSET
-    payer_id_type: (
-        None
-        | PayRequestPayerIdTypeType1
-        | PayRequestPayerIdTypeType2Type1
-        | PayRequestPayerIdTypeType3Type1
-        | Unset
-    ) = UNSET
+    payer_id_type: None | PayRequestPayerIdTypeType0 | Unset = UNSET
     callback_url: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -94,11 +81,7 @@ class PayRequest:
         payer_id_type: None | str | Unset
         if isinstance(self.payer_id_type, Unset):
             payer_id_type = UNSET
-        elif (
-            isinstance(self.payer_id_type, PayRequestPayerIdTypeType1)
-            or isinstance(self.payer_id_type, PayRequestPayerIdTypeType2Type1)
-            or isinstance(self.payer_id_type, PayRequestPayerIdTypeType3Type1)
-        ):
+        elif isinstance(self.payer_id_type, PayRequestPayerIdTypeType0):
             payer_id_type = self.payer_id_type.value
         else:
             payer_id_type = self.payer_id_type
@@ -172,13 +155,7 @@ class PayRequest:
 
         def _parse_payer_id_type(
             data: object,
-        ) -> (
-            None
-            | PayRequestPayerIdTypeType1
-            | PayRequestPayerIdTypeType2Type1
-            | PayRequestPayerIdTypeType3Type1
-            | Unset
-        ):
+        ) -> None | PayRequestPayerIdTypeType0 | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -186,35 +163,12 @@ class PayRequest:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                payer_id_type_type_1 = PayRequestPayerIdTypeType1(data)
+                payer_id_type_type_0 = PayRequestPayerIdTypeType0(data)
 
-                return payer_id_type_type_1
+                return payer_id_type_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                payer_id_type_type_2_type_1 = PayRequestPayerIdTypeType2Type1(data)
-
-                return payer_id_type_type_2_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                payer_id_type_type_3_type_1 = PayRequestPayerIdTypeType3Type1(data)
-
-                return payer_id_type_type_3_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(
-                None
-                | PayRequestPayerIdTypeType1
-                | PayRequestPayerIdTypeType2Type1
-                | PayRequestPayerIdTypeType3Type1
-                | Unset,
-                data,
-            )
+            return cast(None | PayRequestPayerIdTypeType0 | Unset, data)
 
         payer_id_type = _parse_payer_id_type(d.pop("payer_id_type", UNSET))
 

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class PayRequestPayerIdTypeType1(StrEnum):
+class ExecuteRequestPayerIdTypeType0(StrEnum):
     NATIONAL_ID = "national_id"
     PASSPORT = "passport"
     TAX_ID = "tax_id"
