@@ -57,3 +57,29 @@ describe('initdbOnce', () => {
     expect(await readFile(path.join(second, 'PG_VERSION'), 'utf8')).toBe('run 1');
   });
 });
+
+describe('initdbOnce without a cache', () => {
+  it('makes the cluster in the last empty folder and copies it to the others', async () => {
+    const initdb = fakeInitdb();
+    const dirs = ['gateway', 'fx'].map((s) => path.join(tmp, 'pglite', s));
+    expect(await initdbOnce(dirs, { init: initdb.init })).toBe(2);
+    expect(initdb.runs).toEqual([expect.stringContaining(path.join(tmp, 'pglite', 'fx'))]);
+    for (const dir of dirs) expect(await readFile(path.join(dir, 'PG_VERSION'), 'utf8')).toBe('run 1');
+  });
+});
+
+describe('initdbOnce with a cache another start fills meanwhile', () => {
+  it('keeps the cluster already there and copies it', async () => {
+    const cacheDir = path.join(tmp, 'cache');
+    const init = async (dir: string) => {
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, 'PG_VERSION'), 'ours');
+      await mkdir(cacheDir, { recursive: true }); // the other start's cluster lands first
+      await writeFile(path.join(cacheDir, 'PG_VERSION'), 'theirs');
+    };
+    const dir = path.join(tmp, 'pglite', 'fx');
+    expect(await initdbOnce([dir], { init, cacheDir })).toBe(1);
+    expect(await readFile(path.join(dir, 'PG_VERSION'), 'utf8')).toBe('theirs');
+    expect(await readFile(path.join(cacheDir, 'PG_VERSION'), 'utf8')).toBe('theirs');
+  });
+});

@@ -1,4 +1,5 @@
-import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { cpSync } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 // sandbox/README.md "Limits": a first start runs PostgreSQL's initdb, the slowest step of the
@@ -27,41 +28,64 @@ async function isEmpty(dir: string): Promise<boolean> {
   return entries.length === 0;
 }
 
+/** Moves `from` to `to`, which must be missing or empty (rename refuses a full one: ENOTEMPTY). */
+async function moveDir(from: string, to: string): Promise<void> {
+  await mkdir(path.dirname(to), { recursive: true });
+  await rename(from, to);
+}
+
+/** Fills the cache; another first start that filled it meanwhile (ENOTEMPTY, EEXIST) did the same work. */
+async function fillCache(cacheDir: string, init: InitDataDir): Promise<void> {
+  await initInto(cacheDir, init).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+  });
+}
+
 /** Copies `from` to `to` through `<to>.<pid>.partial`, so an interrupted copy is never taken for a cluster. */
 async function copyDir(from: string, to: string): Promise<void> {
   const partial = `${to}.${process.pid}.partial`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(path.dirname(to), { recursive: true });
-  await cp(from, partial, { recursive: true });
-  await rm(to, { recursive: true, force: true });
-  await rename(partial, to);
+  // cpSync: twice as fast as the promise cp on a thousand small files, and nothing else runs yet.
+  cpSync(from, partial, { recursive: true });
+  await moveDir(partial, to);
 }
 
-/** A cluster folder to copy from: the cache's, or one `init` makes now (and the cache keeps). */
-async function templateCluster(scratch: string, { init, cacheDir }: InitdbOnceOptions): Promise<string> {
-  if (cacheDir && !(await isEmpty(cacheDir))) return cacheDir;
+/** Runs `init` into a scratch folder and moves the result to `to` (never a half-made cluster there). */
+async function initInto(to: string, init: InitDataDir): Promise<void> {
+  const scratch = `${to}.${process.pid}.initdb`;
   await rm(scratch, { recursive: true, force: true });
-  await init(scratch);
-  // A cache that cannot be written (read-only home) only costs the next first start its initdb.
-  if (cacheDir) await copyDir(scratch, cacheDir).catch(() => undefined);
-  return scratch;
-}
-
-/**
- * Fills every folder of `dataDirs` that is missing or empty with a copy of one initdb's cluster.
- * Folders that hold anything are left to PGlite as they are. Resolves with how many it filled.
- */
-export async function initdbOnce(dataDirs: readonly string[], opts: InitdbOnceOptions): Promise<number> {
-  const empty: string[] = [];
-  for (const dir of dataDirs) if (await isEmpty(dir)) empty.push(dir);
-  const first = empty[0];
-  if (first === undefined) return 0;
-  const scratch = path.join(path.dirname(first), `.initdb-${process.pid}`);
   try {
-    const template = await templateCluster(scratch, opts);
-    for (const dir of empty) await copyDir(template, dir);
+    await init(scratch);
+    await moveDir(scratch, to);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Fills every folder of `dataDirs` that is missing or empty with a copy of one initdb's cluster:
+ * the cache's when it holds one, else a new one made into the cache (or, without a cache, into the
+ * last empty folder, the others copying it). Every byte written is written once per folder (the
+ * disk, not the CPU, bounds this step on a busy machine). Folders that hold anything are left to
+ * PGlite as they are. Resolves with how many it filled.
+ */
+export async function initdbOnce(
+  dataDirs: readonly string[],
+  { init, cacheDir }: InitdbOnceOptions,
+): Promise<number> {
+  const empty: string[] = [];
+  for (const dir of dataDirs) if (await isEmpty(dir)) empty.push(dir);
+  const last = empty.at(-1);
+  if (last === undefined) return 0;
+  if (!cacheDir) {
+    await initInto(last, init);
+    for (const dir of empty.slice(0, -1)) await copyDir(last, dir);
+    return empty.length;
+  }
+  // A cache that cannot be written (read-only home) only costs this start a copy.
+  if (await isEmpty(cacheDir)) await fillCache(cacheDir, init).catch(() => initInto(last, init));
+  const template = (await isEmpty(cacheDir)) ? last : cacheDir;
+  for (const dir of empty) if (dir !== template) await copyDir(template, dir);
   return empty.length;
 }
