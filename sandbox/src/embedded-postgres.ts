@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { initdbOnce } from './initdb-once';
 
 // PGlite is real PostgreSQL compiled to WebAssembly, but it is ONE session: every socket
 // connection shares the same backend, so a `SET search_path` by one pool is seen by every other
@@ -71,14 +75,43 @@ export type EmbeddedDatabases = {
 };
 
 /**
+ * Where the first initdb's cluster is kept for the next first start: the tools cache of
+ * docs/testing.md "Tools" ($QR_PAYOUT_TOOLS), one folder per PGlite version and settings.
+ */
+export function initdbCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const tools =
+    env.QR_PAYOUT_TOOLS ||
+    path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'qr-payout-tools');
+  const pglite = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  const { version } = JSON.parse(readFileSync(pglite, 'utf8')) as { version: string };
+  const settings = createHash('sha256').update(POSTGRES_CONF.join('\n')).digest('hex').slice(0, 8);
+  return path.join(tools, `pglite-${version}-initdb-${settings}`);
+}
+
+/** A fresh data directory: PGlite runs initdb into an empty folder. */
+async function initDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir, postgresqlconf: POSTGRES_CONF });
+  await db.close();
+}
+
+/**
  * One instance per schema, under `<dataDir>/<schema>` (or in memory when dataDir is omitted),
- * started together: the first start (initdb) takes seconds each, a restart well under one.
+ * started together: the first start runs initdb once for all of them (initdb-once.ts, seconds), a
+ * restart takes well under one; with `initdbCacheDir`, a later first start copies files instead.
  */
 export async function startEmbeddedDatabases(opts: {
   dataDir?: string;
   schemas: readonly string[];
   maxConnections?: number;
+  /** Keeps the first initdb's cluster for later first starts (initdbCacheDir()); omit for none. */
+  initdbCacheDir?: string;
 }): Promise<EmbeddedDatabases> {
+  const root = opts.dataDir;
+  if (root) {
+    const dirs = opts.schemas.map((schema) => path.join(root, schema));
+    await initdbOnce(dirs, { init: initDataDir, cacheDir: opts.initdbCacheDir });
+  }
   const results = await Promise.allSettled(
     opts.schemas.map((schema) =>
       startEmbeddedPostgres({

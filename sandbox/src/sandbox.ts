@@ -11,7 +11,7 @@ import type { Logger } from '@qr-payout/platform/log';
 import type { ShutdownStep } from '@qr-payout/platform/shutdown';
 import { loadWebhookConfig, startWebhook } from '@qr-payout/webhook';
 import { loadSandboxCredentials, type SandboxCredentials } from './credentials';
-import { startEmbeddedDatabases } from './embedded-postgres';
+import { initdbCacheDir, startEmbeddedDatabases } from './embedded-postgres';
 import { freePort, reservePort } from './free-port';
 import { ensureSandboxTenant, SANDBOX_TENANT_ID } from './sandbox-tenant';
 import { gatewayEnv, sharedServiceEnv } from './service-env';
@@ -105,6 +105,7 @@ export async function startSandbox(
     const databases = await startEmbeddedDatabases({
       dataDir: path.join(dataDir, 'pglite'),
       schemas: SCHEMAS,
+      initdbCacheDir: initdbCacheDir(env),
     });
     cleanup.add(databases.close);
     const bus = createMemoryBus({ logger: opts.logger });
