@@ -243,7 +243,7 @@ async function startApp(backend: CacheBackend, opts: { cache?: IdempotencyCache;
       },
     },
     limiter: createMemoryRateLimiter(),
-    schemes: { getJson: async () => '[]' },
+    schemes: { getJson: async () => ({ schemes: '[]', payerIdentity: '{}' }) },
     decoder: {
       decode: (async () => ({
         decoded: {

@@ -86,7 +86,7 @@ export const getListSchemesUrl = () => {
 }
 
 /**
- * The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
+ * The schemes the decoder recognizes, each with its country, currency, rail and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay); and once for all of them, `payer_identity`: the payer fields execute and pay take and the payer documents payout checks, by issuing country and type. Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
  *
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
  * @summary List the accepted QR schemes

@@ -22,11 +22,16 @@ const SCHEMES = [
     country: 'BR',
     currency: 'BRL',
     rail: 'pix',
-    required_payer_fields: [{ field: 'payer_tax_id', description: 'CPF or CNPJ' }],
     qr_types: ['static', 'dynamic'],
     description: 'Brazilian instant payments.',
   },
 ];
+
+const PAYER_IDENTITY = {
+  fields: [{ field: 'payer_tax_id', required: true, description: 'CPF or CNPJ' }],
+  documents: [],
+  passport_format: '6 to 20 letters and digits',
+};
 
 function fakeTenants(limit = 100): PublicAppDeps['tenants'] & { calls: number } {
   const fake = {
@@ -45,7 +50,12 @@ function build(overrides: Partial<PublicAppDeps> = {}): FastifyInstance {
   return buildPublicApp({
     tenants: fakeTenants(),
     limiter: createMemoryRateLimiter(),
-    schemes: { getJson: async () => JSON.stringify(SCHEMES) },
+    schemes: {
+      getJson: async () => ({
+        schemes: JSON.stringify(SCHEMES),
+        payerIdentity: JSON.stringify(PAYER_IDENTITY),
+      }),
+    },
     decoder: {
       decode: async () => {
         throw new ConnectError(
@@ -218,7 +228,11 @@ describe('public app', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       const body = res.json();
-      expect(body).toEqual({ schemes: SCHEMES, request_id: res.headers['x-request-id'] });
+      expect(body).toEqual({
+        schemes: SCHEMES,
+        payer_identity: PAYER_IDENTITY,
+        request_id: res.headers['x-request-id'],
+      });
       expect(body.request_id).toMatch(UUID);
       expect(res.headers['x-ratelimit-limit']).toBe('100');
       expect(res.headers['x-ratelimit-remaining']).toBe('99');

@@ -85,8 +85,6 @@ export const SCHEME_SCHEMA = {
     'country',
     'currency',
     'rail',
-    'required_payer_fields',
-    'payer_identity',
     'qr_types',
     'description',
     'min_amount',
@@ -101,66 +99,6 @@ export const SCHEME_SCHEMA = {
     country: { type: 'string', description: 'ISO 3166-1 alpha-2.' },
     currency: { ...CURRENCY_CODE_SCHEMA, description: 'ISO 4217 payment currency.' },
     rail: { type: 'string' },
-    required_payer_fields: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['field', 'description'],
-        properties: { field: { type: 'string' }, description: { type: 'string' } },
-        additionalProperties: false,
-      },
-    },
-    payer_identity: {
-      type: 'object',
-      description:
-        "What execute and pay accept as the payer's identity (docs/payer-identity.md): the same for every " +
-        'scheme but for who counts as a resident.',
-      required: ['fields', 'resident_country', 'documents', 'passport_format'],
-      properties: {
-        fields: {
-          type: 'array',
-          description: 'Every payer field, required ones first.',
-          items: {
-            type: 'object',
-            required: ['field', 'required', 'description'],
-            properties: {
-              field: { type: 'string' },
-              required: { type: 'boolean' },
-              description: { type: 'string' },
-            },
-            additionalProperties: false,
-          },
-        },
-        resident_country: {
-          type: 'string',
-          description:
-            'A payer whose payer_country is this country is sent to the partner as a resident; any other payer, ' +
-            'or one who declares no country, as a non-resident.',
-        },
-        documents: {
-          type: 'array',
-          description:
-            'The documents whose format (and check digits, where they have them) is checked, by issuing country ' +
-            'and payer_id_type. Another country, or a type not listed for a country, is accepted unchecked.',
-          items: {
-            type: 'object',
-            required: ['country', 'id_type', 'name', 'format'],
-            properties: {
-              country: { type: 'string', description: 'ISO 3166-1 alpha-2 of the issuing country.' },
-              id_type: { type: 'string', enum: ['tax_id', 'national_id'] },
-              name: { type: 'string', description: 'The document’s own name (CPF/CNPJ, CUIT/CUIL, ...).' },
-              format: { type: 'string' },
-            },
-            additionalProperties: false,
-          },
-        },
-        passport_format: {
-          type: 'string',
-          description: 'The format a passport number of any country must have.',
-        },
-      },
-      additionalProperties: false,
-    },
     qr_types: { type: 'array', items: { type: 'string', enum: ['static', 'dynamic'] } },
     description: { type: 'string' },
     min_amount: {
@@ -177,10 +115,64 @@ export const SCHEME_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const SCHEMES_RESPONSE_SCHEMA = withRequestId('schemes', {
-  type: 'array',
-  items: SCHEME_SCHEMA,
-} as const);
+/** The payer rules GET /v1/schemes shows once, for every scheme (payout's ListPayerIdentityRules). */
+export const PAYER_IDENTITY_SCHEMA = {
+  type: 'object',
+  description:
+    "What execute and pay accept as the payer's identity (docs/payer-identity.md), the same for every " +
+    "scheme: a payer whose payer_country is a scheme's country is sent to the partner as a resident of " +
+    'it; any other payer, or one who declares no country, as a non-resident.',
+  required: ['fields', 'documents', 'passport_format'],
+  properties: {
+    fields: {
+      type: 'array',
+      description: 'Every payer field, required ones first.',
+      items: {
+        type: 'object',
+        required: ['field', 'required', 'description'],
+        properties: {
+          field: { type: 'string' },
+          required: { type: 'boolean' },
+          description: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+    },
+    documents: {
+      type: 'array',
+      description:
+        'The documents whose format (and check digits, where they have them) is checked, by issuing country ' +
+        'and payer_id_type. Another country, or a type not listed for a country, is accepted unchecked.',
+      items: {
+        type: 'object',
+        required: ['country', 'id_type', 'name', 'format'],
+        properties: {
+          country: { type: 'string', description: 'ISO 3166-1 alpha-2 of the issuing country.' },
+          id_type: { type: 'string', enum: ['tax_id', 'national_id'] },
+          name: { type: 'string', description: 'The document’s own name (CPF/CNPJ, CUIT/CUIL, ...).' },
+          format: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+    },
+    passport_format: {
+      type: 'string',
+      description: 'The format a passport number of any country must have.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const SCHEMES_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['schemes', 'payer_identity', 'request_id'],
+  properties: {
+    schemes: { type: 'array', items: SCHEME_SCHEMA },
+    payer_identity: PAYER_IDENTITY_SCHEMA,
+    request_id: REQUEST_ID_SCHEMA,
+  },
+  additionalProperties: false,
+} as const;
 
 export const MAX_QR_STRING_LENGTH = 4096;
 

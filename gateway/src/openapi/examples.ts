@@ -101,24 +101,20 @@ export const EXAMPLE_SCHEME = {
   country: 'BR',
   currency: 'BRL',
   rail: 'pix',
-  required_payer_fields: [
-    { field: 'payer_name', description: 'Full name of the payer.' },
-    { field: 'payer_account', description: 'Account of the payer at the sending wallet or bank.' },
-    { field: 'payer_tax_id', description: "The payer's tax id, national id or passport number." },
-  ],
-  payer_identity: {
-    fields: [
-      { field: 'payer_tax_id', required: true, description: "The payer's own identifier." },
-      { field: 'payer_country', required: false, description: 'Country that issued payer_tax_id.' },
-    ],
-    resident_country: 'BR',
-    documents: [{ country: 'BR', id_type: 'tax_id', name: 'CPF/CNPJ', format: '11 or 14 digits' }],
-    passport_format: '6 to 20 letters and digits',
-  },
   qr_types: ['static', 'dynamic'],
   description: 'Brazilian instant payments (EMVCo BR Code).',
   min_amount: 0.01,
   max_amount: 100000,
+};
+
+export const EXAMPLE_PAYER_IDENTITY = {
+  fields: [
+    { field: 'payer_name', required: true, description: 'Full name of the payer.' },
+    { field: 'payer_tax_id', required: true, description: "The payer's own identifier." },
+    { field: 'payer_country', required: false, description: 'Country that issued payer_tax_id.' },
+  ],
+  documents: [{ country: 'BR', id_type: 'tax_id', name: 'CPF/CNPJ', format: '11 or 14 digits' }],
+  passport_format: '6 to 20 letters and digits',
 };
 
 export const EXAMPLE_ENDPOINT = {

@@ -67,29 +67,27 @@ describe('scheme catalogue cache', () => {
       now: () => clock,
     });
     const [a, b] = await Promise.all([catalogue.getJson(), catalogue.getJson()]);
-    expect(JSON.parse(a)).toEqual([
+    expect(JSON.parse(a.schemes)).toEqual([
       {
         id: 'BR.PIX',
         name: 'Pix',
         country: 'BR',
         currency: 'BRL',
         rail: 'pix',
-        required_payer_fields: [{ field: 'payer_tax_id', description: 'The payer’s own identifier' }],
-        payer_identity: {
-          fields: [
-            { field: 'payer_tax_id', required: true, description: 'The payer’s own identifier' },
-            { field: 'payer_country', required: false, description: 'Issuing country' },
-          ],
-          resident_country: 'BR',
-          documents: [{ country: 'AR', id_type: 'tax_id', name: 'CUIT/CUIL', format: '11 digits' }],
-          passport_format: '5 to 20 letters and digits',
-        },
         qr_types: ['static'],
         description: '',
         min_amount: 0.01,
         max_amount: 1000000,
       },
     ]);
+    expect(JSON.parse(a.payerIdentity)).toEqual({
+      fields: [
+        { field: 'payer_tax_id', required: true, description: 'The payer’s own identifier' },
+        { field: 'payer_country', required: false, description: 'Issuing country' },
+      ],
+      documents: [{ country: 'AR', id_type: 'tax_id', name: 'CUIT/CUIL', format: '11 digits' }],
+      passport_format: '5 to 20 letters and digits',
+    });
     expect(b).toBe(a);
     clock = 999;
     await catalogue.getJson();
@@ -109,9 +107,9 @@ describe('scheme catalogue cache', () => {
     await catalogue.getJson();
     state.name = 'Pix 2';
     clock = 1000;
-    expect(JSON.parse(await catalogue.getJson())[0].name).toBe('Pix');
+    expect(JSON.parse((await catalogue.getJson()).schemes)[0].name).toBe('Pix');
     await new Promise((r) => setImmediate(r));
-    expect(JSON.parse(await catalogue.getJson())[0].name).toBe('Pix 2');
+    expect(JSON.parse((await catalogue.getJson()).schemes)[0].name).toBe('Pix 2');
     expect(state.calls).toBe(2);
   });
 
@@ -147,12 +145,12 @@ describe('scheme catalogue cache', () => {
       qrTypes: [],
       description: '',
     } as never;
-    expect(toPublicScheme(scheme, PAYER_RULES)).toMatchObject({ min_amount: null, max_amount: null });
+    expect(toPublicScheme(scheme)).toMatchObject({ min_amount: null, max_amount: null });
     const usd = {
       rail: 'x',
       minAmount: { currency: 'USD', amountMinor: 1n },
       maxAmount: { currency: 'USD', amountMinor: 2n },
     } as never;
-    expect(toPublicScheme(scheme, PAYER_RULES, usd)).toMatchObject({ min_amount: null, max_amount: null });
+    expect(toPublicScheme(scheme, usd)).toMatchObject({ min_amount: null, max_amount: null });
   });
 });

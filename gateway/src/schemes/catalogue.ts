@@ -17,10 +17,6 @@ export interface PublicScheme {
   country: string;
   currency: string;
   rail: string;
-  /** The required payer fields (spec field), from payout's payer rules. */
-  required_payer_fields: { field: string; description: string }[];
-  /** What execute and pay accept as the payer's identity (docs/payer-identity.md), from payout. */
-  payer_identity: PublicPayerIdentity;
   qr_types: string[];
   description: string;
   /** Smallest amount the rail accepts (payout's RAIL_LIMITS_*); null for a rail payout has no limits for. */
@@ -29,18 +25,22 @@ export interface PublicScheme {
   max_amount: number | null;
 }
 
+/**
+ * What execute and pay accept as the payer's identity (docs/payer-identity.md), from payout: the
+ * same for every scheme, so GET /v1/schemes shows it once. A payer whose payer_country is the
+ * scheme's country is a resident; any other, or none, is not.
+ */
 export interface PublicPayerIdentity {
+  /** Every payer field, required ones first. */
   fields: { field: string; required: boolean; description: string }[];
-  /** A payer whose payer_country is this one is a resident; any other, or none, is not. */
-  resident_country: string;
   /** The documents checked, by issuing country; other countries and types are accepted unchecked. */
   documents: { country: string; id_type: string; name: string; format: string }[];
   passport_format: string;
 }
 
 export interface SchemeCatalogue {
-  /** The schemes as a JSON array text, ready to embed in a response. */
-  getJson(): Promise<string>;
+  /** The catalogue's members as JSON texts, ready to embed in a response. */
+  getJson(): Promise<{ schemes: string; payerIdentity: string }>;
 }
 
 export type SchemeSource = Pick<Client<typeof DecoderService>, 'listSchemes'>;
@@ -53,44 +53,32 @@ function amountIn(money: Money | undefined, currency: string): number | null {
   return money && money.currency === currency ? fromMinorUnits(money.amountMinor, currency) : null;
 }
 
-/**
- * A decoder scheme with what payout enforces on its rail: the amount limits (matched by rail and
- * currency) and the payer rules, the same for every scheme but for who counts as a resident.
- */
-export function toPublicScheme(
-  s: Scheme,
-  payer: ListPayerIdentityRulesResponse,
-  limits?: RailLimits,
-): PublicScheme {
-  const fields = payer.fields.map((f) => ({
-    field: f.field,
-    required: f.required,
-    description: f.description,
-  }));
+/** A decoder scheme with the amount limits payout enforces on its rail (matched by rail and currency). */
+export function toPublicScheme(s: Scheme, limits?: RailLimits): PublicScheme {
   return {
     id: s.id,
     name: s.name,
     country: s.country,
     currency: s.currency,
     rail: s.rail,
-    required_payer_fields: fields
-      .filter((f) => f.required)
-      .map(({ field, description }) => ({ field, description })),
-    payer_identity: {
-      fields,
-      resident_country: s.country,
-      documents: payer.documents.map((d) => ({
-        country: d.country,
-        id_type: d.idType,
-        name: d.name,
-        format: d.format,
-      })),
-      passport_format: payer.passportFormat,
-    },
     qr_types: [...s.qrTypes],
     description: s.description,
     min_amount: amountIn(limits?.minAmount, s.currency),
     max_amount: amountIn(limits?.maxAmount, s.currency),
+  };
+}
+
+/** Payout's payer rules as the public API shows them. */
+export function toPublicPayerIdentity(payer: ListPayerIdentityRulesResponse): PublicPayerIdentity {
+  return {
+    fields: payer.fields.map((f) => ({ field: f.field, required: f.required, description: f.description })),
+    documents: payer.documents.map((d) => ({
+      country: d.country,
+      id_type: d.idType,
+      name: d.name,
+      format: d.format,
+    })),
+    passport_format: payer.passportFormat,
   };
 }
 
@@ -118,7 +106,10 @@ export function createSchemeCatalogue(deps: {
         payout.listPayerIdentityRules({}),
       ]);
       const byRail = new Map(limits.map((l) => [l.rail, l]));
-      return JSON.stringify(schemes.map((s) => toPublicScheme(s, payer, byRail.get(s.rail))));
+      return {
+        schemes: JSON.stringify(schemes.map((s) => toPublicScheme(s, byRail.get(s.rail)))),
+        payerIdentity: JSON.stringify(toPublicPayerIdentity(payer)),
+      };
     },
   });
   return { getJson: () => schemesJson.get() };

@@ -225,6 +225,24 @@ func (e PayRequestPayerIdType) Valid() bool {
 	}
 }
 
+// Defines values for PayerIdentityDocumentsIdType.
+const (
+	PayerIdentityDocumentsIdTypeNationalId PayerIdentityDocumentsIdType = "national_id"
+	PayerIdentityDocumentsIdTypeTaxId      PayerIdentityDocumentsIdType = "tax_id"
+)
+
+// Valid indicates whether the value is a known member of the PayerIdentityDocumentsIdType enum.
+func (e PayerIdentityDocumentsIdType) Valid() bool {
+	switch e {
+	case PayerIdentityDocumentsIdTypeNationalId:
+		return true
+	case PayerIdentityDocumentsIdTypeTaxId:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RetryStrategy.
 const (
 	Extended RetryStrategy = "extended"
@@ -237,24 +255,6 @@ func (e RetryStrategy) Valid() bool {
 	case Extended:
 		return true
 	case Standard:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for SchemePayerIdentityDocumentsIdType.
-const (
-	SchemePayerIdentityDocumentsIdTypeNationalId SchemePayerIdentityDocumentsIdType = "national_id"
-	SchemePayerIdentityDocumentsIdTypeTaxId      SchemePayerIdentityDocumentsIdType = "tax_id"
-)
-
-// Valid indicates whether the value is a known member of the SchemePayerIdentityDocumentsIdType enum.
-func (e SchemePayerIdentityDocumentsIdType) Valid() bool {
-	switch e {
-	case SchemePayerIdentityDocumentsIdTypeNationalId:
-		return true
-	case SchemePayerIdentityDocumentsIdTypeTaxId:
 		return true
 	default:
 		return false
@@ -617,6 +617,39 @@ type PayResponse struct {
 	Transaction Transaction        `json:"transaction"`
 }
 
+// PayerIdentity What execute and pay accept as the payer's identity (docs/payer-identity.md), the same for every scheme: a payer whose payer_country is a scheme's country is sent to the partner as a resident of it; any other payer, or one who declares no country, as a non-resident.
+type PayerIdentity struct {
+	// Documents The documents whose format (and check digits, where they have them) is checked, by issuing country and payer_id_type. Another country, or a type not listed for a country, is accepted unchecked.
+	Documents []PayerIdentity_Documents `json:"documents"`
+
+	// Fields Every payer field, required ones first.
+	Fields []PayerIdentity_Fields `json:"fields"`
+
+	// PassportFormat The format a passport number of any country must have.
+	PassportFormat string `json:"passport_format"`
+}
+
+// PayerIdentityDocumentsIdType defines model for PayerIdentity.Documents.IdType.
+type PayerIdentityDocumentsIdType string
+
+// PayerIdentity_Documents defines model for PayerIdentity.Documents.
+type PayerIdentity_Documents struct {
+	// Country ISO 3166-1 alpha-2 of the issuing country.
+	Country string                       `json:"country"`
+	Format  string                       `json:"format"`
+	IdType  PayerIdentityDocumentsIdType `json:"id_type"`
+
+	// Name The document’s own name (CPF/CNPJ, CUIT/CUIL, ...).
+	Name string `json:"name"`
+}
+
+// PayerIdentity_Fields defines model for PayerIdentity.Fields.
+type PayerIdentity_Fields struct {
+	Description string `json:"description"`
+	Field       string `json:"field"`
+	Required    bool   `json:"required"`
+}
+
 // Quote defines model for Quote.
 type Quote struct {
 	// ExpiresAt ISO 8601 UTC with milliseconds, FX_QUOTE_TTL_MS (60 s by default) after the quote was made; execute after this answers 409 QuoteExpired (resolve again).
@@ -683,65 +716,21 @@ type Scheme struct {
 	MaxAmount *float64 `json:"max_amount"`
 
 	// MinAmount Smallest amount the scheme's rail accepts, in `currency` with its minor-unit digits; a smaller positive amount is 422 AmountOutOfRange (zero or less is 400 ValidationError). Null only for a rail without configured limits.
-	MinAmount *float64 `json:"min_amount"`
-	Name      string   `json:"name"`
-
-	// PayerIdentity What execute and pay accept as the payer's identity (docs/payer-identity.md): the same for every scheme but for who counts as a resident.
-	PayerIdentity       Scheme_PayerIdentity         `json:"payer_identity"`
-	QrTypes             []SchemeQrTypes              `json:"qr_types"`
-	Rail                string                       `json:"rail"`
-	RequiredPayerFields []Scheme_RequiredPayerFields `json:"required_payer_fields"`
-}
-
-// SchemePayerIdentityDocumentsIdType defines model for Scheme.PayerIdentity.Documents.IdType.
-type SchemePayerIdentityDocumentsIdType string
-
-// Scheme_PayerIdentity_Documents defines model for Scheme.PayerIdentity.Documents.
-type Scheme_PayerIdentity_Documents struct {
-	// Country ISO 3166-1 alpha-2 of the issuing country.
-	Country string                             `json:"country"`
-	Format  string                             `json:"format"`
-	IdType  SchemePayerIdentityDocumentsIdType `json:"id_type"`
-
-	// Name The document’s own name (CPF/CNPJ, CUIT/CUIL, ...).
-	Name string `json:"name"`
-}
-
-// Scheme_PayerIdentity_Fields defines model for Scheme.PayerIdentity.Fields.
-type Scheme_PayerIdentity_Fields struct {
-	Description string `json:"description"`
-	Field       string `json:"field"`
-	Required    bool   `json:"required"`
-}
-
-// Scheme_PayerIdentity What execute and pay accept as the payer's identity (docs/payer-identity.md): the same for every scheme but for who counts as a resident.
-type Scheme_PayerIdentity struct {
-	// Documents The documents whose format (and check digits, where they have them) is checked, by issuing country and payer_id_type. Another country, or a type not listed for a country, is accepted unchecked.
-	Documents []Scheme_PayerIdentity_Documents `json:"documents"`
-
-	// Fields Every payer field, required ones first.
-	Fields []Scheme_PayerIdentity_Fields `json:"fields"`
-
-	// PassportFormat The format a passport number of any country must have.
-	PassportFormat string `json:"passport_format"`
-
-	// ResidentCountry A payer whose payer_country is this country is sent to the partner as a resident; any other payer, or one who declares no country, as a non-resident.
-	ResidentCountry string `json:"resident_country"`
+	MinAmount *float64        `json:"min_amount"`
+	Name      string          `json:"name"`
+	QrTypes   []SchemeQrTypes `json:"qr_types"`
+	Rail      string          `json:"rail"`
 }
 
 // SchemeQrTypes defines model for Scheme.QrTypes.
 type SchemeQrTypes string
 
-// Scheme_RequiredPayerFields defines model for Scheme.RequiredPayerFields.
-type Scheme_RequiredPayerFields struct {
-	Description string `json:"description"`
-	Field       string `json:"field"`
-}
-
 // SchemesResponse defines model for SchemesResponse.
 type SchemesResponse struct {
-	RequestId openapi_types.UUID `json:"request_id"`
-	Schemes   []Scheme           `json:"schemes"`
+	// PayerIdentity What execute and pay accept as the payer's identity (docs/payer-identity.md), the same for every scheme: a payer whose payer_country is a scheme's country is sent to the partner as a resident of it; any other payer, or one who declares no country, as a non-resident.
+	PayerIdentity PayerIdentity      `json:"payer_identity"`
+	RequestId     openapi_types.UUID `json:"request_id"`
+	Schemes       []Scheme           `json:"schemes"`
 }
 
 // Transaction defines model for Transaction.
@@ -1409,7 +1398,7 @@ type ClientInterface interface {
 
 	// ListSchemes List the accepted QR schemes
 	//
-	// The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
+	// The schemes the decoder recognizes, each with its country, currency, rail and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay); and once for all of them, `payer_identity`: the payer fields execute and pay take and the payer documents payout checks, by issuing country and type. Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
@@ -1865,7 +1854,7 @@ func (c *Client) TriggerSandboxEvent(ctx context.Context, params *TriggerSandbox
 
 // ListSchemes List the accepted QR schemes
 //
-// The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
+// The schemes the decoder recognizes, each with its country, currency, rail and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay); and once for all of them, `payer_identity`: the payer fields execute and pay take and the payer documents payout checks, by issuing country and type. Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
@@ -3149,7 +3138,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListSchemesWithResponse List the accepted QR schemes
 	//
-	// The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
+	// The schemes the decoder recognizes, each with its country, currency, rail and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay); and once for all of them, `payer_identity`: the payer fields execute and pay take and the payer documents payout checks, by issuing country and type. Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
@@ -6113,7 +6102,7 @@ func (c *ClientWithResponses) TriggerSandboxEventWithResponse(ctx context.Contex
 
 // ListSchemesWithResponse List the accepted QR schemes
 //
-// The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
+// The schemes the decoder recognizes, each with its country, currency, rail and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay); and once for all of them, `payer_identity`: the payer fields execute and pay take and the payer documents payout checks, by issuing country and type. Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //

@@ -6,9 +6,7 @@
  * OpenAPI spec version: 1
  */
 import type { Currency } from './currency';
-import type { SchemePayerIdentity } from './schemePayerIdentity';
 import type { SchemeQrTypesItem } from './schemeQrTypesItem';
-import type { SchemeRequiredPayerFieldsItem } from './schemeRequiredPayerFieldsItem';
 
 export interface Scheme {
   /** Stable scheme identifier, as `scheme` in an instruction (for example BR.PIX). */
@@ -19,9 +17,6 @@ export interface Scheme {
   /** ISO 4217 payment currency. */
   currency: Currency;
   rail: string;
-  required_payer_fields: SchemeRequiredPayerFieldsItem[];
-  /** What execute and pay accept as the payer's identity (docs/payer-identity.md): the same for every scheme but for who counts as a resident. */
-  payer_identity: SchemePayerIdentity;
   qr_types: SchemeQrTypesItem[];
   description: string;
   /** Smallest amount the scheme's rail accepts, in `currency` with its minor-unit digits; a smaller positive amount is 422 AmountOutOfRange (zero or less is 400 ValidationError). Null only for a rail without configured limits. */

@@ -5,9 +5,11 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
+import type { PayerIdentity } from './payerIdentity';
 import type { Scheme } from './scheme';
 
 export interface SchemesResponse {
   schemes: Scheme[];
+  payer_identity: PayerIdentity;
   request_id: string;
 }

@@ -11,7 +11,9 @@ describe('responses checked against their routes', () => {
   });
 
   it('fail the close, naming the route, status and field, when a body is not', async () => {
-    const { app, base } = await startRouteTestApp({ schemes: { getJson: async () => '[{"country":1}]' } });
+    const { app, base } = await startRouteTestApp({
+      schemes: { getJson: async () => ({ schemes: '[{"country":1}]', payerIdentity: '{}' }) },
+    });
     const res = await fetch(`${base}/v1/schemes`, { headers: { 'x-api-key': TEST_API_KEY } });
     expect(res.status).toBe(200);
     await expect(app.close()).rejects.toThrow(/GET \/v1\/schemes 200: .*schemes\/0/);

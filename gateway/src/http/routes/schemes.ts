@@ -1,6 +1,6 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import { EXAMPLE_SCHEME } from '../../openapi/examples';
-import { AUTHENTICATED_ERRORS, example, okResponse, withRequestId } from '../../openapi/responses';
+import { EXAMPLE_PAYER_IDENTITY, EXAMPLE_REQUEST_ID, EXAMPLE_SCHEME } from '../../openapi/examples';
+import { AUTHENTICATED_ERRORS, example, okResponse } from '../../openapi/responses';
 import { defineRoute, routeOptions } from '../../openapi/route';
 import type { SchemeCatalogue } from '../../schemes/catalogue';
 import { SCHEMES_RESPONSE_SCHEMA } from '../schemas';
@@ -13,16 +13,21 @@ export const LIST_SCHEMES_ROUTE = defineRoute({
     tags: ['Schemes'],
     summary: 'List the accepted QR schemes',
     description:
-      'The schemes the decoder recognizes, with country, currency, rail, the payer fields execute needs, ' +
-      'the payer documents payout checks (`payer_identity`: by issuing country and type, and which payer counts as a resident) ' +
-      'and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay). ' +
+      'The schemes the decoder recognizes, each with its country, currency, rail and the minimum and maximum amount ' +
+      'its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve ' +
+      'and pay); and once for all of them, `payer_identity`: the payer fields execute and pay take and the payer ' +
+      'documents payout checks, by issuing country and type. ' +
       'Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.',
     response: {
       '200': okResponse(
         'The scheme catalogue.',
         SCHEMES_RESPONSE_SCHEMA,
         true,
-        example('pix', 'The Pix scheme', withRequestId('schemes', [EXAMPLE_SCHEME])),
+        example('pix', 'The Pix scheme', {
+          schemes: [EXAMPLE_SCHEME],
+          payer_identity: EXAMPLE_PAYER_IDENTITY,
+          request_id: EXAMPLE_REQUEST_ID,
+        }),
       ),
       ...AUTHENTICATED_ERRORS,
     },
@@ -41,10 +46,10 @@ export function registerSchemesRoute(
     ...routeOptions(LIST_SCHEMES_ROUTE),
     onRequest: deps.authenticate,
     handler: async (request, reply) => {
-      const schemesJson = await deps.schemes.getJson();
-      // Hot path: the cached array text is embedded as is, no per-request serialization.
+      const { schemes, payerIdentity } = await deps.schemes.getJson();
+      // Hot path: the cached texts are embedded as they are, no per-request serialization.
       reply.type('application/json; charset=utf-8');
-      return `{"schemes":${schemesJson},"request_id":"${request.id}"}`;
+      return `{"schemes":${schemes},"payer_identity":${payerIdentity},"request_id":"${request.id}"}`;
     },
   });
 }

@@ -24,7 +24,12 @@ export async function startRouteTestApp(
   const app = buildPublicApp({
     tenants: { authenticate: async (raw: string) => (raw === TEST_API_KEY ? tenant : null) },
     limiter: createMemoryRateLimiter(),
-    schemes: { getJson: async () => '[]' },
+    schemes: {
+      getJson: async () => ({
+        schemes: '[]',
+        payerIdentity: '{"fields":[],"documents":[],"passport_format":""}',
+      }),
+    },
     readiness: { notReadyReason: async () => undefined },
     logger: silentLogger(),
     publicDocsUrl: 'http://localhost:8080/docs',

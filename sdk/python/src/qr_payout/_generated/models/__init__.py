@@ -34,19 +34,16 @@ from .partner_payout_status import PartnerPayoutStatus
 from .pay_request import PayRequest
 from .pay_request_payer_id_type_type_0 import PayRequestPayerIdTypeType0
 from .pay_response import PayResponse
+from .payer_identity import PayerIdentity
+from .payer_identity_documents_item import PayerIdentityDocumentsItem
+from .payer_identity_documents_item_id_type import PayerIdentityDocumentsItemIdType
+from .payer_identity_fields_item import PayerIdentityFieldsItem
 from .quote import Quote
 from .resolve_request import ResolveRequest
 from .resolve_response import ResolveResponse
 from .retry_strategy import RetryStrategy
 from .scheme import Scheme
-from .scheme_payer_identity import SchemePayerIdentity
-from .scheme_payer_identity_documents_item import SchemePayerIdentityDocumentsItem
-from .scheme_payer_identity_documents_item_id_type import (
-    SchemePayerIdentityDocumentsItemIdType,
-)
-from .scheme_payer_identity_fields_item import SchemePayerIdentityFieldsItem
 from .scheme_qr_types_item import SchemeQrTypesItem
-from .scheme_required_payer_fields_item import SchemeRequiredPayerFieldsItem
 from .schemes_response import SchemesResponse
 from .transaction import Transaction
 from .transaction_error import TransactionError
@@ -106,17 +103,16 @@ __all__ = (
     "PayRequest",
     "PayRequestPayerIdTypeType0",
     "PayResponse",
+    "PayerIdentity",
+    "PayerIdentityDocumentsItem",
+    "PayerIdentityDocumentsItemIdType",
+    "PayerIdentityFieldsItem",
     "Quote",
     "ResolveRequest",
     "ResolveResponse",
     "RetryStrategy",
     "Scheme",
-    "SchemePayerIdentity",
-    "SchemePayerIdentityDocumentsItem",
-    "SchemePayerIdentityDocumentsItemIdType",
-    "SchemePayerIdentityFieldsItem",
     "SchemeQrTypesItem",
-    "SchemeRequiredPayerFieldsItem",
     "SchemesResponse",
     "Transaction",
     "TransactionError",

@@ -1,16 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..models.scheme_qr_types_item import SchemeQrTypesItem
-
-if TYPE_CHECKING:
-    from ..models.scheme_payer_identity import SchemePayerIdentity
-    from ..models.scheme_required_payer_fields_item import SchemeRequiredPayerFieldsItem
-
 
 T = TypeVar("T", bound="Scheme")
 
@@ -24,9 +19,6 @@ class Scheme:
         country (str): ISO 3166-1 alpha-2.
         currency (str): ISO 4217 alphabetic currency code.
         rail (str):
-        required_payer_fields (list[SchemeRequiredPayerFieldsItem]):
-        payer_identity (SchemePayerIdentity): What execute and pay accept as the payer's identity (docs/payer-
-            identity.md): the same for every scheme but for who counts as a resident.
         qr_types (list[SchemeQrTypesItem]):
         description (str):
         min_amount (float | None): Smallest amount the scheme's rail accepts, in `currency` with its minor-unit digits;
@@ -41,8 +33,6 @@ class Scheme:
     country: str
     currency: str
     rail: str
-    required_payer_fields: list[SchemeRequiredPayerFieldsItem]
-    payer_identity: SchemePayerIdentity
     qr_types: list[SchemeQrTypesItem]
     description: str
     min_amount: float | None
@@ -58,13 +48,6 @@ class Scheme:
         currency = self.currency
 
         rail = self.rail
-
-        required_payer_fields = []
-        for required_payer_fields_item_data in self.required_payer_fields:
-            required_payer_fields_item = required_payer_fields_item_data.to_dict()
-            required_payer_fields.append(required_payer_fields_item)
-
-        payer_identity = self.payer_identity.to_dict()
 
         qr_types = []
         for qr_types_item_data in self.qr_types:
@@ -88,8 +71,6 @@ class Scheme:
                 "country": country,
                 "currency": currency,
                 "rail": rail,
-                "required_payer_fields": required_payer_fields,
-                "payer_identity": payer_identity,
                 "qr_types": qr_types,
                 "description": description,
                 "min_amount": min_amount,
@@ -101,11 +82,6 @@ class Scheme:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.scheme_payer_identity import SchemePayerIdentity
-        from ..models.scheme_required_payer_fields_item import (
-            SchemeRequiredPayerFieldsItem,
-        )
-
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -116,17 +92,6 @@ class Scheme:
         currency = d.pop("currency")
 
         rail = d.pop("rail")
-
-        required_payer_fields = []
-        _required_payer_fields = d.pop("required_payer_fields")
-        for required_payer_fields_item_data in _required_payer_fields:
-            required_payer_fields_item = SchemeRequiredPayerFieldsItem.from_dict(
-                required_payer_fields_item_data
-            )
-
-            required_payer_fields.append(required_payer_fields_item)
-
-        payer_identity = SchemePayerIdentity.from_dict(d.pop("payer_identity"))
 
         qr_types = []
         _qr_types = d.pop("qr_types")
@@ -157,8 +122,6 @@ class Scheme:
             country=country,
             currency=currency,
             rail=rail,
-            required_payer_fields=required_payer_fields,
-            payer_identity=payer_identity,
             qr_types=qr_types,
             description=description,
             min_amount=min_amount,

@@ -5,19 +5,17 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
-import type { SchemePayerIdentityDocumentsItem } from './schemePayerIdentityDocumentsItem';
-import type { SchemePayerIdentityFieldsItem } from './schemePayerIdentityFieldsItem';
+import type { PayerIdentityDocumentsItem } from './payerIdentityDocumentsItem';
+import type { PayerIdentityFieldsItem } from './payerIdentityFieldsItem';
 
 /**
- * What execute and pay accept as the payer's identity (docs/payer-identity.md): the same for every scheme but for who counts as a resident.
+ * What execute and pay accept as the payer's identity (docs/payer-identity.md), the same for every scheme: a payer whose payer_country is a scheme's country is sent to the partner as a resident of it; any other payer, or one who declares no country, as a non-resident.
  */
-export type SchemePayerIdentity = {
+export interface PayerIdentity {
   /** Every payer field, required ones first. */
-  fields: SchemePayerIdentityFieldsItem[];
-  /** A payer whose payer_country is this country is sent to the partner as a resident; any other payer, or one who declares no country, as a non-resident. */
-  resident_country: string;
+  fields: PayerIdentityFieldsItem[];
   /** The documents whose format (and check digits, where they have them) is checked, by issuing country and payer_id_type. Another country, or a type not listed for a country, is accepted unchecked. */
-  documents: SchemePayerIdentityDocumentsItem[];
+  documents: PayerIdentityDocumentsItem[];
   /** The format a passport number of any country must have. */
   passport_format: string;
-};
+}

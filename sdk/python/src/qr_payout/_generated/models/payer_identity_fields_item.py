@@ -5,22 +5,26 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="SchemeRequiredPayerFieldsItem")
+T = TypeVar("T", bound="PayerIdentityFieldsItem")
 
 
 @_attrs_define
-class SchemeRequiredPayerFieldsItem:
+class PayerIdentityFieldsItem:
     """
     Attributes:
         field (str):
+        required (bool):
         description (str):
     """
 
     field: str
+    required: bool
     description: str
 
     def to_dict(self) -> dict[str, Any]:
         field = self.field
+
+        required = self.required
 
         description = self.description
 
@@ -29,6 +33,7 @@ class SchemeRequiredPayerFieldsItem:
         field_dict.update(
             {
                 "field": field,
+                "required": required,
                 "description": description,
             }
         )
@@ -40,11 +45,14 @@ class SchemeRequiredPayerFieldsItem:
         d = dict(src_dict)
         field = d.pop("field")
 
+        required = d.pop("required")
+
         description = d.pop("description")
 
-        scheme_required_payer_fields_item = cls(
+        payer_identity_fields_item = cls(
             field=field,
+            required=required,
             description=description,
         )
 
-        return scheme_required_payer_fields_item
+        return payer_identity_fields_item

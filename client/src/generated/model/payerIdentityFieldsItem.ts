@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1
  */
 
-export type SchemeRequiredPayerFieldsItem = {
+export type PayerIdentityFieldsItem = {
   field: string;
+  required: boolean;
   description: string;
 };

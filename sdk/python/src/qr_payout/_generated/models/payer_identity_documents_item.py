@@ -5,25 +5,25 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.scheme_payer_identity_documents_item_id_type import (
-    SchemePayerIdentityDocumentsItemIdType,
+from ..models.payer_identity_documents_item_id_type import (
+    PayerIdentityDocumentsItemIdType,
 )
 
-T = TypeVar("T", bound="SchemePayerIdentityDocumentsItem")
+T = TypeVar("T", bound="PayerIdentityDocumentsItem")
 
 
 @_attrs_define
-class SchemePayerIdentityDocumentsItem:
+class PayerIdentityDocumentsItem:
     """
     Attributes:
         country (str): ISO 3166-1 alpha-2 of the issuing country.
-        id_type (SchemePayerIdentityDocumentsItemIdType):
+        id_type (PayerIdentityDocumentsItemIdType):
         name (str): The document’s own name (CPF/CNPJ, CUIT/CUIL, ...).
         format_ (str):
     """
 
     country: str
-    id_type: SchemePayerIdentityDocumentsItemIdType
+    id_type: PayerIdentityDocumentsItemIdType
     name: str
     format_: str
 
@@ -54,17 +54,17 @@ class SchemePayerIdentityDocumentsItem:
         d = dict(src_dict)
         country = d.pop("country")
 
-        id_type = SchemePayerIdentityDocumentsItemIdType(d.pop("id_type"))
+        id_type = PayerIdentityDocumentsItemIdType(d.pop("id_type"))
 
         name = d.pop("name")
 
         format_ = d.pop("format")
 
-        scheme_payer_identity_documents_item = cls(
+        payer_identity_documents_item = cls(
             country=country,
             id_type=id_type,
             name=name,
             format_=format_,
         )
 
-        return scheme_payer_identity_documents_item
+        return payer_identity_documents_item

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class SchemePayerIdentityDocumentsItemIdType(StrEnum):
+class PayerIdentityDocumentsItemIdType(StrEnum):
     NATIONAL_ID = "national_id"
     TAX_ID = "tax_id"
 

@@ -5,13 +5,11 @@
  * Decode Latin American merchant QR codes, quote FX and pay merchants over instant rails. Every response carries `x-request-id`; every error has the body `ErrorBody` (see /docs/errors). A path of this document called with a method it does not have answers 405 `MethodNotAllowed` with an `Allow` header (components.responses.MethodNotAllowed). Authenticated responses carry the rate-limit headers (100 requests per minute per key by default). Our own words on the contract (resources and states, errors, idempotency, rate limits, FX and confidence, webhooks) are in docs/api/ of the repository.
  * OpenAPI spec version: 1
  */
-import type { SchemePayerIdentityDocumentsItemIdType } from './schemePayerIdentityDocumentsItemIdType';
 
-export type SchemePayerIdentityDocumentsItem = {
-  /** ISO 3166-1 alpha-2 of the issuing country. */
-  country: string;
-  id_type: SchemePayerIdentityDocumentsItemIdType;
-  /** The document’s own name (CPF/CNPJ, CUIT/CUIL, ...). */
-  name: string;
-  format: string;
-};
+export type PayerIdentityDocumentsItemIdType = typeof PayerIdentityDocumentsItemIdType[keyof typeof PayerIdentityDocumentsItemIdType];
+
+
+export const PayerIdentityDocumentsItemIdType = {
+  tax_id: 'tax_id',
+  national_id: 'national_id',
+} as const;
