@@ -25,17 +25,31 @@ export function apiPageHref(page: string): string {
   return page === 'README' ? API_PAGES_PATH : `${API_PAGES_PATH}/${page}`;
 }
 
+/** A heading's anchor: lower case, letters, digits and dashes (GitHub's way, for links that work on both). */
+export function headingAnchor(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/<[^>]*>/g, '')
+    .replace(/&[#a-z0-9]+;/g, '')
+    .replace(/[^a-z0-9 _-]/g, '')
+    .trim()
+    .replace(/ /g, '-');
+}
+
 // Left as they are: fenced code, existing links (text and target), and code spans that are not
 // exactly a reference. A reference, bare or as a code span, becomes a link.
+// A bare reference followed by a quoted heading (`docs/api/x.md "Heading"`, the house style of
+// references) links to that heading.
 const MARKDOWN_PARTS =
-  /```[\s\S]*?```|\[[^\]\n]*\]\([^)\n]*\)|`docs\/api\/([A-Za-z0-9-]+)\.md`|`[^`\n]*`|docs\/api\/([A-Za-z0-9-]+)\.md/g;
+  /```[\s\S]*?```|\[[^\]\n]*\]\([^)\n]*\)|`docs\/api\/([A-Za-z0-9-]+)\.md`|`[^`\n]*`|docs\/api\/([A-Za-z0-9-]+)\.md(?: "([^"\n]+)")?/g;
 
-/** `markdown` with every reference to a known page linked to its served address. */
+/** `markdown` with every reference to a known page linked to its served address (and heading). */
 export function linkApiPageReferences(markdown: string, pages: ReadonlySet<string>): string {
-  return markdown.replace(MARKDOWN_PARTS, (part, codePage?: string, barePage?: string) => {
+  return markdown.replace(MARKDOWN_PARTS, (part, codePage?: string, barePage?: string, heading?: string) => {
     const page = codePage ?? barePage;
     if (page === undefined || (page !== 'README' && !pages.has(page))) return part;
-    return `[${part}](${apiPageHref(page)})`;
+    const anchor = heading === undefined ? '' : `#${headingAnchor(heading)}`;
+    return `[${part}](${apiPageHref(page)}${anchor})`;
   });
 }
 

@@ -1,4 +1,5 @@
 import jsQR from 'jsqr';
+import { buildOpenApiDocument } from '../openapi/document';
 import { loadApiPages } from './api-pages';
 import { apiPageNames, linkApiPageReferences, linkDescriptionReferences } from './doc-references';
 import { createMarkdownRenderer } from './markdown';
@@ -9,8 +10,11 @@ const PAGES = new Set(['idempotency', 'webhooks']);
 
 describe('docs/api references (doc-references.ts)', () => {
   it('links a bare reference and a code-span one to the served page', () => {
-    expect(linkApiPageReferences('Retry (docs/api/idempotency.md "Replays").', PAGES)).toBe(
-      'Retry ([docs/api/idempotency.md](/docs/api/idempotency) "Replays").',
+    expect(linkApiPageReferences('Retry (docs/api/idempotency.md).', PAGES)).toBe(
+      'Retry ([docs/api/idempotency.md](/docs/api/idempotency)).',
+    );
+    expect(linkApiPageReferences('(docs/api/idempotency.md "The `Idempotency-Key`")', PAGES)).toBe(
+      '([docs/api/idempotency.md "The `Idempotency-Key`"](/docs/api/idempotency#the-idempotency-key))',
     );
     expect(linkApiPageReferences('see `docs/api/webhooks.md`', PAGES)).toBe(
       'see [`docs/api/webhooks.md`](/docs/api/webhooks)',
@@ -53,6 +57,29 @@ describe('docs/api references (doc-references.ts)', () => {
         },
       },
     });
+  });
+});
+
+describe('served links', () => {
+  it('reach a page and a heading that exist, from every page and the OpenAPI document', () => {
+    const pages = loadApiPages();
+    const sources = [
+      ...['', ...pages.names].map((name) => pages.html(name) ?? ''),
+      // Swagger UI renders the document's Markdown; its link targets are these.
+      JSON.stringify(buildOpenApiDocument()).replace(/\]\((\/docs\/api[^)]*)\)/g, 'href="$1"'),
+    ];
+    const broken: string[] = [];
+    for (const source of sources) {
+      for (const [, page = '', anchor] of source.matchAll(
+        /href="\/docs\/api\/?([a-z0-9-]*)(?:#([^"]*))?"/g,
+      )) {
+        const target = pages.html(page);
+        if (target === undefined || (anchor && !target.includes(`id="${anchor}"`))) {
+          broken.push(`/docs/api/${page}${anchor ? `#${anchor}` : ''}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
 

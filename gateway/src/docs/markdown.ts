@@ -1,22 +1,11 @@
 import { Marked, type Tokens } from 'marked';
-import { apiPageHref, linkApiPageReferences } from './doc-references';
+import { apiPageHref, headingAnchor, linkApiPageReferences } from './doc-references';
 import { escapeHtml } from './html';
 
 // Markdown to HTML for the served API pages (docs/api/README.md "Served pages"), with marked. The
 // pages are ours, yet the output is held to the docs CSP's terms all the same: raw HTML in the
 // Markdown is shown as text, never passed through, and only web, mail and local link targets are
 // kept (no `javascript:` or `data:` URL).
-
-/** A heading's anchor: lower case, letters, digits and dashes (GitHub's way, for links that work on both). */
-export function headingAnchor(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/<[^>]*>/g, '')
-    .replace(/&[#a-z0-9]+;/g, '')
-    .replace(/[^a-z0-9 _-]/g, '')
-    .trim()
-    .replace(/ /g, '-');
-}
 
 /**
  * A link target as served: a sibling page (`idempotency.md#x`) becomes its served address, other
