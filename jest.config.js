@@ -10,6 +10,9 @@ const common = {
   testEnvironmentOptions: { customExportConditions: ['development', 'node', 'require', 'default'] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // marked ships ESM as its main entry, which Jest's CommonJS runtime cannot load (Node's require
+  // can); its UMD build is the same code.
+  moduleNameMapper: { '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js' },
 };
 module.exports = {
   projects: [

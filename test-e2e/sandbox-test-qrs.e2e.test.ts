@@ -120,7 +120,21 @@ describe('sandbox test QR catalogue end to end', () => {
     const page = await call(system.gatewayUrl, '/docs/sandbox-test-qrs');
     expect(page.status).toBe(200);
     expect(page.text).toContain('Sandbox test QR codes');
+    // Every code with a string is also an image to scan (docs/sandbox-test-qrs.md "QR images").
+    for (const qr of SANDBOX_TEST_QRS) {
+      if (qr.qr_string) expect(page.text).toContain(`aria-label="QR code ${qr.id}"`);
+    }
     const docs = await call(system.gatewayUrl, '/docs');
     expect(docs.text).toContain('href="/docs/sandbox-test-qrs"');
+    expect(docs.text).toContain('href="/docs/api"');
+    // The API pages the descriptions link to (docs/api/README.md "Served pages").
+    const idempotency = await call(system.gatewayUrl, '/docs/api/idempotency');
+    expect(idempotency.status).toBe(200);
+    expect(idempotency.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const unknown = await call(system.gatewayUrl, '/docs/api/nope');
+    expect({ status: unknown.status, tag: unknown.json?._tag }).toEqual({
+      status: 404,
+      tag: 'NotFoundError',
+    });
   });
 });

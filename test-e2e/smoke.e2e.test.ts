@@ -103,6 +103,7 @@ describe('x-request-id on every response (docs/api/resources.md "Request ids")',
       call(system.gatewayUrl, '/v1/openapi.json'),
       call(system.gatewayUrl, '/docs'),
       call(system.gatewayUrl, '/docs/errors'),
+      call(system.gatewayUrl, '/docs/api'),
       call(system.gatewayUrl, '/v1/schemes', { apiKey: tenant.apiKey }),
       call(system.gatewayUrl, '/v1/schemes'),
       call(system.gatewayUrl, '/v1/no-such-route', { apiKey: tenant.apiKey }),
@@ -115,7 +116,7 @@ describe('x-request-id on every response (docs/api/resources.md "Request ids")',
     const ids = responses.map((res) => res.headers.get('x-request-id'));
     for (const id of ids) expect(id).toMatch(UUID);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(responses.slice(0, 6).map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(responses.slice(0, 7).map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
   });
 
   test('a success body carries request_id equal to the header', async () => {

@@ -1043,6 +1043,9 @@ describe('OpenAPI document conformance', () => {
     conform('get', '/v1/openapi.json', await request(base, '/v1/openapi.json'));
     conform('get', '/docs', await request(base, '/docs'));
     conform('get', '/docs/errors', await request(base, '/docs/errors'));
+    conform('get', '/docs/api', await request(base, '/docs/api'));
+    conform('get', '/docs/api/{page}', await request(base, '/docs/api/idempotency'));
+    conform('get', '/docs/api/{page}', await request(base, '/docs/api/nothing'));
     conform('get', '/v1/sandbox/test-qrs', await request(base, '/v1/sandbox/test-qrs'));
     conform('get', '/docs/assets/{name}', await request(base, '/docs/assets/swagger-ui.css'));
     conform('get', '/docs/assets/{name}', await request(base, '/docs/assets/nothing.js'));

@@ -104,7 +104,7 @@ export function formatBanner(info: BannerInfo): string {
     `  PAYOUT_ADMIN_URL=${info.adminUrl} PAYOUT_ADMIN_TOKEN='${info.adminToken}' npx payoutctl tenant list`,
     '',
     'Webhooks arrive signed within a second; retries run 10,000 times faster than in production (docs/api/webhooks.md).',
-    'Amounts ending in 51 fail at the partner (AC03), 53 fail later (AM04), 54 settle in about 20 s; the test QR',
+    'Amounts ending in 51 or 53 are answered failed (AC03, AM04), 54 processing then completed in about 20 s; the test QR',
     'codes page and docs/sandbox-test-qrs.md list them all.',
     'Press Ctrl-C to stop. Data is kept in the data folder between runs.',
     '',

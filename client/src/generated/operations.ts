@@ -1172,6 +1172,89 @@ export const getErrorCatalogue = async ( options?: Parameters<typeof send>[1]): 
 
 
 
+export type getApiPagesIndexResponse200 = {
+  data: string
+  status: 200
+}
+
+export type getApiPagesIndexResponseSuccess = (getApiPagesIndexResponse200) & {
+  headers: Headers;
+};
+;
+
+export type getApiPagesIndexResponse = (getApiPagesIndexResponseSuccess)
+
+export const getGetApiPagesIndexUrl = () => {
+
+
+
+
+  return `/docs/api`
+}
+
+/**
+ * [docs/api/README.md](/docs/api) rendered, with a link to every page of docs/api; the `docs/api/<page>.md` references of this document link to these pages.
+ * @summary The public API pages (HTML): their index
+ */
+export const getApiPagesIndex = async ( options?: Parameters<typeof send>[1]): Promise<getApiPagesIndexResponse> => {
+
+  return send<getApiPagesIndexResponse>(getGetApiPagesIndexUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+export type getApiPageResponse200 = {
+  data: string
+  status: 200
+}
+
+export type getApiPageResponse404 = {
+  data: NotFoundResponse
+  status: 404
+}
+
+export type getApiPageResponseSuccess = (getApiPageResponse200) & {
+  headers: Headers;
+};
+export type getApiPageResponseError = (getApiPageResponse404) & {
+  headers: Headers;
+};
+
+export type getApiPageResponse = (getApiPageResponseSuccess | getApiPageResponseError)
+
+export const getGetApiPageUrl = (page: string,) => {
+
+
+
+
+  return `/docs/api/${page}`
+}
+
+/**
+ * docs/api/<page>.md rendered to HTML; 404 for a name that is not a page.
+ *
+ * Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+ * @summary One public API page (HTML), such as idempotency
+ */
+export const getApiPage = async (page: string, options?: Parameters<typeof send>[1]): Promise<getApiPageResponse> => {
+
+  return send<getApiPageResponse>(getGetApiPageUrl(page),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
 export type getReferencePageAssetResponse200 = {
   data: void
   status: 200

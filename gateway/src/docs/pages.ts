@@ -1,14 +1,12 @@
 import { ERROR_REGISTRY, ERROR_TAGS, type ErrorEntry } from '../errors/registry';
+import { escapeHtml } from './html';
+import { qrSvg } from './qr-svg';
 import {
   SANDBOX_TEST_AMOUNTS,
   SANDBOX_TEST_PAYER,
   SANDBOX_TEST_QRS,
   type SandboxTestQrExpected,
 } from './sandbox-test-qrs';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * Catalogue text is written for docs/sandbox-test-qrs.md too, with Markdown's `code` spans: escaped,
@@ -19,10 +17,10 @@ function textWithCodeHtml(text: string): string {
 }
 
 const PAGE_STYLE =
-  'body{font-family:system-ui,sans-serif;max-width:55em;margin:2em auto;padding:0 1em;line-height:1.5}h2 small,h3 small{color:#666;font-weight:normal}section{border-top:1px solid #ddd}pre{background:#f5f5f5;padding:1em;white-space:pre-wrap;word-break:break-all}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3em .6em;text-align:left}';
+  'body{font-family:system-ui,sans-serif;max-width:55em;margin:2em auto;padding:0 1em;line-height:1.5}h2 small,h3 small{color:#666;font-weight:normal}section{border-top:1px solid #ddd}pre{background:#f5f5f5;padding:1em;white-space:pre-wrap;word-break:break-all}table{border-collapse:collapse}.qr{display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap}.qr svg{flex:none}.qr pre{flex:1;min-width:15em}td,th{border:1px solid #ddd;padding:.3em .6em;text-align:left}';
 
 /** A plain documentation page: no script, inline style only (DOCS_CSP allows nothing else). */
-function docPage(title: string, body: string): string {
+export function docPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -50,7 +48,7 @@ export function referencePageHtml(): string {
 <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 </head>
 <body>
-<p style="font-family: sans-serif; margin: 1em 2em">Every error has the same body; see the <a href="/docs/errors">error catalogue</a>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>. To try a call: <strong>Authorize</strong>, paste your API key (the sandbox's is printed by <code>npm start</code> and kept in <code>.data/sandbox.json</code>), then <strong>Try it out</strong>; give every pay and execute a new <code>Idempotency-Key</code> (a repeated key replays the first answer). Testing in the sandbox: <a href="/docs/sandbox-test-qrs">test QR codes and amounts</a>.</p>
+<p style="font-family: sans-serif; margin: 1em 2em">Every error has the same body; see the <a href="/docs/errors">error catalogue</a>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>. To try a call: <strong>Authorize</strong>, paste your API key (the sandbox's is printed by <code>npm start</code> and kept in <code>.data/sandbox.json</code>), then <strong>Try it out</strong>; give every pay and execute a new <code>Idempotency-Key</code> (a repeated key replays the first answer). Testing in the sandbox: <a href="/docs/sandbox-test-qrs">test QR codes and amounts</a>. The rules behind the reference (idempotency, errors, rate limits, FX, webhooks): <a href="/docs/api">the public API pages</a>. Partner callbacks and the probes are grouped last, under <strong>Partners</strong> and <strong>Operations</strong>: API clients do not call them.</p>
 <div id="swagger-ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/init.js"></script>
@@ -111,8 +109,9 @@ export function sandboxTestQrsPageHtml(): string {
       `<tr><td>${escapeHtml(a.ends_in)}</td><td>${a.example}</td><td>${a.transaction_status}${a.error_code ? ` (${a.error_code})` : ''}</td><td>${textWithCodeHtml(a.description)}</td></tr>`,
   ).join('\n');
   const qrs = SANDBOX_TEST_QRS.map((qr) => {
+    // The image beside its text: a wallet's camera scans one, a test pastes the other.
     const code = qr.qr_string
-      ? `<pre>${escapeHtml(qr.qr_string)}</pre>`
+      ? `<div class="qr">${qrSvg(qr.qr_string, `QR code ${qr.id}`)}<pre>${escapeHtml(qr.qr_string)}</pre></div>`
       : `<p><em>How to get one:</em> ${textWithCodeHtml(qr.how_to_get ?? '')}</p>`;
     const amount = qr.amount !== undefined ? `, with <code>"amount": ${qr.amount}</code>` : '';
     return `<section id="${qr.id}">
@@ -124,7 +123,7 @@ ${code}<p><em>Send it to</em> <code>POST /v1/${qr.operation}</code>${amount}. <e
   return docPage(
     'QR Payout sandbox test QR codes',
     `<h1>Sandbox test QR codes</h1>
-<p>Merchant QR codes of every country the sandbox pays, with what it answers. The same list as JSON: <a href="/v1/sandbox/test-qrs">/v1/sandbox/test-qrs</a>. Pay them with <code>POST /v1/pay</code> (or resolve with <code>POST /v1/resolve</code>), your sandbox key in <code>x-api-key</code> and a fresh <code>Idempotency-Key</code>.</p>
+<p>Merchant QR codes of every country the sandbox pays, with what it answers; each as an image to scan with a wallet's camera and as text. The same list as JSON: <a href="/v1/sandbox/test-qrs">/v1/sandbox/test-qrs</a>. Pay them with <code>POST /v1/pay</code> (or resolve with <code>POST /v1/resolve</code>), your sandbox key in <code>x-api-key</code> and a fresh <code>Idempotency-Key</code>.</p>
 <h2>Test amounts</h2>
 <p>The last two digits of the amount (in minor units) pick what the sandbox partner does:</p>
 <table>

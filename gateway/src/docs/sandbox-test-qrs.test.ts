@@ -84,6 +84,10 @@ describe('sandbox test QR catalogue', () => {
       expect(html).toContain(`id="${qr.id}"`);
       if (qr.qr_string) expect(html).toContain(qr.qr_string);
     }
+    // Each code with a string also as an image to scan (decoded back in docs-rendering.test.ts).
+    const withString = SANDBOX_TEST_QRS.filter((qr) => qr.qr_string);
+    expect(html.match(/<svg /g)).toHaveLength(withString.length);
+    for (const qr of withString) expect(html).toContain(`aria-label="QR code ${qr.id}"`);
     for (const amount of SANDBOX_TEST_AMOUNTS) expect(html).toContain(`<td>${amount.ends_in}</td>`);
     // The catalogue's Markdown code spans show as code, never as backticks.
     expect(html).toContain('send <code>amount</code>');

@@ -3,6 +3,8 @@ import { Code, ConnectError, serviceError } from '@qr-payout/platform/errors';
 import { silentLogger } from '@qr-payout/platform/log';
 import { RAILS } from '@qr-payout/platform/partner-protocol';
 import type { FastifyInstance } from 'fastify';
+import { DOCS_CSP } from '../docs/assets';
+import { apiPageNames } from '../docs/doc-references';
 import { NO_IDEMPOTENCY_CACHE } from '../idempotency/cache';
 import { requestFingerprint } from '../idempotency/fingerprint';
 import { createMemoryRateLimiter } from '../ratelimit/memory';
@@ -533,6 +535,40 @@ describe('public app', () => {
       for (const tag of ['AuthError', 'RateLimitError', 'QrDecodeError', 'InternalError']) {
         expect(errors.body).toContain(`id="${tag}"`);
       }
+    });
+
+    it('serves every docs/api page under the docs CSP, links it from /docs and from the document', async () => {
+      const index = await inject(app, { url: '/docs/api' });
+      expect(index.statusCode).toBe(200);
+      expect(index.headers['content-security-policy']).toBe(DOCS_CSP);
+      expect((await inject(app, { url: '/docs' })).body).toContain('href="/docs/api"');
+      for (const page of apiPageNames()) {
+        expect(index.body).toContain(`href="/docs/api/${page}"`);
+        const res = await inject(app, { url: `/docs/api/${page}` });
+        expect([page, res.statusCode, res.headers['content-type']]).toEqual([
+          page,
+          200,
+          'text/html; charset=utf-8',
+        ]);
+        expect(res.headers['content-security-policy']).toBe(DOCS_CSP);
+        expect(res.body).not.toContain('<script');
+      }
+      const unknown = await inject(app, { url: '/docs/api/nope' });
+      expectErrorBody(unknown, 404, 'NotFoundError');
+      expect(unknown.json().message).toContain('/docs/api');
+      expectErrorBody(await inject(app, { url: '/docs/api/README' }), 404, 'NotFoundError');
+      // The served document links its references; Swagger UI renders the Markdown links.
+      const doc = (await inject(app, { url: '/v1/openapi.json' })).json();
+      const payments = doc.tags.find((t: { name: string }) => t.name === 'Payments');
+      expect(payments.description).toContain('[docs/api/idempotency.md](/docs/api/idempotency)');
+    });
+
+    it("groups partner callbacks and probes apart from the integrators' operations", async () => {
+      const doc = (await inject(app, { url: '/v1/openapi.json' })).json();
+      expect(doc.paths['/v1/partner/callbacks/{rail}'].post.tags).toEqual(['Partners']);
+      expect(doc.paths['/healthz'].get.tags).toEqual(['Operations']);
+      expect(doc.paths['/readyz'].get.tags).toEqual(['Operations']);
+      expect(doc.tags.map((t: { name: string }) => t.name).slice(-2)).toEqual(['Partners', 'Operations']);
     });
 
     it('/healthz is 200; /readyz is 503 ServiceUnavailable when not ready', async () => {

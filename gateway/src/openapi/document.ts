@@ -1,3 +1,4 @@
+import { apiPageNames, linkDescriptionReferences } from '../docs/doc-references';
 import { ERROR_TAGS } from '../errors/registry';
 import { PUBLIC_ROUTES } from '../http/routes/table';
 import { ERROR_BODY_SCHEMA } from '../http/schemas';
@@ -23,7 +24,15 @@ export function serverUrlFromDocsUrl(publicDocsUrl: string | undefined): string 
   return match?.[1] ?? SANDBOX_SERVER_URL;
 }
 
+/**
+ * The document, its `docs/api/<page>.md` references linked to the pages the gateway serves
+ * (docs/api/README.md "Served pages"), as Swagger UI on /docs and the generated clients show them.
+ */
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
+  return linkDescriptionReferences(documentOf(opts), new Set(apiPageNames()));
+}
+
+function documentOf(opts: { serverUrl?: string }) {
   const sharedResponses = SHARED_RESPONSES;
   const namedSchemas = componentSchemas({
     ...ERROR_BODY_SCHEMA,

@@ -4,7 +4,10 @@ import { isErrorTag } from '../errors/registry';
 // confidence rules (from services/fx and services/decoder, as docs/api/fx-and-confidence.md
 // explains them), and the links from each operation to the error catalogue entries it can return.
 
-/** Operation groups, by resource, in the order the reference page shows them. */
+/**
+ * Operation groups, by resource, in the order the reference page shows them: the integrators'
+ * first, then Partners and Operations, which integrators do not call.
+ */
 export const TAGS = [
   {
     name: 'Payments',
@@ -39,15 +42,20 @@ export const TAGS = [
     description:
       'Test data for the sandbox: QR codes per country and scenario with the result each gives there. Public, no API key, served by every gateway like any documentation.',
   },
-  {
-    name: 'Partners',
-    description: "Called by the rails' partners, not by API clients.",
-  },
-  { name: 'Service', description: 'This document, the reference pages and the probes.' },
+  { name: 'Service', description: 'This document and the reference pages.' },
   {
     name: 'Webhook events',
     description:
       'What your receiver gets (the `webhooks` of this document): the signed event envelope per type.',
+  },
+  // Last, apart from the integrators' operations: routes other parties call.
+  {
+    name: 'Partners',
+    description: "Not for API clients: the callbacks the rails' partners send (docs/partner-callbacks.md).",
+  },
+  {
+    name: 'Operations',
+    description: 'Not for API clients: the liveness and readiness probes of orchestrators and operators.',
   },
 ] as const;
 

@@ -494,7 +494,7 @@ type Instruction struct {
 	// Amount JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
 	Amount Money `json:"amount"`
 
-	// Confidence Decode confidence in [0, 1]: the sum of the weights of the checks the QR passed (CRC 0.20, mandatory tags 0.15, identifiers valid 0.20, known identifier 0.15, country and currency consistent 0.15, account in clear 0.15). A valid static Pix code scores 1.0; docs/api/fx-and-confidence.md "Confidence".
+	// Confidence Decode confidence in [0, 1]: the sum of the weights of the checks the QR passed (CRC 0.20, mandatory tags 0.15, identifiers valid 0.20, known identifier 0.15, country and currency consistent 0.15, account in clear 0.15). A valid static Pix code scores 1.0; [docs/api/fx-and-confidence.md "Confidence"](/docs/api/fx-and-confidence#confidence).
 	Confidence float64 `json:"confidence"`
 
 	// Country ISO 3166-1 alpha-2 country of the merchant.
@@ -661,7 +661,7 @@ type Quote struct {
 	// Id Quote id; consumed once, at execute.
 	Id string `json:"id"`
 
-	// Rate Units of target_currency per one unit of source_currency, as an exact decimal string: the mid rate less the spread, mid × (10000 − FX_SPREAD_BPS) / 10000 (50 bps by default; docs/api/fx-and-confidence.md).
+	// Rate Units of target_currency per one unit of source_currency, as an exact decimal string: the mid rate less the spread, mid × (10000 − FX_SPREAD_BPS) / 10000 (50 bps by default; [docs/api/fx-and-confidence.md](/docs/api/fx-and-confidence)).
 	Rate string `json:"rate"`
 
 	// SourceAmount JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
@@ -1214,6 +1214,22 @@ type ClientInterface interface {
 	// Corresponds with GET /docs (the `GetReferencePage` operationId).
 	GetReferencePage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetApiPagesIndex The public API pages (HTML): their index
+	//
+	// [docs/api/README.md](/docs/api) rendered, with a link to every page of docs/api; the `docs/api/<page>.md` references of this document link to these pages.
+	//
+	// Corresponds with GET /docs/api (the `GetApiPagesIndex` operationId).
+	GetApiPagesIndex(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiPage One public API page (HTML), such as idempotency
+	//
+	// docs/api/<page>.md rendered to HTML; 404 for a name that is not a page.
+	//
+	// Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+	//
+	// Corresponds with GET /docs/api/{page} (the `GetApiPage` operationId).
+	GetApiPage(ctx context.Context, page string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetReferencePageAsset Static assets of the reference page, served locally
 	//
 	// Scripts and styles of the reference page.
@@ -1480,6 +1496,42 @@ type ClientInterface interface {
 // Corresponds with GET /docs (the `GetReferencePage` operationId).
 func (c *Client) GetReferencePage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetReferencePageRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiPagesIndex The public API pages (HTML): their index
+//
+// [docs/api/README.md](/docs/api) rendered, with a link to every page of docs/api; the `docs/api/<page>.md` references of this document link to these pages.
+//
+// Corresponds with GET /docs/api (the `GetApiPagesIndex` operationId).
+func (c *Client) GetApiPagesIndex(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiPagesIndexRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiPage One public API page (HTML), such as idempotency
+//
+// docs/api/<page>.md rendered to HTML; 404 for a name that is not a page.
+//
+// Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+//
+// Corresponds with GET /docs/api/{page} (the `GetApiPage` operationId).
+func (c *Client) GetApiPage(ctx context.Context, page string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiPageRequest(c.Server, page)
 	if err != nil {
 		return nil, err
 	}
@@ -2018,6 +2070,67 @@ func NewGetReferencePageRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/docs")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetApiPagesIndexRequest constructs an http.Request for the GetApiPagesIndex method
+func NewGetApiPagesIndexRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/docs/api")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetApiPageRequest constructs an http.Request for the GetApiPage method
+func NewGetApiPageRequest(server string, page string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "page", page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/docs/api/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -2938,6 +3051,26 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /docs (the `GetReferencePage` operationId).
 	GetReferencePageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReferencePageHTTPResponse, error)
 
+	// GetApiPagesIndexWithResponse The public API pages (HTML): their index
+	//
+	// [docs/api/README.md](/docs/api) rendered, with a link to every page of docs/api; the `docs/api/<page>.md` references of this document link to these pages.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /docs/api (the `GetApiPagesIndex` operationId).
+	GetApiPagesIndexWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiPagesIndexHTTPResponse, error)
+
+	// GetApiPageWithResponse One public API page (HTML), such as idempotency
+	//
+	// docs/api/<page>.md rendered to HTML; 404 for a name that is not a page.
+	//
+	// Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /docs/api/{page} (the `GetApiPage` operationId).
+	GetApiPageWithResponse(ctx context.Context, page string, reqEditors ...RequestEditorFn) (*GetApiPageHTTPResponse, error)
+
 	// GetReferencePageAssetWithResponse Static assets of the reference page, served locally
 	//
 	// Scripts and styles of the reference page.
@@ -3260,6 +3393,102 @@ func (r GetReferencePageHTTPResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetReferencePageHTTPResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiPagesIndexHTTPResponse200Headers the declared response headers of an HTTP 200 response for GetApiPagesIndex
+type GetApiPagesIndexHTTPResponse200Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+type GetApiPagesIndexHTTPResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiPagesIndexHTTPResponse200Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiPagesIndexHTTPResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiPagesIndexHTTPResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiPagesIndexHTTPResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiPagesIndexHTTPResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiPageHTTPResponse200Headers the declared response headers of an HTTP 200 response for GetApiPage
+type GetApiPageHTTPResponse200Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+// GetApiPageHTTPResponse404Headers the declared response headers of an HTTP 404 response for GetApiPage
+type GetApiPageHTTPResponse404Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+type GetApiPageHTTPResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiPageHTTPResponse200Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetApiPageHTTPResponse404Headers
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetApiPageHTTPResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiPageHTTPResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiPageHTTPResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiPageHTTPResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiPageHTTPResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5794,6 +6023,38 @@ func (c *ClientWithResponses) GetReferencePageWithResponse(ctx context.Context, 
 	return ParseGetReferencePageHTTPResponse(rsp)
 }
 
+// GetApiPagesIndexWithResponse The public API pages (HTML): their index
+//
+// [docs/api/README.md](/docs/api) rendered, with a link to every page of docs/api; the `docs/api/<page>.md` references of this document link to these pages.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /docs/api (the `GetApiPagesIndex` operationId).
+func (c *ClientWithResponses) GetApiPagesIndexWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiPagesIndexHTTPResponse, error) {
+	rsp, err := c.GetApiPagesIndex(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiPagesIndexHTTPResponse(rsp)
+}
+
+// GetApiPageWithResponse One public API page (HTML), such as idempotency
+//
+// docs/api/<page>.md rendered to HTML; 404 for a name that is not a page.
+//
+// Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /docs/api/{page} (the `GetApiPage` operationId).
+func (c *ClientWithResponses) GetApiPageWithResponse(ctx context.Context, page string, reqEditors ...RequestEditorFn) (*GetApiPageHTTPResponse, error) {
+	rsp, err := c.GetApiPage(ctx, page, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiPageHTTPResponse(rsp)
+}
+
 // GetReferencePageAssetWithResponse Static assets of the reference page, served locally
 //
 // Scripts and styles of the reference page.
@@ -6260,6 +6521,84 @@ func ParseGetReferencePageHTTPResponse(rsp *http.Response) (*GetReferencePageHTT
 			headers.XRequestId = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiPagesIndexHTTPResponse parses an HTTP response from a GetApiPagesIndexWithResponse call
+func ParseGetApiPagesIndexHTTPResponse(rsp *http.Response) (*GetApiPagesIndexHTTPResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiPagesIndexHTTPResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiPagesIndexHTTPResponse200Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiPageHTTPResponse parses an HTTP response from a GetApiPageWithResponse call
+func ParseGetApiPageHTTPResponse(rsp *http.Response) (*GetApiPageHTTPResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiPageHTTPResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiPageHTTPResponse200Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetApiPageHTTPResponse404Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
 	}
 
 	return response, nil

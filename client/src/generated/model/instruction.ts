@@ -26,7 +26,7 @@ export interface Instruction {
   /** ISO 3166-1 alpha-2 country of the merchant. */
   country: string;
   /**
-     * Decode confidence in [0, 1]: the sum of the weights of the checks the QR passed (CRC 0.20, mandatory tags 0.15, identifiers valid 0.20, known identifier 0.15, country and currency consistent 0.15, account in clear 0.15). A valid static Pix code scores 1.0; docs/api/fx-and-confidence.md "Confidence".
+     * Decode confidence in [0, 1]: the sum of the weights of the checks the QR passed (CRC 0.20, mandatory tags 0.15, identifiers valid 0.20, known identifier 0.15, country and currency consistent 0.15, account in clear 0.15). A valid static Pix code scores 1.0; [docs/api/fx-and-confidence.md "Confidence"](/docs/api/fx-and-confidence#confidence).
      * @minimum 0
      * @maximum 1
      */

@@ -15,7 +15,7 @@ export interface Quote {
      */
   id: string;
   /**
-     * Units of target_currency per one unit of source_currency, as an exact decimal string: the mid rate less the spread, mid × (10000 − FX_SPREAD_BPS) / 10000 (50 bps by default; docs/api/fx-and-confidence.md).
+     * Units of target_currency per one unit of source_currency, as an exact decimal string: the mid rate less the spread, mid × (10000 − FX_SPREAD_BPS) / 10000 (50 bps by default; [docs/api/fx-and-confidence.md](/docs/api/fx-and-confidence)).
      * @pattern ^[0-9]+(\.[0-9]+)?$
      */
   rate: string;

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { loadApiPages } from '../../docs/api-pages';
 import { createDocsAssets, DOCS_CSP, DOCS_INIT_SCRIPT } from '../../docs/assets';
 import { errorCataloguePageHtml, referencePageHtml } from '../../docs/pages';
 import { apiError } from '../../errors/api-error';
@@ -56,6 +57,41 @@ export const ERROR_CATALOGUE_ROUTE = defineRoute({
   },
 });
 
+export const API_PAGES_INDEX_ROUTE = defineRoute({
+  method: 'GET',
+  url: '/docs/api',
+  schema: {
+    operationId: 'getApiPagesIndex',
+    tags: ['Service'],
+    summary: 'The public API pages (HTML): their index',
+    description:
+      'docs/api/README.md rendered, with a link to every page of docs/api; the `docs/api/<page>.md` references of this document link to these pages.',
+    security: [],
+    response: { '200': htmlResponse('The index of the API pages.') },
+  },
+});
+
+export const API_PAGE_ROUTE = defineRoute({
+  method: 'GET',
+  url: '/docs/api/:page',
+  schema: {
+    operationId: 'getApiPage',
+    tags: ['Service'],
+    summary: 'One public API page (HTML), such as idempotency',
+    description: 'docs/api/<page>.md rendered to HTML; 404 for a name that is not a page.',
+    security: [],
+    params: {
+      type: 'object',
+      required: ['page'],
+      properties: { page: { type: 'string', examples: ['idempotency'] } },
+    },
+    response: {
+      '200': htmlResponse('The page.'),
+      '404': ref('responses', 'NotFound'),
+    },
+  },
+});
+
 export const REFERENCE_PAGE_ASSET_ROUTE = defineRoute({
   method: 'GET',
   url: '/docs/assets/:name',
@@ -77,11 +113,17 @@ export const REFERENCE_PAGE_ASSET_ROUTE = defineRoute({
   },
 });
 
-/** Public documentation: the OpenAPI document, the reference page (also where / leads) and its assets, the error catalogue. */
+/**
+ * Public documentation: the OpenAPI document, the reference page (also where / leads) and its
+ * assets, the error catalogue, the API pages (docs/api/README.md "Served pages").
+ */
 export function registerDocsRoutes(app: FastifyInstance, deps: { openApiJson: string }): void {
   const assets = createDocsAssets();
   const referencePage = referencePageHtml();
   const errorsPage = errorCataloguePageHtml();
+  const apiPages = loadApiPages();
+  const sendPage = (reply: FastifyReply, html: string) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(html);
 
   // The base URL npm start prints, opened in a browser: the reference, not a 404.
   app.get('/', async (_request, reply) => reply.redirect('/docs', 302));
@@ -104,6 +146,22 @@ export function registerDocsRoutes(app: FastifyInstance, deps: { openApiJson: st
     handler: async (_request, reply) => {
       reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP);
       return errorsPage;
+    },
+  });
+  app.route({
+    ...routeOptions(API_PAGES_INDEX_ROUTE),
+    handler: async (_request, reply) => sendPage(reply, apiPages.html('') ?? ''),
+  });
+  app.route<{ Params: ParamsOf<typeof API_PAGE_ROUTE> }>({
+    ...routeOptions(API_PAGE_ROUTE),
+    handler: async (request, reply) => {
+      const html = apiPages.html(request.params.page);
+      if (html === undefined)
+        throw apiError(
+          'NotFoundError',
+          `No API page named ${JSON.stringify(request.params.page.slice(0, 100))}; the pages are listed at /docs/api.`,
+        );
+      return sendPage(reply, html);
     },
   });
   app.route<{ Params: ParamsOf<typeof REFERENCE_PAGE_ASSET_ROUTE> }>({

@@ -14,7 +14,7 @@ export const HEALTHZ_ROUTE = defineRoute({
   url: '/healthz',
   schema: {
     operationId: 'healthz',
-    tags: ['Service'],
+    tags: ['Operations'],
     summary: 'Liveness: the process is up',
     description: 'Answers 200 while the process runs; for orchestrators.',
     security: [],
@@ -27,7 +27,7 @@ export const READYZ_ROUTE = defineRoute({
   url: '/readyz',
   schema: {
     operationId: 'readyz',
-    tags: ['Service'],
+    tags: ['Operations'],
     summary: 'Readiness: 503 while shutting down or without the database',
     description:
       'Answers 200 when the gateway can take requests; 503 while it drains or cannot reach its database.',
