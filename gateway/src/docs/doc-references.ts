@@ -38,7 +38,7 @@ export function headingAnchor(text: string): string {
 
 // Left as they are: fenced code, existing links (text and target), and code spans that are not
 // exactly a reference. A reference, bare or as a code span, becomes a link.
-// A bare reference followed by a quoted heading (`docs/api/x.md "Heading"`, the house style of
+// A bare reference followed by a quoted heading (`docs/api/<page>.md "Heading"`, the house style of
 // references) links to that heading.
 const MARKDOWN_PARTS =
   /```[\s\S]*?```|\[[^\]\n]*\]\([^)\n]*\)|`docs\/api\/([A-Za-z0-9-]+)\.md`|`[^`\n]*`|docs\/api\/([A-Za-z0-9-]+)\.md(?: "([^"\n]+)")?/g;

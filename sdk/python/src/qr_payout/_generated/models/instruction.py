@@ -27,7 +27,8 @@ class Instruction:
         country (str): ISO 3166-1 alpha-2 country of the merchant.
         confidence (float): Decode confidence in [0, 1]: the sum of the weights of the checks the QR passed (CRC 0.20,
             mandatory tags 0.15, identifiers valid 0.20, known identifier 0.15, country and currency consistent 0.15,
-            account in clear 0.15). A valid static Pix code scores 1.0; docs/api/fx-and-confidence.md "Confidence".
+            account in clear 0.15). A valid static Pix code scores 1.0; [docs/api/fx-and-confidence.md
+            "Confidence"](/docs/api/fx-and-confidence#confidence).
         wallet_currency (str | Unset): ISO 4217 alphabetic currency code.
         wallet_amount (float | Unset): JSON number in major units with at most the currency's ISO 4217 minor-unit
             digits.

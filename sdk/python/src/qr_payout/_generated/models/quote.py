@@ -15,7 +15,8 @@ class Quote:
     Attributes:
         id (str): Quote id; consumed once, at execute.
         rate (str): Units of target_currency per one unit of source_currency, as an exact decimal string: the mid rate
-            less the spread, mid × (10000 − FX_SPREAD_BPS) / 10000 (50 bps by default; docs/api/fx-and-confidence.md).
+            less the spread, mid × (10000 − FX_SPREAD_BPS) / 10000 (50 bps by default; [docs/api/fx-and-
+            confidence.md](/docs/api/fx-and-confidence)).
         source_amount (float): JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
         source_currency (str): ISO 4217 alphabetic currency code.
         target_amount (float): JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
