@@ -8,17 +8,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { testInfra } from '@qr-payout/test-kit/infra';
-import { ENTRY_POINTS, REPO_ROOT, type System, startSystem, type TestTenant } from './harness';
-import { createRunDatabase } from './harness/database';
-import { call } from './support/http';
 import {
   builtEntryPoint,
-  type ImageRoot,
-  imageLauncher,
-  makeImageRoot,
-  releaseImageRoot,
-  runInImage,
-} from './support/image';
+  ENTRY_POINTS,
+  REPO_ROOT,
+  type System,
+  startSystem,
+  type TestTenant,
+} from './harness';
+import { createRunDatabase } from './harness/database';
+import { call } from './support/http';
+import { type ImageRoot, imageLauncher, makeImageRoot, releaseImageRoot, runInImage } from './support/image';
 import { type PublicTransaction, payPix } from './support/pay';
 
 // Building the image (when `npm test`'s image stage has not) takes minutes.

@@ -78,6 +78,37 @@ function tsLaunch(script: string, args: string[], env: NodeJS.ProcessEnv): Launc
 
 export const fromSource: Launcher = (deployable, env) => tsLaunch(ENTRY_POINTS[deployable], [], env);
 
+/** Where the build (`tsc -b tsconfig.build.json`) puts an entry point: <package>/dist/…/main.js. */
+export function builtEntryPoint(source: string): string {
+  return source.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
+}
+
+/**
+ * Runs a deployable from the build, as the image's ENTRYPOINT does (deploy/Dockerfile): no tsx, no
+ * development condition, the built telemetry preload. Half the CPU of a start from source, which
+ * the e2e stages pay for every process of every system they start (docs/testing.md "What `npm test` runs").
+ */
+export const fromBuild: Launcher = (deployable, env) => ({
+  command: process.execPath,
+  args: [
+    '--enable-source-maps',
+    '--require',
+    path.join(REPO_ROOT, builtEntryPoint(path.relative(REPO_ROOT, TELEMETRY_PRELOAD))),
+    path.join(REPO_ROOT, builtEntryPoint(ENTRY_POINTS[deployable])),
+  ],
+  cwd: REPO_ROOT,
+  env,
+});
+
+/**
+ * The launcher of a system that names none: from the build when E2E_LAUNCH=build (test-all sets it
+ * after its build stage, so the build is the checkout's), else from source, so a local run never
+ * starts a stale build.
+ */
+export function defaultLauncher(): Launcher {
+  return process.env.E2E_LAUNCH === 'build' ? fromBuild : fromSource;
+}
+
 /**
  * Runs a TypeScript entry point as its own process under the current Node, the way the e2e brief
  * and the Dockerfiles run a deployable: tsx loader, development export condition, telemetry preload.

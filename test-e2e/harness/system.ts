@@ -15,7 +15,7 @@ import {
 } from './admin';
 import { createRunDatabase, type SchemaOwner } from './database';
 import { freePort, freePorts } from './ports';
-import { fromSource, type Launcher, type ManagedProcess, spawnProcess } from './processes';
+import { defaultLauncher, type Launcher, type ManagedProcess, spawnProcess } from './processes';
 import { grpcServing, httpOk, waitUntilReady } from './readiness';
 
 export type ServiceName = 'decoder' | 'fx' | 'payout' | 'webhook';
@@ -286,7 +286,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     return { DATABASE_URL: name === 'decoder' ? undefined : database.serviceUrls[name] };
   };
   const processes: ManagedProcess[] = [];
-  const launch = opts.launcher ?? fromSource;
+  const launch = opts.launcher ?? defaultLauncher();
   const dns: Partial<Record<ServiceName, DnsResponder>> = {};
   let spawned = 0;
 

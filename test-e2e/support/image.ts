@@ -6,7 +6,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ENTRY_POINTS, type Launch, type Launcher, REPO_ROOT } from '../harness';
+import { builtEntryPoint, ENTRY_POINTS, type Launch, type Launcher, REPO_ROOT } from '../harness';
 
 const execFileAsync = promisify(execFile);
 
@@ -33,11 +33,6 @@ export function makeImageRoot(): ImageRoot {
 
 export function releaseImageRoot(image: ImageRoot): void {
   execFileSync(IMAGE_SCRIPT, ['release', image.root], { stdio: 'inherit' });
-}
-
-/** Where a deployable's build is in the image: services/fx/src/main.ts → services/fx/dist/main.js. */
-export function builtEntryPoint(source: string): string {
-  return source.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
 }
 
 // The harness's env holds host paths and tools (PATH, HOME, TMPDIR) that mean nothing in the image.
