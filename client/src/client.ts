@@ -8,6 +8,7 @@ import type {
   ExecuteRequest,
   ExecuteResponse,
   InstructionResponse,
+  ListSandboxTestQrs200,
   ListTransactionsParams,
   ListWebhookDeliveriesParams,
   PayRequest,
@@ -17,6 +18,7 @@ import type {
   SchemesResponse,
   TransactionResponse,
   TransactionsResponse,
+  TriggerSandboxEventBody,
   WalletCurrenciesResponse,
   WebhookDeliveriesResponse,
   WebhookDeliveryReplayRequest,
@@ -69,6 +71,10 @@ export type QrPayoutClient = {
     body?: WebhookDeliveryReplayRequest,
     options?: CallOptions,
   ): Promise<WebhookDeliveryReplayResponse>;
+  /** The sandbox's test QR codes and amounts (docs/sandbox-test-qrs.md); no key needed. */
+  listSandboxTestQrs(options?: CallOptions): Promise<ListSandboxTestQrs200>;
+  /** Sandbox only (docs/sandbox-test-qrs.md "Triggers"): a terminal transaction and its webhook event. */
+  triggerSandboxEvent(body: TriggerSandboxEventBody, options?: PaymentCallOptions): Promise<ExecuteResponse>;
 };
 
 /** The body of a generated answer's 2xx members (the transport has thrown for every other status). */
@@ -115,5 +121,7 @@ export function createClient(options: ClientOptions): QrPayoutClient {
     getWebhookDelivery: (id, call) => dataOf(operations.getWebhookDelivery(id, request(call))),
     replayWebhookDelivery: (id, body, call) =>
       dataOf(operations.replayWebhookDelivery(id, body, request(call))),
+    listSandboxTestQrs: (call) => dataOf(operations.listSandboxTestQrs(request(call))),
+    triggerSandboxEvent: (body, call) => dataOf(operations.triggerSandboxEvent(body, payment(call))),
   };
 }

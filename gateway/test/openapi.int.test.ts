@@ -1043,6 +1043,7 @@ describe('OpenAPI document conformance', () => {
     conform('get', '/v1/openapi.json', await request(base, '/v1/openapi.json'));
     conform('get', '/docs', await request(base, '/docs'));
     conform('get', '/docs/errors', await request(base, '/docs/errors'));
+    conform('get', '/docs/samples', await request(base, '/docs/samples'));
     conform('get', '/docs/api', await request(base, '/docs/api'));
     conform('get', '/docs/api/{page}', await request(base, '/docs/api/idempotency'));
     conform('get', '/docs/api/{page}', await request(base, '/docs/api/nothing'));

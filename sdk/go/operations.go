@@ -1,7 +1,7 @@
 package qrpayout
 
-// One method per public operation of the document (the TypeScript client's set, plus the sandbox
-// test-QR catalogue). Each returns the 2xx body as the document types it, or an *Error.
+// One method per operation of the document for API clients (the TypeScript client's set). Each
+// returns the 2xx body as the document types it, or an *Error.
 
 import (
 	"context"
@@ -115,5 +115,16 @@ func (c *Client) ListSandboxTestQrs(ctx context.Context, options ...CallOption) 
 	o := collect(options)
 	return call[api.ListSandboxTestQrs200JSONResponseBody](ctx, "GET /v1/sandbox/test-qrs", func(ctx context.Context) (*http.Response, error) {
 		return c.raw.ListSandboxTestQrs(ctx, o.editor())
+	})
+}
+
+// TriggerSandboxEvent is POST /v1/sandbox/triggers (sandbox only, docs/sandbox-test-qrs.md
+// "Triggers"): a terminal transaction and its webhook event, with an Idempotency-Key
+// (WithIdempotencyKey, else a new UUID).
+func (c *Client) TriggerSandboxEvent(ctx context.Context, body api.TriggerSandboxEventJSONRequestBody, options ...CallOption) (*api.ExecuteResponse, error) {
+	o := collect(options)
+	params := &api.TriggerSandboxEventParams{IdempotencyKey: o.paymentKey()}
+	return call[api.ExecuteResponse](ctx, "POST /v1/sandbox/triggers", func(ctx context.Context) (*http.Response, error) {
+		return c.raw.TriggerSandboxEvent(ctx, params, body, o.editor())
 	})
 }

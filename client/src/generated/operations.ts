@@ -89,6 +89,8 @@ export const getListSchemesUrl = () => {
  * The schemes the decoder recognizes, each with its country, currency, rail and the minimum and maximum amount its rail accepts (`min_amount`, `max_amount`; a positive amount outside them is 422 `AmountOutOfRange` at resolve and pay); and once for all of them, `payer_identity`: the payer fields execute and pay take and the payer documents payout checks, by issuing country and type. Cached by the gateway for SCHEMES_CACHE_TTL_MS (60 s by default): the list only changes with a decoder release or a change of payout limits.
  *
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#listSchemes](/docs/samples#listSchemes).
  * @summary List the accepted QR schemes
  */
 export const listSchemes = async ( options?: Parameters<typeof send>[1]): Promise<listSchemesResponse> => {
@@ -150,6 +152,8 @@ export const getListFxCurrenciesUrl = () => {
  * The currencies fx quotes from: the values `wallet_currency` accepts at POST /v1/resolve and POST /v1/pay (any other is 400 `ValidationError`), each with its ISO 4217 minor-unit digits. The list is the gateway's cached copy of fx's rate table (FX_CURRENCIES_CACHE_TTL_MS, 60 s by default); fx checks `wallet_currency` against its own table when it quotes. FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); the quoted `rate` is the mid less the spread, `mid × (10000 − FX_SPREAD_BPS) / 10000` (50 bps by default, one spread for every currency), in payment-currency units per wallet-currency unit, exact. The merchant receives `amount` exactly; the payer pays the smallest amount in the wallet currency's minor units worth at least that at the quoted rate (rounded up, never in the merchant's disfavour: 100.00 BRL at 5.42275 costs 18.45 USD, not 18.44), plus a fee of `ceil(source × FX_FEE_BPS / 10000)` minor units (0 by default). A quote can be executed until `expires_at`, 60 s after it was made by default (FX_QUOTE_TTL_MS); later execute answers 409 `QuoteExpired`: resolve again. The wallet currencies and their decimals are listed by GET /v1/fx/currencies.
  *
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#listFxCurrencies](/docs/samples#listFxCurrencies).
  * @summary List the wallet currencies
  */
 export const listFxCurrencies = async ( options?: Parameters<typeof send>[1]): Promise<listFxCurrenciesResponse> => {
@@ -235,6 +239,8 @@ export const getResolveUrl = () => {
  * Confidence: Decode confidence in [0, 1]: the sum of the weights of the checks the QR passed, rounded to 2 decimals. CRC valid 0.20 (always, on a decoded QR: a bad CRC is refused); mandatory EMVCo tags present 0.15; identifiers valid 0.20 (key format, CPF/CNPJ or CUIT check digits, CBU/CVU, Bre-B key, Yape token shape); a known network or identifier 0.15; country and currency consistent 0.15; the account in clear in the QR 0.15 (not for merchant ids and tokens the rail resolves). A valid static Pix code scores 1.0; a Yape or acquirer QR at most 0.85. A low score is information, not a refusal: what cannot be paid is 422 `QrDecodeError`.
  *
  * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
  * @summary Resolve a QR code into a payment instruction
  */
 export const resolve = async (resolveRequest: ResolveRequest, options?: Parameters<typeof send>[1]): Promise<resolveResponse> => {
@@ -335,6 +341,8 @@ export const getExecuteUrl = () => {
  * Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the `instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 `NotFoundError`). The call waits a bounded time (EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and `error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds `transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with `payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
  *
  * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
  * @summary Execute a resolved instruction
  */
 export const execute = async (executeRequest: ExecuteRequest, options?: Parameters<typeof send>[1]): Promise<executeResponse> => {
@@ -435,6 +443,8 @@ export const getPayUrl = () => {
  * POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction nor pays twice. In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
  *
  * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
  * @summary Resolve a QR code and execute the payment in one call
  */
 export const pay = async (payRequest: PayRequest, options?: Parameters<typeof send>[1]): Promise<payResponse> => {
@@ -613,6 +623,8 @@ export const getListTransactionsUrl = (params?: ListTransactionsParams,) => {
  * Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a `created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. Paging is by position (keyset), so transactions created while you page never shift a page: nothing is repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to 100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
  *
  * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#listTransactions](/docs/samples#listTransactions).
  * @summary List the tenant's transactions
  */
 export const listTransactions = async (params?: ListTransactionsParams, options?: Parameters<typeof send>[1]): Promise<listTransactionsResponse> => {
@@ -679,6 +691,8 @@ export const getGetInstructionUrl = (id: string,) => {
  * One of your instructions, as POST /v1/resolve showed it: the instruction fields, plus `wallet_currency`, `wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another tenant's id are all 404 `NotFoundError`.
  *
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#getInstruction](/docs/samples#getInstruction).
  * @summary Read an instruction
  */
 export const getInstruction = async (id: string, options?: Parameters<typeof send>[1]): Promise<getInstructionResponse> => {
@@ -745,6 +759,8 @@ export const getGetTransactionUrl = (id: string,) => {
  * The current state of one of your transactions. An unknown id and another tenant's id are both 404 `NotFoundError`, so ids cannot be probed.
  *
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#getTransaction](/docs/samples#getTransaction).
  * @summary Read a transaction
  */
 export const getTransaction = async (id: string, options?: Parameters<typeof send>[1]): Promise<getTransactionResponse> => {
@@ -806,6 +822,8 @@ export const getListWebhookEndpointsUrl = () => {
  * Every webhook endpoint registered for your tenant, with the names of its custom headers (values are never shown). Endpoints are registered by the operator during onboarding.
  *
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookEndpoints](/docs/samples#listWebhookEndpoints).
  * @summary List the tenant's webhook endpoints
  */
 export const listWebhookEndpoints = async ( options?: Parameters<typeof send>[1]): Promise<listWebhookEndpointsResponse> => {
@@ -879,6 +897,8 @@ export const getListWebhookDeliveriesUrl = (params?: ListWebhookDeliveriesParams
  * Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a `transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
  *
  * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
  * @summary List the tenant's webhook deliveries
  */
 export const listWebhookDeliveries = async (params?: ListWebhookDeliveriesParams, options?: Parameters<typeof send>[1]): Promise<listWebhookDeliveriesResponse> => {
@@ -945,6 +965,8 @@ export const getGetWebhookDeliveryUrl = (id: string,) => {
  * One of your deliveries and its `attempt_log`: every HTTP attempt, oldest first, across replays, with the status answered, the failure class and the first bytes of the answer. An unknown id and another tenant's id are both 404 `NotFoundError`.
  *
  * Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#getWebhookDelivery](/docs/samples#getWebhookDelivery).
  * @summary Read a webhook delivery with its attempts
  */
 export const getWebhookDelivery = async (id: string, options?: Parameters<typeof send>[1]): Promise<getWebhookDeliveryResponse> => {
@@ -1031,6 +1053,8 @@ export const getReplayWebhookDeliveryUrl = (id: string,) => {
  * Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with `attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`; a replay sooner than 10 seconds (the default) after the last replay of the same delivery is 429 `DeliveryReplayTooSoon` with Retry-After. No body is needed; an empty body or `{}` is accepted.
  *
  * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
  * @summary Send a webhook delivery again
  */
 export const replayWebhookDelivery = async (id: string,
@@ -1162,6 +1186,43 @@ export const getGetErrorCatalogueUrl = () => {
 export const getErrorCatalogue = async ( options?: Parameters<typeof send>[1]): Promise<getErrorCatalogueResponse> => {
 
   return send<getErrorCatalogueResponse>(getGetErrorCatalogueUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+export type getSamplesPageResponse200 = {
+  data: string
+  status: 200
+}
+
+export type getSamplesPageResponseSuccess = (getSamplesPageResponse200) & {
+  headers: Headers;
+};
+;
+
+export type getSamplesPageResponse = (getSamplesPageResponseSuccess)
+
+export const getGetSamplesPageUrl = () => {
+
+
+
+
+  return `/docs/samples`
+}
+
+/**
+ * One section per operation API clients call, anchored by its operationId (`/docs/samples#pay`), with a curl command and a program through each SDK; the description of each operation links to its section.
+ * @summary Samples (HTML): every operation in curl, TypeScript, Python and Go
+ */
+export const getSamplesPage = async ( options?: Parameters<typeof send>[1]): Promise<getSamplesPageResponse> => {
+
+  return send<getSamplesPageResponse>(getGetSamplesPageUrl(),
   {
     ...options,
     method: 'GET'
@@ -1406,6 +1467,8 @@ export const getListSandboxTestQrsUrl = () => {
 
 /**
  * Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
  * @summary Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)
  */
 export const listSandboxTestQrs = async ( options?: Parameters<typeof send>[1]): Promise<listSandboxTestQrsResponse> => {
@@ -1492,6 +1555,8 @@ export const getTriggerSandboxEventUrl = () => {
  * A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
  *
  * Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+ *
+ * Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
  * @summary Make a terminal transaction and its webhook event happen (sandbox only)
  */
 export const triggerSandboxEvent = async (triggerSandboxEventBody: TriggerSandboxEventBody, options?: Parameters<typeof send>[1]): Promise<triggerSandboxEventResponse> => {

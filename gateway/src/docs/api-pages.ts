@@ -30,6 +30,7 @@ export function loadApiPages(dir = API_PAGES_DIR): ApiPages {
     `<a href="${apiPageHref('README')}">the public API</a>`,
     ...names.map((name) => `<a href="${apiPageHref(name)}">${name}</a>`),
     `<a href="/docs/errors">error catalogue</a>`,
+    `<a href="/docs/samples">samples</a>`,
   ].join(' · ');
   const rendered = new Map<string, string>();
   for (const [name, markdown] of sources) {

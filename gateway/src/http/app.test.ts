@@ -563,6 +563,19 @@ describe('public app', () => {
       expect(payments.description).toContain('[docs/api/idempotency.md](/docs/api/idempotency)');
     });
 
+    it('serves the samples page under the docs CSP, linked from /docs and /docs/api', async () => {
+      const samples = await inject(app, { url: '/docs/samples' });
+      expect([samples.statusCode, samples.headers['content-type']]).toEqual([
+        200,
+        'text/html; charset=utf-8',
+      ]);
+      expect(samples.headers['content-security-policy']).toBe(DOCS_CSP);
+      expect(samples.body).toContain('<section id="pay">');
+      expect(samples.body).not.toContain('<script');
+      expect((await inject(app, { url: '/docs' })).body).toContain('href="/docs/samples"');
+      expect((await inject(app, { url: '/docs/api' })).body).toContain('href="/docs/samples"');
+    });
+
     it("groups partner callbacks and probes apart from the integrators' operations", async () => {
       const doc = (await inject(app, { url: '/v1/openapi.json' })).json();
       expect(doc.paths['/v1/partner/callbacks/{rail}'].post.tags).toEqual(['Partners']);

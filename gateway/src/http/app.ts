@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { requestContext } from '@qr-payout/platform/context';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { samplesPageHtml } from '../docs/samples/page';
 import { apiError } from '../errors/api-error';
 import type { IdempotencyCache } from '../idempotency/cache';
 import { buildOpenApiDocument, serverUrlFromDocsUrl } from '../openapi/document';
@@ -204,7 +205,7 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   registerInstructionsRoute(app, { payout: deps.payout, authenticate });
   registerWebhookEndpointsRoute(app, { webhook: deps.webhook, authenticate });
   registerWebhookDeliveriesRoutes(app, { webhook: deps.webhook, authenticate });
-  registerDocsRoutes(app, { openApiJson });
+  registerDocsRoutes(app, { openApiJson, samplesPageHtml: samplesPageHtml() });
   registerSandboxTestQrsRoutes(app);
   registerHealthRoutes(app, { readiness: deps.readiness });
   return app;

@@ -1,4 +1,5 @@
 import { apiPageNames, linkDescriptionReferences } from '../docs/doc-references';
+import { withSamplesLinks } from '../docs/samples/link';
 import { ERROR_TAGS } from '../errors/registry';
 import { PUBLIC_ROUTES } from '../http/routes/table';
 import { ERROR_BODY_SCHEMA } from '../http/schemas';
@@ -74,7 +75,10 @@ function documentOf(opts: { serverUrl?: string }) {
     ],
     tags: TAGS,
     security: [{ ApiKey: [] }],
-    paths: refNamedSchemas(withErrorLinks(pathsOf(PUBLIC_ROUTES), sharedResponses), namedSchemas),
+    paths: refNamedSchemas(
+      withSamplesLinks(withErrorLinks(pathsOf(PUBLIC_ROUTES), sharedResponses)),
+      namedSchemas,
+    ),
     webhooks: refNamedSchemas(webhooksOf(WEBHOOK_EVENTS), namedSchemas),
     components: {
       securitySchemes: {

@@ -61,6 +61,14 @@ export const TAGS = [
 
 export type TagName = (typeof TAGS)[number]['name'];
 
+/** The groups API clients do not call: the documentation itself, partner callbacks and probes. */
+const NOT_FOR_API_CLIENTS: ReadonlySet<TagName> = new Set(['Service', 'Partners', 'Operations']);
+
+/** Whether an operation is one an API client calls (and so has samples, docs/api/README.md "Samples"). */
+export function isForApiClients(tags: readonly TagName[]): boolean {
+  return !tags.some((tag) => NOT_FOR_API_CLIENTS.has(tag));
+}
+
 /** How fx prices a quote (services/fx/README.md "Quote math and rounding"). */
 export const FX_DESCRIPTION =
   "FX: the mid rate is the rate table's (a cross rate through USD: `per_usd(payment) / per_usd(wallet)`); " +

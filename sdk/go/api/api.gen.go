@@ -1246,6 +1246,13 @@ type ClientInterface interface {
 	// Corresponds with GET /docs/errors (the `GetErrorCatalogue` operationId).
 	GetErrorCatalogue(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetSamplesPage Samples (HTML): every operation in curl, TypeScript, Python and Go
+	//
+	// One section per operation API clients call, anchored by its operationId (`/docs/samples#pay`), with a curl command and a program through each SDK; the description of each operation links to its section.
+	//
+	// Corresponds with GET /docs/samples (the `GetSamplesPage` operationId).
+	GetSamplesPage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Healthz Liveness: the process is up
 	//
 	// Answers 200 while the process runs; for orchestrators.
@@ -1268,6 +1275,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/execute (the `Execute` operationId).
@@ -1278,6 +1287,8 @@ type ClientInterface interface {
 	// Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the `instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 `NotFoundError`). The call waits a bounded time (EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and `error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds `transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with `payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1290,6 +1301,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listFxCurrencies](/docs/samples#listFxCurrencies).
+	//
 	// Corresponds with GET /v1/fx/currencies (the `ListFxCurrencies` operationId).
 	ListFxCurrencies(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -1298,6 +1311,8 @@ type ClientInterface interface {
 	// One of your instructions, as POST /v1/resolve showed it: the instruction fields, plus `wallet_currency`, `wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another tenant's id are all 404 `NotFoundError`.
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#getInstruction](/docs/samples#getInstruction).
 	//
 	// Corresponds with GET /v1/instructions/{id} (the `GetInstruction` operationId).
 	GetInstruction(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1337,6 +1352,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/pay (the `Pay` operationId).
@@ -1347,6 +1364,8 @@ type ClientInterface interface {
 	// POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction nor pays twice. In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1363,6 +1382,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/resolve (the `Resolve` operationId).
@@ -1378,6 +1399,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/resolve (the `Resolve` operationId).
@@ -1387,6 +1410,8 @@ type ClientInterface interface {
 	//
 	// Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
+	//
 	// Corresponds with GET /v1/sandbox/test-qrs (the `ListSandboxTestQrs` operationId).
 	ListSandboxTestQrs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -1395,6 +1420,8 @@ type ClientInterface interface {
 	// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1407,6 +1434,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
@@ -1418,6 +1447,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listSchemes](/docs/samples#listSchemes).
+	//
 	// Corresponds with GET /v1/schemes (the `ListSchemes` operationId).
 	ListSchemes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -1426,6 +1457,8 @@ type ClientInterface interface {
 	// Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a `created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. Paging is by position (keyset), so transactions created while you page never shift a page: nothing is repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to 100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listTransactions](/docs/samples#listTransactions).
 	//
 	// Corresponds with GET /v1/transactions (the `ListTransactions` operationId).
 	ListTransactions(ctx context.Context, params *ListTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1436,6 +1469,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#getTransaction](/docs/samples#getTransaction).
+	//
 	// Corresponds with GET /v1/transactions/{id} (the `GetTransaction` operationId).
 	GetTransaction(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -1444,6 +1479,8 @@ type ClientInterface interface {
 	// Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a `transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
 	//
 	// Corresponds with GET /v1/webhook-deliveries (the `ListWebhookDeliveries` operationId).
 	ListWebhookDeliveries(ctx context.Context, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1454,6 +1491,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#getWebhookDelivery](/docs/samples#getWebhookDelivery).
+	//
 	// Corresponds with GET /v1/webhook-deliveries/{id} (the `GetWebhookDelivery` operationId).
 	GetWebhookDelivery(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -1462,6 +1501,8 @@ type ClientInterface interface {
 	// Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with `attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`; a replay sooner than 10 seconds (the default) after the last replay of the same delivery is 429 `DeliveryReplayTooSoon` with Retry-After. No body is needed; an empty body or `{}` is accepted.
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1474,6 +1515,8 @@ type ClientInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/webhook-deliveries/{id}/replay (the `ReplayWebhookDelivery` operationId).
@@ -1484,6 +1527,8 @@ type ClientInterface interface {
 	// Every webhook endpoint registered for your tenant, with the names of its custom headers (values are never shown). Endpoints are registered by the operator during onboarding.
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookEndpoints](/docs/samples#listWebhookEndpoints).
 	//
 	// Corresponds with GET /v1/webhook-endpoints (the `ListWebhookEndpoints` operationId).
 	ListWebhookEndpoints(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1578,6 +1623,23 @@ func (c *Client) GetErrorCatalogue(ctx context.Context, reqEditors ...RequestEdi
 	return c.Client.Do(req)
 }
 
+// GetSamplesPage Samples (HTML): every operation in curl, TypeScript, Python and Go
+//
+// One section per operation API clients call, anchored by its operationId (`/docs/samples#pay`), with a curl command and a program through each SDK; the description of each operation links to its section.
+//
+// Corresponds with GET /docs/samples (the `GetSamplesPage` operationId).
+func (c *Client) GetSamplesPage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSamplesPageRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Healthz Liveness: the process is up
 //
 // Answers 200 while the process runs; for orchestrators.
@@ -1620,6 +1682,8 @@ func (c *Client) Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/execute (the `Execute` operationId).
@@ -1640,6 +1704,8 @@ func (c *Client) ExecuteWithBody(ctx context.Context, params *ExecuteParams, con
 // Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the `instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 `NotFoundError`). The call waits a bounded time (EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and `error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds `transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with `payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1662,6 +1728,8 @@ func (c *Client) Execute(ctx context.Context, params *ExecuteParams, body Execut
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listFxCurrencies](/docs/samples#listFxCurrencies).
+//
 // Corresponds with GET /v1/fx/currencies (the `ListFxCurrencies` operationId).
 func (c *Client) ListFxCurrencies(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListFxCurrenciesRequest(c.Server)
@@ -1680,6 +1748,8 @@ func (c *Client) ListFxCurrencies(ctx context.Context, reqEditors ...RequestEdit
 // One of your instructions, as POST /v1/resolve showed it: the instruction fields, plus `wallet_currency`, `wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another tenant's id are all 404 `NotFoundError`.
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#getInstruction](/docs/samples#getInstruction).
 //
 // Corresponds with GET /v1/instructions/{id} (the `GetInstruction` operationId).
 func (c *Client) GetInstruction(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1759,6 +1829,8 @@ func (c *Client) PartnerCallback(ctx context.Context, rail PartnerCallbackParams
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/pay (the `Pay` operationId).
@@ -1779,6 +1851,8 @@ func (c *Client) PayWithBody(ctx context.Context, params *PayParams, contentType
 // POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction nor pays twice. In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1805,6 +1879,8 @@ func (c *Client) Pay(ctx context.Context, params *PayParams, body PayJSONRequest
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/resolve (the `Resolve` operationId).
@@ -1830,6 +1906,8 @@ func (c *Client) ResolveWithBody(ctx context.Context, contentType string, body i
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/resolve (the `Resolve` operationId).
@@ -1849,6 +1927,8 @@ func (c *Client) Resolve(ctx context.Context, body ResolveJSONRequestBody, reqEd
 //
 // Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
+//
 // Corresponds with GET /v1/sandbox/test-qrs (the `ListSandboxTestQrs` operationId).
 func (c *Client) ListSandboxTestQrs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSandboxTestQrsRequest(c.Server)
@@ -1867,6 +1947,8 @@ func (c *Client) ListSandboxTestQrs(ctx context.Context, reqEditors ...RequestEd
 // A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
 //
 // Takes any type of body and a specified content type.
 //
@@ -1889,6 +1971,8 @@ func (c *Client) TriggerSandboxEventWithBody(ctx context.Context, params *Trigge
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
@@ -1910,6 +1994,8 @@ func (c *Client) TriggerSandboxEvent(ctx context.Context, params *TriggerSandbox
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listSchemes](/docs/samples#listSchemes).
+//
 // Corresponds with GET /v1/schemes (the `ListSchemes` operationId).
 func (c *Client) ListSchemes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSchemesRequest(c.Server)
@@ -1928,6 +2014,8 @@ func (c *Client) ListSchemes(ctx context.Context, reqEditors ...RequestEditorFn)
 // Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a `created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. Paging is by position (keyset), so transactions created while you page never shift a page: nothing is repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to 100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listTransactions](/docs/samples#listTransactions).
 //
 // Corresponds with GET /v1/transactions (the `ListTransactions` operationId).
 func (c *Client) ListTransactions(ctx context.Context, params *ListTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1948,6 +2036,8 @@ func (c *Client) ListTransactions(ctx context.Context, params *ListTransactionsP
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#getTransaction](/docs/samples#getTransaction).
+//
 // Corresponds with GET /v1/transactions/{id} (the `GetTransaction` operationId).
 func (c *Client) GetTransaction(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTransactionRequest(c.Server, id)
@@ -1966,6 +2056,8 @@ func (c *Client) GetTransaction(ctx context.Context, id string, reqEditors ...Re
 // Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a `transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
 //
 // Corresponds with GET /v1/webhook-deliveries (the `ListWebhookDeliveries` operationId).
 func (c *Client) ListWebhookDeliveries(ctx context.Context, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1986,6 +2078,8 @@ func (c *Client) ListWebhookDeliveries(ctx context.Context, params *ListWebhookD
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#getWebhookDelivery](/docs/samples#getWebhookDelivery).
+//
 // Corresponds with GET /v1/webhook-deliveries/{id} (the `GetWebhookDelivery` operationId).
 func (c *Client) GetWebhookDelivery(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWebhookDeliveryRequest(c.Server, id)
@@ -2004,6 +2098,8 @@ func (c *Client) GetWebhookDelivery(ctx context.Context, id string, reqEditors .
 // Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with `attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`; a replay sooner than 10 seconds (the default) after the last replay of the same delivery is 429 `DeliveryReplayTooSoon` with Retry-After. No body is needed; an empty body or `{}` is accepted.
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
 //
 // Takes any type of body and a specified content type.
 //
@@ -2026,6 +2122,8 @@ func (c *Client) ReplayWebhookDeliveryWithBody(ctx context.Context, id string, c
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/webhook-deliveries/{id}/replay (the `ReplayWebhookDelivery` operationId).
@@ -2046,6 +2144,8 @@ func (c *Client) ReplayWebhookDelivery(ctx context.Context, id string, body Repl
 // Every webhook endpoint registered for your tenant, with the names of its custom headers (values are never shown). Endpoints are registered by the operator during onboarding.
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookEndpoints](/docs/samples#listWebhookEndpoints).
 //
 // Corresponds with GET /v1/webhook-endpoints (the `ListWebhookEndpoints` operationId).
 func (c *Client) ListWebhookEndpoints(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2192,6 +2292,33 @@ func NewGetErrorCatalogueRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/docs/errors")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetSamplesPageRequest constructs an http.Request for the GetSamplesPage method
+func NewGetSamplesPageRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/docs/samples")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -3091,6 +3218,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /docs/errors (the `GetErrorCatalogue` operationId).
 	GetErrorCatalogueWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetErrorCatalogueHTTPResponse, error)
 
+	// GetSamplesPageWithResponse Samples (HTML): every operation in curl, TypeScript, Python and Go
+	//
+	// One section per operation API clients call, anchored by its operationId (`/docs/samples#pay`), with a curl command and a program through each SDK; the description of each operation links to its section.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /docs/samples (the `GetSamplesPage` operationId).
+	GetSamplesPageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSamplesPageHTTPResponse, error)
+
 	// HealthzWithResponse Liveness: the process is up
 	//
 	// Answers 200 while the process runs; for orchestrators.
@@ -3117,6 +3253,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/execute (the `Execute` operationId).
@@ -3127,6 +3265,8 @@ type ClientWithResponsesInterface interface {
 	// Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the `instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 `NotFoundError`). The call waits a bounded time (EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and `error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds `transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with `payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3139,6 +3279,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listFxCurrencies](/docs/samples#listFxCurrencies).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/fx/currencies (the `ListFxCurrencies` operationId).
@@ -3149,6 +3291,8 @@ type ClientWithResponsesInterface interface {
 	// One of your instructions, as POST /v1/resolve showed it: the instruction fields, plus `wallet_currency`, `wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another tenant's id are all 404 `NotFoundError`.
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#getInstruction](/docs/samples#getInstruction).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3192,6 +3336,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/pay (the `Pay` operationId).
@@ -3202,6 +3348,8 @@ type ClientWithResponsesInterface interface {
 	// POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction nor pays twice. In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3218,6 +3366,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/resolve (the `Resolve` operationId).
@@ -3233,6 +3383,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/resolve (the `Resolve` operationId).
@@ -3241,6 +3393,8 @@ type ClientWithResponsesInterface interface {
 	// ListSandboxTestQrsWithResponse Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)
 	//
 	// Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3253,6 +3407,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
@@ -3263,6 +3419,8 @@ type ClientWithResponsesInterface interface {
 	// A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3275,6 +3433,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listSchemes](/docs/samples#listSchemes).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/schemes (the `ListSchemes` operationId).
@@ -3285,6 +3445,8 @@ type ClientWithResponsesInterface interface {
 	// Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a `created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. Paging is by position (keyset), so transactions created while you page never shift a page: nothing is repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to 100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listTransactions](/docs/samples#listTransactions).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3297,6 +3459,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#getTransaction](/docs/samples#getTransaction).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/transactions/{id} (the `GetTransaction` operationId).
@@ -3307,6 +3471,8 @@ type ClientWithResponsesInterface interface {
 	// Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a `transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3319,6 +3485,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#getWebhookDelivery](/docs/samples#getWebhookDelivery).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/webhook-deliveries/{id} (the `GetWebhookDelivery` operationId).
@@ -3329,6 +3497,8 @@ type ClientWithResponsesInterface interface {
 	// Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with `attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`; a replay sooner than 10 seconds (the default) after the last replay of the same delivery is 429 `DeliveryReplayTooSoon` with Retry-After. No body is needed; an empty body or `{}` is accepted.
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3341,6 +3511,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
+	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/webhook-deliveries/{id}/replay (the `ReplayWebhookDelivery` operationId).
@@ -3351,6 +3523,8 @@ type ClientWithResponsesInterface interface {
 	// Every webhook endpoint registered for your tenant, with the names of its custom headers (values are never shown). Endpoints are registered by the operator during onboarding.
 	//
 	// Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+	//
+	// Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookEndpoints](/docs/samples#listWebhookEndpoints).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3585,6 +3759,47 @@ func (r GetErrorCatalogueHTTPResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetErrorCatalogueHTTPResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSamplesPageHTTPResponse200Headers the declared response headers of an HTTP 200 response for GetSamplesPage
+type GetSamplesPageHTTPResponse200Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+type GetSamplesPageHTTPResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetSamplesPageHTTPResponse200Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSamplesPageHTTPResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSamplesPageHTTPResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSamplesPageHTTPResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSamplesPageHTTPResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6087,6 +6302,21 @@ func (c *ClientWithResponses) GetErrorCatalogueWithResponse(ctx context.Context,
 	return ParseGetErrorCatalogueHTTPResponse(rsp)
 }
 
+// GetSamplesPageWithResponse Samples (HTML): every operation in curl, TypeScript, Python and Go
+//
+// One section per operation API clients call, anchored by its operationId (`/docs/samples#pay`), with a curl command and a program through each SDK; the description of each operation links to its section.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /docs/samples (the `GetSamplesPage` operationId).
+func (c *ClientWithResponses) GetSamplesPageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSamplesPageHTTPResponse, error) {
+	rsp, err := c.GetSamplesPage(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSamplesPageHTTPResponse(rsp)
+}
+
 // HealthzWithResponse Liveness: the process is up
 //
 // Answers 200 while the process runs; for orchestrators.
@@ -6125,6 +6355,8 @@ func (c *ClientWithResponses) ReadyzWithResponse(ctx context.Context, reqEditors
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/execute (the `Execute` operationId).
@@ -6141,6 +6373,8 @@ func (c *ClientWithResponses) ExecuteWithBodyWithResponse(ctx context.Context, p
 // Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the `instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 `NotFoundError`). The call waits a bounded time (EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and `error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds `transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is paying is 409 `ChargeAlreadyPaid`, whose body adds `transaction_id` when that payment is yours; an expired FX quote is 409 `QuoteExpired` (resolve again). `payer_tax_id` is the payer’s own identifier in their own country: with `payer_country` (and `payer_id_type`) it is checked by that country’s rules (GET /v1/schemes `payer_identity`), and bad check digits, an unknown country or type are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`InstructionAlreadyExecuted`](/docs/errors#InstructionAlreadyExecuted), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`QuoteExpired`](/docs/errors#QuoteExpired), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6159,6 +6393,8 @@ func (c *ClientWithResponses) ExecuteWithResponse(ctx context.Context, params *E
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listFxCurrencies](/docs/samples#listFxCurrencies).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/fx/currencies (the `ListFxCurrencies` operationId).
@@ -6175,6 +6411,8 @@ func (c *ClientWithResponses) ListFxCurrenciesWithResponse(ctx context.Context, 
 // One of your instructions, as POST /v1/resolve showed it: the instruction fields, plus `wallet_currency`, `wallet_amount` and `quote` when an FX quote was made. An unknown id, a malformed one and another tenant's id are all 404 `NotFoundError`.
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#getInstruction](/docs/samples#getInstruction).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6242,6 +6480,8 @@ func (c *ClientWithResponses) PartnerCallbackWithResponse(ctx context.Context, r
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/pay (the `Pay` operationId).
@@ -6258,6 +6498,8 @@ func (c *ClientWithResponses) PayWithBodyWithResponse(ctx context.Context, param
 // POST /v1/resolve and POST /v1/execute in one call: the body is the union of both, and the answer carries the transaction and the instruction the QR resolved to (with `wallet_amount` and `quote` when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a second instruction nor pays twice. In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`ChargeAlreadyPaid`](/docs/errors#ChargeAlreadyPaid), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6280,6 +6522,8 @@ func (c *ClientWithResponses) PayWithResponse(ctx context.Context, params *PayPa
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/resolve (the `Resolve` operationId).
@@ -6301,6 +6545,8 @@ func (c *ClientWithResponses) ResolveWithBodyWithResponse(ctx context.Context, c
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`QrDecodeError`](/docs/errors#QrDecodeError), [`AmountMismatch`](/docs/errors#AmountMismatch), [`AmountRequired`](/docs/errors#AmountRequired), [`AmountOutOfRange`](/docs/errors#AmountOutOfRange), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable), [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/resolve (the `Resolve` operationId).
@@ -6315,6 +6561,8 @@ func (c *ClientWithResponses) ResolveWithResponse(ctx context.Context, body Reso
 // ListSandboxTestQrsWithResponse Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)
 //
 // Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6333,6 +6581,8 @@ func (c *ClientWithResponses) ListSandboxTestQrsWithResponse(ctx context.Context
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/sandbox/triggers (the `TriggerSandboxEvent` operationId).
@@ -6349,6 +6599,8 @@ func (c *ClientWithResponses) TriggerSandboxEventWithBodyWithResponse(ctx contex
 // A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`) runs it: every other deployment lists it in its reference too and answers 403 `SandboxOnly`, whatever the body. An unknown `event` is 400 `ValidationError` naming `event`. Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly); the same key and body after it finished returns the first response with `Idempotent-Replayed: true` (with this request's `request_id`); the same key with another body is 400 `IdempotencyConflict`. Only outcomes are kept: a 5xx, or a refusal before anything ran (validation, QR or amount errors), is not stored, so the same key can be retried. The body fingerprint is the SHA-256 of the canonical JSON of the parsed body (key order and spacing do not matter).
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`IdempotencyKeyMissing`](/docs/errors#IdempotencyKeyMissing), [`IdempotencyConflict`](/docs/errors#IdempotencyConflict), [`AuthError`](/docs/errors#AuthError), [`SandboxOnly`](/docs/errors#SandboxOnly), [`IdempotencyInProgress`](/docs/errors#IdempotencyInProgress), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6367,6 +6619,8 @@ func (c *ClientWithResponses) TriggerSandboxEventWithResponse(ctx context.Contex
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listSchemes](/docs/samples#listSchemes).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/schemes (the `ListSchemes` operationId).
@@ -6383,6 +6637,8 @@ func (c *ClientWithResponses) ListSchemesWithResponse(ctx context.Context, reqEd
 // Your transactions, newest first (`createdAt`, then `id`, descending), optionally filtered by `status` and a `created_gte` / `created_lt` range, a page at a time: pass `next_cursor` back as `cursor` until it is null. Paging is by position (keyset), so transactions created while you page never shift a page: nothing is repeated and nothing that existed when you started is skipped. An unknown query parameter, a `status` that is not a state, a date-time without a time zone, a reversed range, a `limit` that is not an integer from 1 to 100 or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listTransactions](/docs/samples#listTransactions).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6401,6 +6657,8 @@ func (c *ClientWithResponses) ListTransactionsWithResponse(ctx context.Context, 
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#getTransaction](/docs/samples#getTransaction).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/transactions/{id} (the `GetTransaction` operationId).
@@ -6417,6 +6675,8 @@ func (c *ClientWithResponses) GetTransactionWithResponse(ctx context.Context, id
 // Your deliveries, newest first, optionally filtered by `transaction_id` and `status` (both may be combined), a page at a time: pass `next_cursor` back as `cursor` until it is null. An unknown query parameter, a `status` that is not a state, a `limit` that is not an integer from 1 to 100, a `transaction_id` that is not a transaction id or a `cursor` this API did not give are 400 `ValidationError` naming the parameter.
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6435,6 +6695,8 @@ func (c *ClientWithResponses) ListWebhookDeliveriesWithResponse(ctx context.Cont
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#getWebhookDelivery](/docs/samples#getWebhookDelivery).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/webhook-deliveries/{id} (the `GetWebhookDelivery` operationId).
@@ -6451,6 +6713,8 @@ func (c *ClientWithResponses) GetWebhookDeliveryWithResponse(ctx context.Context
 // Re-enqueues a `delivered`, `failed` or `exhausted` delivery: it becomes `pending` with `attempts` 0 and `next_attempt_at` now, and the worker sends the same event (same `event_id`, same body, a fresh signature) on its next tick. Replaying a `delivered` delivery is a supported re-send: receivers deduplicate on `event_id`. A `pending` or `delivering` delivery is 409 `DeliveryInFlight`; a replay sooner than 10 seconds (the default) after the last replay of the same delivery is 429 `DeliveryReplayTooSoon` with Retry-After. No body is needed; an empty body or `{}` is accepted.
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6469,6 +6733,8 @@ func (c *ClientWithResponses) ReplayWebhookDeliveryWithBodyWithResponse(ctx cont
 //
 // Errors it can return: [`ValidationError`](/docs/errors#ValidationError), [`AuthError`](/docs/errors#AuthError), [`NotFoundError`](/docs/errors#NotFoundError), [`DeliveryInFlight`](/docs/errors#DeliveryInFlight), [`PayloadTooLarge`](/docs/errors#PayloadTooLarge), [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType), [`RateLimitError`](/docs/errors#RateLimitError), [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 //
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/webhook-deliveries/{id}/replay (the `ReplayWebhookDelivery` operationId).
@@ -6485,6 +6751,8 @@ func (c *ClientWithResponses) ReplayWebhookDeliveryWithResponse(ctx context.Cont
 // Every webhook endpoint registered for your tenant, with the names of its custom headers (values are never shown). Endpoints are registered by the operator during onboarding.
 //
 // Errors it can return: [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError), [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+//
+// Samples in curl, TypeScript, Python and Go: [/docs/samples#listWebhookEndpoints](/docs/samples#listWebhookEndpoints).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6672,6 +6940,35 @@ func ParseGetErrorCatalogueHTTPResponse(rsp *http.Response) (*GetErrorCatalogueH
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetErrorCatalogueHTTPResponse200Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSamplesPageHTTPResponse parses an HTTP response from a GetSamplesPageWithResponse call
+func ParseGetSamplesPageHTTPResponse(rsp *http.Response) (*GetSamplesPageHTTPResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSamplesPageHTTPResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetSamplesPageHTTPResponse200Headers
 		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
 			var value openapi_types.UUID
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {

@@ -57,6 +57,20 @@ export const ERROR_CATALOGUE_ROUTE = defineRoute({
   },
 });
 
+export const SAMPLES_PAGE_ROUTE = defineRoute({
+  method: 'GET',
+  url: '/docs/samples',
+  schema: {
+    operationId: 'getSamplesPage',
+    tags: ['Service'],
+    summary: 'Samples (HTML): every operation in curl, TypeScript, Python and Go',
+    description:
+      'One section per operation API clients call, anchored by its operationId (`/docs/samples#pay`), with a curl command and a program through each SDK; the description of each operation links to its section.',
+    security: [],
+    response: { '200': htmlResponse('The samples page.') },
+  },
+});
+
 export const API_PAGES_INDEX_ROUTE = defineRoute({
   method: 'GET',
   url: '/docs/api',
@@ -115,9 +129,12 @@ export const REFERENCE_PAGE_ASSET_ROUTE = defineRoute({
 
 /**
  * Public documentation: the OpenAPI document, the reference page (also where / leads) and its
- * assets, the error catalogue, the API pages (docs/api/README.md "Served pages").
+ * assets, the error catalogue, the samples, the API pages (docs/api/README.md "Served pages").
  */
-export function registerDocsRoutes(app: FastifyInstance, deps: { openApiJson: string }): void {
+export function registerDocsRoutes(
+  app: FastifyInstance,
+  deps: { openApiJson: string; samplesPageHtml: string },
+): void {
   const assets = createDocsAssets();
   const referencePage = referencePageHtml();
   const errorsPage = errorCataloguePageHtml();
@@ -147,6 +164,10 @@ export function registerDocsRoutes(app: FastifyInstance, deps: { openApiJson: st
       reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP);
       return errorsPage;
     },
+  });
+  app.route({
+    ...routeOptions(SAMPLES_PAGE_ROUTE),
+    handler: async (_request, reply) => sendPage(reply, deps.samplesPageHtml),
   });
   app.route({
     ...routeOptions(API_PAGES_INDEX_ROUTE),

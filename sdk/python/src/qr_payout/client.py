@@ -17,7 +17,7 @@ import httpx
 from ._generated.api.fx import list_fx_currencies
 from ._generated.api.instructions import get_instruction
 from ._generated.api.payments import execute, pay, resolve
-from ._generated.api.sandbox import list_sandbox_test_qrs
+from ._generated.api.sandbox import list_sandbox_test_qrs, trigger_sandbox_event
 from ._generated.api.schemes import list_schemes
 from ._generated.api.transactions import get_transaction, list_transactions
 from ._generated.api.webhook_deliveries import get_webhook_delivery, list_webhook_deliveries, replay_webhook_delivery
@@ -35,6 +35,7 @@ from ._generated.models import (
     SchemesResponse,
     TransactionResponse,
     TransactionsResponse,
+    TriggerSandboxEventBody,
     WalletCurrenciesResponse,
     WebhookDeliveriesResponse,
     WebhookDeliveryReplayRequest,
@@ -99,6 +100,15 @@ class QrPayoutClient:
     def list_sandbox_test_qrs(self) -> ListSandboxTestQrsResponse200:
         """The sandbox's test QR codes and amounts (docs/sandbox-test-qrs.md); no key needed."""
         return _success(list_sandbox_test_qrs.sync_detailed(client=self.generated), ListSandboxTestQrsResponse200)
+
+    def trigger_sandbox_event(
+        self, body: TriggerSandboxEventBody | Mapping[str, Any], *, idempotency_key: str | None = None
+    ) -> ExecuteResponse:
+        """Sandbox only (docs/sandbox-test-qrs.md "Triggers"): a terminal transaction and its webhook event."""
+        request = _model(body, TriggerSandboxEventBody)
+        key = idempotency_key or str(uuid.uuid4())
+        answer = trigger_sandbox_event.sync_detailed(client=self.generated, body=request, idempotency_key=key)
+        return _success(answer, ExecuteResponse)
 
     def resolve(self, body: ResolveRequest | Mapping[str, Any]) -> ResolveResponse:
         request = _model(body, ResolveRequest)

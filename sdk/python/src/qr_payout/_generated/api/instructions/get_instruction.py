@@ -91,6 +91,9 @@ def sync_detailed(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#getInstruction](/docs/samples#getInstruction).
+
     Args:
         id (str):
 
@@ -129,6 +132,9 @@ def sync(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#getInstruction](/docs/samples#getInstruction).
+
     Args:
         id (str):
 
@@ -161,6 +167,9 @@ async def asyncio_detailed(
     [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#getInstruction](/docs/samples#getInstruction).
 
     Args:
         id (str):
@@ -197,6 +206,9 @@ async def asyncio(
     [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#getInstruction](/docs/samples#getInstruction).
 
     Args:
         id (str):

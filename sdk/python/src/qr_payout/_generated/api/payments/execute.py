@@ -145,6 +145,8 @@ def sync_detailed(
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
+
     Args:
         idempotency_key (str):
         body (ExecuteRequest):
@@ -212,6 +214,8 @@ def sync(
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
+
     Args:
         idempotency_key (str):
         body (ExecuteRequest):
@@ -273,6 +277,8 @@ async def asyncio_detailed(
     [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType),
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
 
     Args:
         idempotency_key (str):
@@ -338,6 +344,8 @@ async def asyncio(
     [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType),
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#execute](/docs/samples#execute).
 
     Args:
         idempotency_key (str):

@@ -138,6 +138,8 @@ def sync_detailed(
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable),
     [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
+
     Args:
         idempotency_key (str):
         body (PayRequest):
@@ -198,6 +200,8 @@ def sync(
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable),
     [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
+
     Args:
         idempotency_key (str):
         body (PayRequest):
@@ -252,6 +256,8 @@ async def asyncio_detailed(
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable),
     [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
 
     Args:
         idempotency_key (str):
@@ -310,6 +316,8 @@ async def asyncio(
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable),
     [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#pay](/docs/samples#pay).
 
     Args:
         idempotency_key (str):

@@ -141,6 +141,8 @@ def sync_detailed(
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable),
     [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+
     Args:
         body (ResolveRequest):
 
@@ -209,6 +211,8 @@ def sync(
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable),
     [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
 
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
+
     Args:
         body (ResolveRequest):
 
@@ -271,6 +275,8 @@ async def asyncio_detailed(
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable),
     [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
 
     Args:
         body (ResolveRequest):
@@ -337,6 +343,8 @@ async def asyncio(
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable),
     [`QrLocationUnavailable`](/docs/errors#QrLocationUnavailable).
+
+    Samples in curl, TypeScript, Python and Go: [/docs/samples#resolve](/docs/samples#resolve).
 
     Args:
         body (ResolveRequest):

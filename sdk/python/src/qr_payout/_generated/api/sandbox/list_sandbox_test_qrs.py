@@ -56,6 +56,9 @@ def sync_detailed(
     52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the
     page `/docs/sandbox-test-qrs`.
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -85,6 +88,9 @@ def sync(
     52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the
     page `/docs/sandbox-test-qrs`.
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -109,6 +115,9 @@ async def asyncio_detailed(
     test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03,
     52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the
     page `/docs/sandbox-test-qrs`.
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -136,6 +145,9 @@ async def asyncio(
     test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03,
     52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the
     page `/docs/sandbox-test-qrs`.
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

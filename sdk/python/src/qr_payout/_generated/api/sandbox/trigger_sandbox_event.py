@@ -135,6 +135,9 @@ def sync_detailed(
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
+
     Args:
         idempotency_key (str):
         body (TriggerSandboxEventBody):
@@ -192,6 +195,9 @@ def sync(
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
+
     Args:
         idempotency_key (str):
         body (TriggerSandboxEventBody):
@@ -243,6 +249,9 @@ async def asyncio_detailed(
     [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType),
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
 
     Args:
         idempotency_key (str):
@@ -298,6 +307,9 @@ async def asyncio(
     [`UnsupportedMediaType`](/docs/errors#UnsupportedMediaType),
     [`RateLimitError`](/docs/errors#RateLimitError), [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#triggerSandboxEvent](/docs/samples#triggerSandboxEvent).
 
     Args:
         idempotency_key (str):

@@ -90,6 +90,9 @@ def sync_detailed(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#getTransaction](/docs/samples#getTransaction).
+
     Args:
         id (str):
 
@@ -127,6 +130,9 @@ def sync(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#getTransaction](/docs/samples#getTransaction).
+
     Args:
         id (str):
 
@@ -158,6 +164,9 @@ async def asyncio_detailed(
     [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#getTransaction](/docs/samples#getTransaction).
 
     Args:
         id (str):
@@ -193,6 +202,9 @@ async def asyncio(
     [`NotFoundError`](/docs/errors#NotFoundError), [`RateLimitError`](/docs/errors#RateLimitError),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#getTransaction](/docs/samples#getTransaction).
 
     Args:
         id (str):

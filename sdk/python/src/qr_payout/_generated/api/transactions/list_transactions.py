@@ -128,6 +128,9 @@ def sync_detailed(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listTransactions](/docs/samples#listTransactions).
+
     Args:
         status (TransactionStatus | Unset):
         created_gte (datetime.datetime | Unset):
@@ -182,6 +185,9 @@ def sync(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listTransactions](/docs/samples#listTransactions).
+
     Args:
         status (TransactionStatus | Unset):
         created_gte (datetime.datetime | Unset):
@@ -230,6 +236,9 @@ async def asyncio_detailed(
     [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listTransactions](/docs/samples#listTransactions).
 
     Args:
         status (TransactionStatus | Unset):
@@ -282,6 +291,9 @@ async def asyncio(
     [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listTransactions](/docs/samples#listTransactions).
 
     Args:
         status (TransactionStatus | Unset):

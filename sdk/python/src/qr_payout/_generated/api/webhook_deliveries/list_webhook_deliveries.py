@@ -115,6 +115,9 @@ def sync_detailed(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
+
     Args:
         transaction_id (str | Unset):
         status (WebhookDeliveryStatus | Unset):
@@ -164,6 +167,9 @@ def sync(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
+
     Args:
         transaction_id (str | Unset):
         status (WebhookDeliveryStatus | Unset):
@@ -207,6 +213,9 @@ async def asyncio_detailed(
     [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
 
     Args:
         transaction_id (str | Unset):
@@ -254,6 +263,9 @@ async def asyncio(
     [`AuthError`](/docs/errors#AuthError), [`RateLimitError`](/docs/errors#RateLimitError),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#listWebhookDeliveries](/docs/samples#listWebhookDeliveries).
 
     Args:
         transaction_id (str | Unset):

@@ -130,6 +130,9 @@ def sync_detailed(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
+
     Args:
         id (str):
         body (WebhookDeliveryReplayRequest | Unset):
@@ -179,6 +182,9 @@ def sync(
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
 
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
+
     Args:
         id (str):
         body (WebhookDeliveryReplayRequest | Unset):
@@ -222,6 +228,9 @@ async def asyncio_detailed(
     [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
 
     Args:
         id (str):
@@ -269,6 +278,9 @@ async def asyncio(
     [`DeliveryReplayTooSoon`](/docs/errors#DeliveryReplayTooSoon),
     [`InternalError`](/docs/errors#InternalError),
     [`ServiceUnavailable`](/docs/errors#ServiceUnavailable).
+
+    Samples in curl, TypeScript, Python and Go:
+    [/docs/samples#replayWebhookDelivery](/docs/samples#replayWebhookDelivery).
 
     Args:
         id (str):

@@ -1,0 +1,95 @@
+# shellcheck shell=bash
+# Sourced by the SDK stages to check the samples of /docs/samples (docs/testing.md "Samples"): written
+# to files by gateway/src/docs/samples/cli.ts, then vetted (Go) or run against the sandbox of
+# scripts/lib/sandbox.sh (curl, Python), each answer checked against the statuses its operation
+# documents. Needs ROOT (the clone) set by the sourcing script.
+#
+#   samples_write <dir> [--sandbox]   the samples into <dir>; --sandbox: with ids made on the sandbox
+#   samples_vet_go <dir>              go vet of every Go sample, as a package of sdk/go's module
+#   samples_run_curl <dir>            run every curl sample against the sandbox, check its status
+#   samples_run_python <dir> <python> the same for the Python samples, with that interpreter
+
+samples_write() {
+  (cd "$ROOT" && scripts/node24 node --conditions=development --import tsx gateway/src/docs/samples/cli.ts "$@")
+}
+
+# samples_check <dir> <language> <operationId> <status>: the status is one the operation documents;
+# `2xx` (an SDK returned an answer) stands for any of its 2xx. A 5xx is never a sample's answer.
+samples_check() {
+  local dir="$1" language="$2" op="$3" status="$4" documented
+  documented="$(awk -F '\t' -v op="$op" '$1 == op { print $2 }' "$dir/statuses.tsv")"
+  local ok=1
+  case "$status" in
+    2xx) [[ " $documented" == *" 2"* ]] || ok=0 ;;
+    [1-4][0-9][0-9]) [[ " $documented " == *" $status "* ]] || ok=0 ;;
+    *) ok=0 ;;
+  esac
+  if [ "$ok" = 1 ]; then
+    printf 'samples: %-10s %-24s %s\n' "$language" "$op" "$status" >&2
+    return 0
+  fi
+  echo "samples: $language $op answered $status; it documents $documented, and a 5xx never passes" >&2
+  return 1
+}
+
+samples_operations() { cut -f1 "$1/statuses.tsv"; }
+
+samples_run_curl() {
+  local dir="$1" failed=0 op status
+  mkdir -p "$dir/answers"
+  for op in $(samples_operations "$dir"); do
+    # The sample as written; curl keeps the body aside and prints the status, and uuidgen is
+    # provided where the system has none.
+    status="$(ANSWER="$dir/answers/$op.curl.json" bash -c '
+      command -v uuidgen >/dev/null || uuidgen() { cat /proc/sys/kernel/random/uuid; }
+      curl() { command curl -o "$ANSWER" -w "%{http_code}" "$@"; }
+      . "$1"' _ "$dir/curl/$op.sh")" || status="curl failed"
+    samples_check "$dir" curl "$op" "$status" || failed=1
+  done
+  return "$failed"
+}
+
+samples_run_python() {
+  local dir="$1" python="$2" failed=0 op status
+  # One interpreter for all of them (an import of httpx each would cost more than the calls); each
+  # sample runs as its own __main__, its QrPayoutError caught for the status.
+  "$python" - "$dir" >"$dir/python-answers.log" 2>&1 <<'PY' || { cat "$dir/python-answers.log" >&2; return 1; }
+import runpy
+import sys
+from pathlib import Path
+
+from qr_payout import QrPayoutError
+
+folder = Path(sys.argv[1])
+for line in (folder / "statuses.tsv").read_text().splitlines():
+    op = line.split("\t")[0]
+    try:
+        runpy.run_path(str(folder / "python" / f"{op}.py"), run_name="__main__")
+        status = "2xx"
+    except QrPayoutError as error:
+        status = str(error.status)
+    except Exception as error:  # noqa: BLE001 - the check names what broke, then goes on
+        print(f"{op}: {error!r}", file=sys.stderr)
+        status = f"error {type(error).__name__}"
+    (folder / "python" / f"{op}.status").write_text(status)
+PY
+  for op in $(samples_operations "$dir"); do
+    status="$(cat "$dir/python/$op.status" 2>/dev/null || echo 'no answer')"
+    samples_check "$dir" python "$op" "$status" || failed=1
+  done
+  return "$failed"
+}
+
+samples_vet_go() {
+  local dir="$1" package rc=0
+  # Inside sdk/go's module so the samples import this checkout's SDK; a folder starting with a dot,
+  # so no `./...` of another check picks it up, named explicitly here.
+  package="$(mktemp -d "$ROOT/sdk/go/.samples-XXXXXX")"
+  cp -r "$dir/go/." "$package/"
+  local packages=() op
+  for op in $(samples_operations "$dir"); do packages+=("./$(basename "$package")/$op"); done
+  (cd "$ROOT/sdk/go" && go vet "${packages[@]}") || rc=$?
+  rm -rf "$package"
+  [ "$rc" = 0 ] && echo "samples: go vet of ${#packages[@]} Go samples ok" >&2
+  return "$rc"
+}
