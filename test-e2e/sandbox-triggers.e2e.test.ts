@@ -1,4 +1,4 @@
-// POST /v1/sandbox/triggers (docs/sandbox-test-qrs.md "Triggers") through the real gateway (run
+// POST /v1/sandbox/triggers (docs/api/sandbox.md "Triggers") through the real gateway (run
 // with SANDBOX_MODE=true, as the sandbox runs it), decoder, payout, partner simulator and webhook
 // service on real PostgreSQL and Kafka: each event makes a real transaction that is terminal in the
 // answer, and its signed event reaches the tenant's registered endpoint. A gateway without

@@ -115,7 +115,7 @@ export const REFERENCE_PAGE_ASSET_ROUTE = defineRoute({
 
 /**
  * Public documentation: the OpenAPI document, the reference page (also where / leads) and its
- * assets, the error catalogue, the API pages (docs/api/README.md "Served pages").
+ * assets, the error catalogue, the API pages (README "Served docs").
  */
 export function registerDocsRoutes(app: FastifyInstance, deps: { openApiJson: string }): void {
   const assets = createDocsAssets();

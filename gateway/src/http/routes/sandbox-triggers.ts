@@ -23,7 +23,7 @@ import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_KEY_HEADERS } from './execute';
 import { type PayRouteDeps, payQr } from './pay';
 
 export interface SandboxTriggersRouteDeps extends PayRouteDeps {
-  /** SANDBOX_MODE: false answers 403 SandboxOnly (docs/sandbox-test-qrs.md "Triggers"). */
+  /** SANDBOX_MODE: false answers 403 SandboxOnly (docs/api/sandbox.md "Triggers"). */
   sandboxMode: boolean;
 }
 
@@ -52,7 +52,7 @@ export const SANDBOX_TRIGGER_ROUTE = defineRoute({
     tags: ['Sandbox'],
     summary: 'Make a terminal transaction and its webhook event happen (sandbox only)',
     description:
-      'A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the ' +
+      'A test helper (docs/api/sandbox.md "Triggers"): pays a sandbox test QR for your tenant through the ' +
       'normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: ' +
       '`br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the ' +
       'transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, ' +
@@ -97,7 +97,7 @@ export const SANDBOX_TRIGGER_ROUTE = defineRoute({
 });
 
 /**
- * POST /v1/sandbox/triggers (docs/sandbox-test-qrs.md "Triggers"): authenticated, then refused
+ * POST /v1/sandbox/triggers (docs/api/sandbox.md "Triggers"): authenticated, then refused
  * outside the sandbox before the key or the body are looked at, then run like a pay under the
  * request's Idempotency-Key (docs/api/idempotency.md "The Idempotency-Key").
  */
