@@ -4,6 +4,8 @@
 // answer, and its signed event reaches the tenant's registered endpoint. A gateway without
 // SANDBOX_MODE refusing it: gateway/test/openapi.int.test.ts and the route's unit test.
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { TransactionEventType } from '@qr-payout/platform/vocabulary';
+import { sandboxTriggerExampleTransaction } from '../gateway/src/openapi/sandbox-trigger-examples';
 import { type System, startSystem, type TestTenant } from './harness';
 import { call } from './support/http';
 import type { PublicTransaction } from './support/pay';
@@ -53,6 +55,13 @@ describe('POST /v1/sandbox/triggers', () => {
     const txn = answer.json?.transaction as PublicTransaction;
     expect(txn.status).toBe(status);
     if (status === 'failed') expect(txn.error?.code).toBe('AC03');
+    // The reference's example of this answer is what the sandbox answers, but for ids, times and
+    // the rail's reference (gateway/src/openapi/sandbox-trigger-examples.ts).
+    const { id, instructionId, createdAt, updatedAt, result, ...example } = sandboxTriggerExampleTransaction(
+      event as TransactionEventType,
+    );
+    expect(txn).toMatchObject(example);
+    expect(txn.result === null).toBe(result === null);
 
     const read = await call(system.gatewayUrl, `/v1/transactions/${txn.id}`, { apiKey: tenant.apiKey });
     expect(read.json?.transaction).toMatchObject({ id: txn.id, status });

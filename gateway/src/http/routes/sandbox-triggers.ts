@@ -4,7 +4,6 @@ import { apiError } from '../../errors/api-error';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { idempotencyKeyOf, requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
 import { runIdempotent } from '../../idempotency/run';
-import { EXAMPLE_FAILED_TRANSACTION, EXAMPLE_TRANSACTION } from '../../openapi/examples';
 import {
   AUTHENTICATED_ERRORS,
   errorResponse,
@@ -16,6 +15,7 @@ import {
   withRequestId,
 } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
+import { sandboxTriggerExampleTransaction } from '../../openapi/sandbox-trigger-examples';
 import { SANDBOX_TRIGGER_EVENTS, sandboxTriggerPayment } from '../../payments/sandbox-triggers';
 import { dropNullFields } from '../null-as-absent';
 import { CALLBACK_URL_PROPERTY, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
@@ -74,9 +74,13 @@ export const SANDBOX_TRIGGER_ROUTE = defineRoute({
           ...example(
             'failed',
             'transaction.failed',
-            withRequestId('transaction', EXAMPLE_FAILED_TRANSACTION),
+            withRequestId('transaction', sandboxTriggerExampleTransaction('transaction.failed')),
           ),
-          ...example('completed', 'transaction.completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
+          ...example(
+            'completed',
+            'transaction.completed',
+            withRequestId('transaction', sandboxTriggerExampleTransaction('transaction.completed')),
+          ),
         },
         IDEMPOTENT_REPLAYED_HEADER,
       ),
