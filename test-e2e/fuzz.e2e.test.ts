@@ -111,7 +111,7 @@ beforeAll(async () => {
   process.stdout.write(`fuzz: FUZZ_SEED=${SEED} FUZZ_CASES=${CASES}; run again: ${RERUN}\n`);
   system = await startSystem({
     readyTimeoutMs: 120_000,
-    // A …54 amount is answered processing after this wait (docs/sandbox-test-qrs.md "Test amounts");
+    // A …54 amount is answered processing after this wait (docs/api/sandbox.md "Test amounts");
     // 2 s instead of 8 keeps one from holding a slot of the pool for long.
     serviceEnv: { payout: { EXECUTE_WAIT_MS: '2000' } },
   });

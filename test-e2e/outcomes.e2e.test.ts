@@ -1,4 +1,4 @@
-// Each sandbox outcome of docs/sandbox-test-qrs.md "Test amounts" reaches its terminal
+// Each sandbox outcome of docs/api/sandbox.md "Test amounts" reaches its terminal
 // state through the path it names, and each terminal transition yields exactly one event on
 // payout.transaction-events.v1, read back here by a Kafka consumer of our own. Every deployable and
 // the partner simulator run as separate processes against real PostgreSQL, Redis and Kafka, with

@@ -25,7 +25,7 @@ const RATE_PER_SECOND = 8;
 const CLIENT_TIMEOUT_MS = 15_000;
 const RETRY_AFTER_MS = 1_000;
 const STEADY_MS = 4_000; // load with a healthy primary before, between and after the switches
-// Settled within a second by the simulator (docs/sandbox-test-qrs.md "Test amounts"): completed,
+// Settled within a second by the simulator (docs/api/sandbox.md "Test amounts"): completed,
 // failed at once (51), completed by polling (52), failed by polling (53). No slow 54s: the run
 // stays short.
 const CENTS = ['10', '20', '51', '52', '53', '30'];

@@ -246,7 +246,7 @@ async function missingNames(query: string): Promise<string[]> {
 async function driveTraffic(): Promise<void> {
   const statuses: number[] = [];
   // Completed, refused by the partner at once (…51), completed after a poll (…52), and one paid
-  // from USD (payout quotes at fx): docs/sandbox-test-qrs.md "Test amounts".
+  // from USD (payout quotes at fx): docs/api/sandbox.md "Test amounts".
   for (const [amount, extra] of [[10.0], [20.51], [20.52], [12.0, { wallet_currency: 'USD' }]] as const) {
     statuses.push((await payPix(system.gatewayUrl, tenant.apiKey, amount, extra)).status);
   }

@@ -127,10 +127,15 @@ describe('sandbox test QR catalogue end to end', () => {
     const docs = await call(system.gatewayUrl, '/docs');
     expect(docs.text).toContain('href="/docs/sandbox-test-qrs"');
     expect(docs.text).toContain('href="/docs/api"');
-    // The API pages the descriptions link to (docs/api/README.md "Served pages").
+    // The API pages the descriptions link to (gateway README "Served docs").
     const idempotency = await call(system.gatewayUrl, '/docs/api/idempotency');
     expect(idempotency.status).toBe(200);
     expect(idempotency.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // The page the test codes link for amounts and triggers (docs/api/sandbox.md "Triggers").
+    expect(page.text).toContain('href="/docs/api/sandbox"');
+    const sandbox = await call(system.gatewayUrl, '/docs/api/sandbox');
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.text).toContain('<h2 id="triggers">');
     const unknown = await call(system.gatewayUrl, '/docs/api/nope');
     expect({ status: unknown.status, tag: unknown.json?._tag }).toEqual({
       status: 404,

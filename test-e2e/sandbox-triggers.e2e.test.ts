@@ -1,9 +1,11 @@
-// POST /v1/sandbox/triggers (docs/sandbox-test-qrs.md "Triggers") through the real gateway (run
+// POST /v1/sandbox/triggers (docs/api/sandbox.md "Triggers") through the real gateway (run
 // with SANDBOX_MODE=true, as the sandbox runs it), decoder, payout, partner simulator and webhook
 // service on real PostgreSQL and Kafka: each event makes a real transaction that is terminal in the
 // answer, and its signed event reaches the tenant's registered endpoint. A gateway without
 // SANDBOX_MODE refusing it: gateway/test/openapi.int.test.ts and the route's unit test.
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { TransactionEventType } from '@qr-payout/platform/vocabulary';
+import { sandboxTriggerExampleTransaction } from '../gateway/src/openapi/sandbox-trigger-examples';
 import { type System, startSystem, type TestTenant } from './harness';
 import { call } from './support/http';
 import type { PublicTransaction } from './support/pay';
@@ -53,6 +55,13 @@ describe('POST /v1/sandbox/triggers', () => {
     const txn = answer.json?.transaction as PublicTransaction;
     expect(txn.status).toBe(status);
     if (status === 'failed') expect(txn.error?.code).toBe('AC03');
+    // The reference's example of this answer is what the sandbox answers, but for ids, times and
+    // the rail's reference (gateway/src/openapi/sandbox-trigger-examples.ts).
+    const { id, instructionId, createdAt, updatedAt, result, ...example } = sandboxTriggerExampleTransaction(
+      event as TransactionEventType,
+    );
+    expect(txn).toMatchObject(example);
+    expect(txn.result === null).toBe(result === null);
 
     const read = await call(system.gatewayUrl, `/v1/transactions/${txn.id}`, { apiKey: tenant.apiKey });
     expect(read.json?.transaction).toMatchObject({ id: txn.id, status });

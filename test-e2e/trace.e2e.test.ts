@@ -267,7 +267,7 @@ test("a pay settled later by the polling worker keeps its webhook attempts in th
 
   // The client's own trace (the gateway honours traceparent), so the pay's trace id is known here.
   // …52: accepted, then settled about 150 ms later without a callback: found by the polling worker
-  // (docs/sandbox-test-qrs.md "Test amounts"), in a `payout.poll_transaction` trace of its own.
+  // (docs/api/sandbox.md "Test amounts"), in a `payout.poll_transaction` trace of its own.
   const payTraceId = randomBytes(16).toString('hex');
   const paid = await call(system.gatewayUrl, '/v1/pay', {
     apiKey: tenant.apiKey,

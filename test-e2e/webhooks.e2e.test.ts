@@ -125,7 +125,7 @@ async function deliveriesOf(txnId: string, as: TestTenant = tenant) {
 }
 
 describe('each sandbox outcome reaches exactly the subscribed targets, signed', () => {
-  // docs/sandbox-test-qrs.md "Test amounts": the amount's last two digits pick the outcome and the
+  // docs/api/sandbox.md "Test amounts": the amount's last two digits pick the outcome and the
   // path that settles it.
   const outcomes: Array<[string, number, 'completed' | 'failed']> = [
     ['completed through the partner callback', 10.0, 'completed'],

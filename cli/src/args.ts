@@ -54,7 +54,7 @@ export type Command =
   /** tenantId '' for every tenant; limit 0 for payout's default (100). */
   | { kind: 'transactions stuck'; tenantId: string; limit: number };
 
-/** A sandbox trigger (docs/sandbox-test-qrs.md "Triggers"): the public API, with a tenant's key. */
+/** A sandbox trigger (docs/api/sandbox.md "Triggers"): the public API, with a tenant's key. */
 export interface TriggerCommand {
   kind: 'trigger';
   event: TransactionEventType;
@@ -434,7 +434,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
 };
 
-/** `payoutctl trigger EVENT`, one per transaction event type (docs/sandbox-test-qrs.md "Triggers"). */
+/** `payoutctl trigger EVENT`, one per transaction event type (docs/api/sandbox.md "Triggers"). */
 function triggerSpec(event: TransactionEventType): CommandSpec {
   return {
     summary: `Sandbox only: make a real ${event.split('.')[1]} transaction of the key's tenant and its ${event} webhook.`,

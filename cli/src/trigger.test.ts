@@ -1,7 +1,7 @@
 import { parseCommandLine, UsageError } from './args';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, runPayoutctl } from './run';
 
-// `payoutctl trigger EVENT` (docs/sandbox-test-qrs.md "Triggers"): parsed from the command table,
+// `payoutctl trigger EVENT` (docs/api/sandbox.md "Triggers"): parsed from the command table,
 // sent as POST /v1/sandbox/triggers with the tenant's key, the API's answer printed. A fake fetch
 // stands in for the gateway; test-e2e/sandbox-triggers.e2e.test.ts runs the real route.
 

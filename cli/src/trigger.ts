@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PublicConnection, TriggerCommand } from './args';
 
-// `payoutctl trigger EVENT` (docs/sandbox-test-qrs.md "Triggers"): one POST /v1/sandbox/triggers
+// `payoutctl trigger EVENT` (docs/api/sandbox.md "Triggers"): one POST /v1/sandbox/triggers
 // with the tenant's API key. The gateway owns every rule (sandbox only, idempotency, the event's
 // payment); this prints its answer.
 

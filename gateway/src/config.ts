@@ -67,7 +67,7 @@ const shape = {
   partnerCallbackSecret: str('PARTNER_CALLBACK_SECRET', { secret: true, optional: true }),
   migrateOnStart: bool('MIGRATE_ON_START', { default: false }),
   // The one owner of "this deployment is the sandbox": set only by the sandbox's wiring
-  // (sandbox/src/service-env.ts); it opens the test helpers (docs/sandbox-test-qrs.md "Triggers").
+  // (sandbox/src/service-env.ts); it opens the test helpers (docs/api/sandbox.md "Triggers").
   sandboxMode: bool('SANDBOX_MODE', { default: false }),
   logLevel: oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'], { default: 'info' }),
   shutdownGraceMs: int('SHUTDOWN_GRACE_MS', { default: 20_000, min: 0, max: 600_000 }),

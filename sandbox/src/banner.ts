@@ -3,7 +3,9 @@
 // sandbox's credentials are meant to appear; they never go to the logs. Every command in it runs as
 // printed in bash (key included), in the order docs/quick-start.md follows, with the names the docs
 // and the client use: QR_PAYOUT_API_KEY, QR_PAYOUT_SIGNING_SECRET, and "operator token".
+
 import { DYNAMIC_PIX_CHARGE, SANDBOX_TEST_QRS, type SandboxTestQr } from '@qr-payout/gateway';
+import { defaultExecuteWaitText } from '@qr-payout/platform/execute-wait';
 
 export type BannerInfo = {
   baseUrl: string;
@@ -104,8 +106,9 @@ export function formatBanner(info: BannerInfo): string {
     `  PAYOUT_ADMIN_URL=${info.adminUrl} PAYOUT_ADMIN_TOKEN='${info.adminToken}' npx payoutctl tenant list`,
     '',
     'Webhooks arrive signed within a second; retries run 10,000 times faster than in production (docs/api/webhooks.md).',
-    'Amounts ending in 51 or 53 are answered failed (AC03, AM04), 54 processing then completed in about 20 s; the test QR',
-    'codes page and docs/sandbox-test-qrs.md list them all.',
+    `Amounts ending in 51 or 53 are answered failed (AC03, AM04); 54 makes the pay call wait ${defaultExecuteWaitText()}, then answer`,
+    'processing (it completes about 20 s later): give your HTTP client a longer timeout. Test amounts and triggers:',
+    `${info.baseUrl}/docs/api/sandbox; every test QR code: the Test QR codes page.`,
     'Press Ctrl-C to stop. Data is kept in the data folder between runs.',
     '',
   ].join('\n');

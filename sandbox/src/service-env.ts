@@ -72,7 +72,7 @@ export function gatewayEnv(
     ADMIN_PORT: String(placement.adminPort),
     // In memory instead of Redis (docs/architecture.md "Deployment").
     RATE_LIMIT_BACKEND: 'memory',
-    // The test helpers answer only here (docs/sandbox-test-qrs.md "Triggers").
+    // The test helpers answer only here (docs/api/sandbox.md "Triggers").
     SANDBOX_MODE: 'true',
     DECODER_URL: placement.serviceUrls.decoder,
     FX_URL: placement.serviceUrls.fx,

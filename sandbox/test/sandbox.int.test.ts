@@ -240,7 +240,7 @@ describe('npm start', () => {
   });
 
   it('triggers a real failed transaction and its signed webhook (SANDBOX_MODE from its own wiring)', async () => {
-    // docs/sandbox-test-qrs.md "Triggers": a receiver on loopback, as the sandbox allows.
+    // docs/api/sandbox.md "Triggers": a receiver on loopback, as the sandbox allows.
     const received: { header: string; rawBody: Buffer }[] = [];
     const receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];

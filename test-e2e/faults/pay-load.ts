@@ -1,7 +1,7 @@
 // Open-loop pay load for the fault campaign: a pay starts every 1000/rate ms whatever the earlier
 // ones are doing, so a slow or dead system gets the same offered load as a healthy one. Each pay is
 // a payment of the test kit's Pix QR by one of several tenants, half with a `callback_url`; its
-// amount's last two digits pick the sandbox outcome (docs/sandbox-test-qrs.md "Test amounts").
+// amount's last two digits pick the sandbox outcome (docs/api/sandbox.md "Test amounts").
 // Pays go to the gateways in turn. Two retry rules (docs/testing.md "Fault campaign"):
 // - `once` (one gateway): a pay answered 503 or not at all is retried once with the same
 //   Idempotency-Key, after `retryAfterMs` (docs/api/idempotency.md), so replays are exercised too;

@@ -42,7 +42,7 @@ export interface PayCase {
   text: string;
 }
 
-/** The payers of docs/sandbox-test-qrs.md "How to use them" and the test kit, as raw members. */
+/** The payers of docs/api/sandbox.md "How to use them" and the test kit, as raw members. */
 const PAYERS: Record<string, string>[] = [
   PAYER,
   {
@@ -84,7 +84,7 @@ export function writtenForm(minor: bigint, form: number): string {
   }
 }
 
-/** A payable amount: mostly below 100,000.00, its cents sometimes a sandbox outcome (docs/sandbox-test-qrs.md "Test amounts"). */
+/** A payable amount: mostly below 100,000.00, its cents sometimes a sandbox outcome (docs/api/sandbox.md "Test amounts"). */
 const payableMinor: fc.Arbitrary<bigint> = fc
   .tuple(
     fc.oneof(

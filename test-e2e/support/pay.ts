@@ -1,6 +1,6 @@
 // What the money-path proofs (outcomes, crash, stuck) share: a payment of the test kit's Pix QR
 // whose amount the request chooses (so the amount's last two digits pick the sandbox outcome,
-// docs/sandbox-test-qrs.md "Test amounts") by its payer, and the shapes the gateway and the
+// docs/api/sandbox.md "Test amounts") by its payer, and the shapes the gateway and the
 // simulator answer.
 
 import { randomUUID } from 'node:crypto';

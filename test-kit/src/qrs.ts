@@ -182,7 +182,7 @@ export function dynamicPixQr(fields: { location: string; name: string; city: str
 
 /**
  * A static Pix QR without an amount: POST /v1/pay's `amount` then sets it, so the amount's last two
- * digits pick the sandbox outcome (docs/sandbox-test-qrs.md "Test amounts").
+ * digits pick the sandbox outcome (docs/api/sandbox.md "Test amounts").
  */
 export const PIX_WITHOUT_AMOUNT = staticPixQr({
   key: '123e4567-e89b-42d3-a456-426614174000',

@@ -5,8 +5,8 @@ import { escapeHtml } from './html';
 import { createMarkdownRenderer } from './markdown';
 import { docPage } from './pages';
 
-// The public API pages of docs/api, served as HTML under /docs/api (docs/api/README.md "Served
-// pages"): rendered once, when the gateway starts, each with the list of all of them on top.
+// The public API pages of docs/api, served as HTML under /docs/api (README "Served
+// docs"): rendered once, when the gateway starts, each with the list of all of them on top.
 
 export interface ApiPages {
   /** Page names, without `.md`, README (the index) excluded. */

@@ -1,6 +1,6 @@
 // The one place where a reference to a public API page, `docs/api/<page>.md` as the OpenAPI
 // descriptions and the pages write it, becomes a link to the page the gateway serves
-// (docs/api/README.md "Served pages"). Applied to Markdown, before it is rendered: the OpenAPI
+// (README "Served docs"). Applied to Markdown, before it is rendered: the OpenAPI
 // document's descriptions as it is built (Swagger UI on /docs renders them), the pages by marked.
 
 import { readdirSync } from 'node:fs';

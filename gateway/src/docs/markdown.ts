@@ -2,7 +2,7 @@ import { Marked, type Tokens } from 'marked';
 import { apiPageHref, headingAnchor, linkApiPageReferences } from './doc-references';
 import { escapeHtml } from './html';
 
-// Markdown to HTML for the served API pages (docs/api/README.md "Served pages"), with marked. The
+// Markdown to HTML for the served API pages (README "Served docs"), with marked. The
 // pages are ours, yet the output is held to the docs CSP's terms all the same: raw HTML in the
 // Markdown is shown as text, never passed through, and only web, mail and local link targets are
 // kept (no `javascript:` or `data:` URL).

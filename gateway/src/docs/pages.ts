@@ -1,4 +1,5 @@
 import { ERROR_REGISTRY, ERROR_TAGS, type ErrorEntry } from '../errors/registry';
+import { apiPageHref } from './doc-references';
 import { escapeHtml } from './html';
 import { qrSvg } from './qr-svg';
 import {
@@ -102,6 +103,9 @@ function expectedText(expected: SandboxTestQrExpected): string {
   return parts.join(', ');
 }
 
+/** The public API page on the sandbox (docs/api/sandbox.md), served by api-pages.ts. */
+const SANDBOX_PAGE_HREF = apiPageHref('sandbox');
+
 /** GET /docs/sandbox-test-qrs: the test QR codes and amounts (docs/sandbox-test-qrs.md). */
 export function sandboxTestQrsPageHtml(): string {
   const amounts = SANDBOX_TEST_AMOUNTS.map(
@@ -123,9 +127,9 @@ ${code}<p><em>Send it to</em> <code>POST /v1/${qr.operation}</code>${amount}. <e
   return docPage(
     'QR Payout sandbox test QR codes',
     `<h1>Sandbox test QR codes</h1>
-<p>Merchant QR codes of every country the sandbox pays, with what it answers; each as an image to scan with a wallet's camera and as text. The same list as JSON: <a href="/v1/sandbox/test-qrs">/v1/sandbox/test-qrs</a>. Pay them with <code>POST /v1/pay</code> (or resolve with <code>POST /v1/resolve</code>), your sandbox key in <code>x-api-key</code> and a fresh <code>Idempotency-Key</code>.</p>
+<p>Merchant QR codes of every country the sandbox pays, with what it answers; each as an image to scan with a wallet's camera and as text. The same list as JSON: <a href="/v1/sandbox/test-qrs">/v1/sandbox/test-qrs</a>. Pay them with <code>POST /v1/pay</code> (or resolve with <code>POST /v1/resolve</code>), your sandbox key in <code>x-api-key</code> and a fresh <code>Idempotency-Key</code>. How to use them, the test amounts and the triggers that make a webhook happen for you: <a href="${SANDBOX_PAGE_HREF}">the sandbox page</a>.</p>
 <h2>Test amounts</h2>
-<p>The last two digits of the amount (in minor units) pick what the sandbox partner does:</p>
+<p>The last two digits of the amount (in minor units) pick what the sandbox partner does (<a href="${SANDBOX_PAGE_HREF}#test-amounts">more</a>):</p>
 <table>
 <tr><th>ends in</th><th>example</th><th>transaction</th><th>what happens</th></tr>
 ${amounts}

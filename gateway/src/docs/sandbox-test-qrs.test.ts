@@ -1,10 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc16, crcHex } from '@qr-payout/decoder/emv/crc';
+import { defaultExecuteWaitText } from '@qr-payout/platform/execute-wait';
 import Fastify from 'fastify';
 import { registerSandboxTestQrsRoutes } from '../http/routes/sandbox-test-qrs';
+import { loadApiPages } from './api-pages';
 import { referencePageHtml } from './pages';
 import { SANDBOX_TEST_AMOUNTS, SANDBOX_TEST_QRS } from './sandbox-test-qrs';
+
+const readDoc = (...parts: string[]) =>
+  readFileSync(path.join(__dirname, '..', '..', '..', 'docs', ...parts), 'utf8');
+
+/** The lines of a Markdown file, table rows with one space around each `|`: the formatter pads the columns. */
+const tableCellsSpaced = (markdown: string) =>
+  markdown.split('\n').map((line) => (line.startsWith('|') ? line.replace(/ *\| */g, ' | ').trim() : line));
 
 /** The CRC the decoder computes for a payload: everything up to and including `6304`. */
 const expectedCrc = (qr: string) => crcHex(crc16(qr.slice(0, -4)));
@@ -39,11 +48,9 @@ describe('sandbox test QR catalogue', () => {
     expect(outcomeAmounts.sort()).toEqual(endings.sort());
   });
 
-  it('is what docs/sandbox-test-qrs.md lists: every code, its expected result and the test amounts', () => {
-    const doc = readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'sandbox-test-qrs.md'), 'utf8');
-    const docLines = doc
-      .split('\n')
-      .map((line) => (line.startsWith('|') ? line.replace(/ *\| */g, ' | ').trim() : line));
+  it('is what docs/sandbox-test-qrs.md lists (every code, its expected result), and docs/api/sandbox.md the test amounts', () => {
+    const doc = readDoc('sandbox-test-qrs.md');
+    const docLines = tableCellsSpaced(doc);
     for (const qr of SANDBOX_TEST_QRS) {
       expect(doc).toContain(`### ${qr.id}\n\n${qr.description}`);
       if (qr.qr_string) expect(doc).toContain(`\`\`\`text\n${qr.qr_string}\n\`\`\``);
@@ -56,8 +63,9 @@ describe('sandbox test QR catalogue', () => {
         if (value) expect(row).toContain(`\`${value}\``);
       }
     }
+    const amountsDoc = tableCellsSpaced(readDoc('api', 'sandbox.md')).join('\n');
     for (const amount of SANDBOX_TEST_AMOUNTS) {
-      expect(docLines.join('\n')).toContain(
+      expect(amountsDoc).toContain(
         `| ${amount.ends_in} | ${amount.example} | \`${amount.transaction_status}\``,
       );
     }
@@ -92,6 +100,11 @@ describe('sandbox test QR catalogue', () => {
     // The catalogue's Markdown code spans show as code, never as backticks.
     expect(html).toContain('send <code>amount</code>');
     expect(html).not.toContain('`');
+    // The amounts' page, with the pay's wait for …54 said on this one too (docs/api/sandbox.md "Test amounts").
+    expect(html).toContain('href="/docs/api/sandbox"');
+    expect(html).toContain('href="/docs/api/sandbox#test-amounts"');
+    expect(loadApiPages().html('sandbox')).toContain('<h2 id="test-amounts">');
+    expect(html).toContain(`waits the full ${defaultExecuteWaitText()}`);
     // The reference page links the test codes once.
     expect(referencePageHtml().match(/href="\/docs\/sandbox-test-qrs"/g)).toHaveLength(1);
     await app.close();

@@ -66,7 +66,7 @@ export interface PaymentsDeps {
   executeCallTimeoutMs: number;
   /** PARTNER_CALLBACK_SECRET; undefined: partner callbacks answer 503. */
   partnerCallbackSecret: string | undefined;
-  /** SANDBOX_MODE: the sandbox triggers run (docs/sandbox-test-qrs.md "Triggers"); absent: false. */
+  /** SANDBOX_MODE: the sandbox triggers run (docs/api/sandbox.md "Triggers"); absent: false. */
   sandboxMode?: boolean;
 }
 

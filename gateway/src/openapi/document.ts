@@ -27,7 +27,7 @@ export function serverUrlFromDocsUrl(publicDocsUrl: string | undefined): string 
 
 /**
  * The document, its `docs/api/<page>.md` references linked to the pages the gateway serves
- * (docs/api/README.md "Served pages"), as Swagger UI on /docs and the generated clients show them.
+ * (README "Served docs"), as Swagger UI on /docs and the generated clients show them.
  */
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
   return linkDescriptionReferences(documentOf(opts), new Set(apiPageNames()));

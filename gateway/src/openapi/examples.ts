@@ -2,6 +2,8 @@
 // USD wallet at the sandbox's default rates), so "Try it out" sends values the sandbox accepts.
 // document.test.ts validates every example against its schema.
 
+import { REASON_TEXT } from '@qr-payout/partner-sim/protocol';
+
 /** A static Pix QR without an amount (the sandbox's, as in the README). */
 export const EXAMPLE_QR =
   '00020101021126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-4266141740005204581253039865802BR5918PADARIA PAO QUENTE6009SAO PAULO62110507E2EOUT16304DAE0';
@@ -75,7 +77,8 @@ export const EXAMPLE_FAILED_TRANSACTION = {
   status: 'failed',
   amount: 100.51,
   result: null,
-  error: { reason: 'Closed account number', code: 'AC03', partnerStatus: 'RJCT' },
+  // …51 is refused AC03 in the sandbox, in the partner simulator's words (docs/api/sandbox.md "Test amounts").
+  error: { reason: REASON_TEXT.AC03, code: 'AC03', partnerStatus: 'RJCT' },
   walletAmount: null,
   walletCurrency: null,
   quote: null,

@@ -2,7 +2,7 @@ import { TRANSACTION_EVENT_TYPES, type TransactionEventType } from '@qr-payout/p
 import { SANDBOX_TEST_PAYER, SANDBOX_TEST_QRS } from '../docs/sandbox-test-qrs';
 import type { PayerInput } from './execute-instruction';
 
-// What each sandbox trigger pays (docs/sandbox-test-qrs.md "Triggers"): a test QR of the catalogue
+// What each sandbox trigger pays (docs/api/sandbox.md "Triggers"): a test QR of the catalogue
 // whose amount makes the sandbox partner answer with that outcome (docs/partner-protocol.md
 // "Sandbox outcomes"), paid by the catalogue's test payer. Both come from the catalogue, so a
 // trigger is exactly what an integrator gets by paying that code by hand.

@@ -1,6 +1,6 @@
 import type { PayoutStatus, ReasonCode } from './protocol';
 
-// Sandbox outcomes (docs/sandbox-test-qrs.md "Test amounts"), chosen like test cards by the last
+// Sandbox outcomes (docs/api/sandbox.md "Test amounts"), chosen like test cards by the last
 // two digits of amount_minor.
 
 export type Outcome =

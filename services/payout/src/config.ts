@@ -1,6 +1,7 @@
 import { bool, type Env, int, loadConfig, str, url } from '@qr-payout/platform/config';
 import { dbDeadlineSettings, dbHealthSettings, pruneJobSettings } from '@qr-payout/platform/db';
 import { kafkaSettings } from '@qr-payout/platform/events';
+import { DEFAULT_EXECUTE_WAIT_MS } from '@qr-payout/platform/execute-wait';
 import { grpcClientSettings, grpcServiceSettings } from '@qr-payout/platform/grpc';
 import { railLimits } from './limits/rail-limits';
 import { partnerUrlPerRail } from './rails/per-rail-config';
@@ -52,7 +53,7 @@ export function loadPayoutConfig(env: Env) {
       ...grpcClientSettings(),
       // docs/api/idempotency.md "Execute and pay": execute waits this long for a terminal state
       // when the request says nothing.
-      executeWaitMs: int('EXECUTE_WAIT_MS', { default: 8_000, min: 0, max: 60_000 }),
+      executeWaitMs: int('EXECUTE_WAIT_MS', { default: DEFAULT_EXECUTE_WAIT_MS, min: 0, max: 60_000 }),
       // The partner protocol (docs/partner-protocol.md); one base URL, or one per rail.
       partnerBaseUrl: url('PARTNER_BASE_URL', { default: 'http://127.0.0.1:4010' }),
       partnerUrlPerRail: partnerUrlPerRail(),

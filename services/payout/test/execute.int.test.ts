@@ -1,6 +1,6 @@
 // ExecuteInstruction / ApplyPartnerCallback over real gRPC against real PostgreSQL, the real
 // partner simulator over HTTP and real fx: every sandbox outcome
-// (docs/sandbox-test-qrs.md "Test amounts") by its named path with exactly one outbox event,
+// (docs/api/sandbox.md "Test amounts") by its named path with exactly one outbox event,
 // idempotent replay and conflict, quotes, one execution per instruction.
 import { Code } from '@connectrpc/connect';
 import { readErrorDetail } from '@qr-payout/platform/errors';

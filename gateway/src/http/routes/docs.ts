@@ -129,7 +129,7 @@ export const REFERENCE_PAGE_ASSET_ROUTE = defineRoute({
 
 /**
  * Public documentation: the OpenAPI document, the reference page (also where / leads) and its
- * assets, the error catalogue, the samples, the API pages (docs/api/README.md "Served pages").
+ * assets, the error catalogue, the samples, the API pages (README "Served docs").
  */
 export function registerDocsRoutes(
   app: FastifyInstance,

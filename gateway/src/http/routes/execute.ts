@@ -1,3 +1,4 @@
+import { defaultExecuteWaitText } from '@qr-payout/platform/execute-wait';
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { IdempotencyCache } from '../../idempotency/cache';
@@ -62,12 +63,13 @@ export const IDEMPOTENCY_KEY_HEADERS = {
   },
 } as const;
 
-// The sandbox partner's test amounts (docs/partner-protocol.md "Sandbox outcomes"), where a reader
-// of execute and pay looks for them.
+// The sandbox partner's test amounts (docs/api/sandbox.md "Test amounts"), where a reader of
+// execute and pay looks for them.
 export const SANDBOX_AMOUNTS_DESCRIPTION =
   "In the sandbox the last two digits of the amount pick the partner's answer: 51 failed `AC03` at once, " +
-  '52 completed by polling, 53 failed `AM04` by polling, 54 `processing` then completed by a late callback, ' +
-  'anything else completed by callback (test QR codes: GET /v1/sandbox/test-qrs). ';
+  '52 completed by polling, 53 failed `AM04` by polling, ' +
+  `54 \`processing\` after the whole wait (${defaultExecuteWaitText()}) then completed by a late callback, ` +
+  'anything else completed by callback (docs/api/sandbox.md "Test amounts"; test QR codes: GET /v1/sandbox/test-qrs). ';
 
 /** What execute and pay say of their Idempotency-Key (docs/api/idempotency.md). */
 export const IDEMPOTENCY_DESCRIPTION =
@@ -89,7 +91,8 @@ export const EXECUTE_ROUTE = defineRoute({
       'Pays the instruction from POST /v1/resolve and answers the transaction: `instruction_id` is the ' +
       '`instruction.id` of your resolve answer (the example holds a placeholder; made-up ids are 404 ' +
       '`NotFoundError`). The call waits a bounded time ' +
-      '(EXECUTE_WAIT_MS, 8 s by default) for a terminal state; otherwise the transaction is `pending` or `processing` and ' +
+      `(EXECUTE_WAIT_MS, ${defaultExecuteWaitText()} by default) for a terminal state; ` +
+      'otherwise the transaction is `pending` or `processing` and ' +
       'the outcome comes by webhook or GET /v1/transactions/{id}. A rejected payment is a 200 with status `failed` and ' +
       '`error` set. An instruction executes once: another key is 409 `InstructionAlreadyExecuted`, whose body adds ' +
       '`transaction_id` (the transaction that executed it); a dynamic QR charge that another instruction paid or is ' +

@@ -97,7 +97,7 @@ export interface PayQrInput {
 }
 
 /**
- * The pay step of POST /v1/pay and of the sandbox triggers (docs/sandbox-test-qrs.md "Triggers"):
+ * The pay step of POST /v1/pay and of the sandbox triggers (docs/api/sandbox.md "Triggers"):
  * decode the QR, then payout's Pay under the request's key, waiting payout's execute wait.
  */
 export async function payQr(

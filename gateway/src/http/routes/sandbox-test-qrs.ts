@@ -1,3 +1,4 @@
+import { defaultExecuteWaitText } from '@qr-payout/platform/execute-wait';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_CSP } from '../../docs/assets';
 import { sandboxTestQrsPageHtml } from '../../docs/pages';
@@ -40,9 +41,11 @@ export const LIST_SANDBOX_TEST_QRS_ROUTE = defineRoute({
   schema: {
     operationId: 'listSandboxTestQrs',
     tags: ['Sandbox'],
-    summary: 'Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)',
+    summary: 'Sandbox test QR codes and test amounts',
     description:
-      "Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`.",
+      "Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount, bad CRC, low confidence), each with the operation to send it to and the expected result, plus the test amounts: the last two digits of the amount pick the sandbox partner's answer " +
+      `(51 failed AC03, 52 completed by polling, 53 failed AM04, 54 slow: the pay waits ${defaultExecuteWaitText()}, then answers processing). ` +
+      'Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`. How to use them: docs/api/sandbox.md "How to use them".',
     security: [],
     response: {
       '200': okResponse(

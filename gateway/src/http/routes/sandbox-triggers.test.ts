@@ -16,7 +16,7 @@ import { startRouteTestApp, TEST_API_KEY } from './test-app';
 
 // POST /v1/sandbox/triggers through the real app (auth, validation, error registry) with a fake
 // decoder and payout: what the route checks and what it sends to payout's Pay
-// (docs/sandbox-test-qrs.md "Triggers"). The real outcome is test-e2e/sandbox-triggers.e2e.test.ts's.
+// (docs/api/sandbox.md "Triggers"). The real outcome is test-e2e/sandbox-triggers.e2e.test.ts's.
 
 const at = timestampFromDate(new Date('2026-01-02T03:04:05.678Z'));
 

@@ -4,7 +4,6 @@ import { apiError } from '../../errors/api-error';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { idempotencyKeyOf, requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
 import { runIdempotent } from '../../idempotency/run';
-import { EXAMPLE_FAILED_TRANSACTION, EXAMPLE_TRANSACTION } from '../../openapi/examples';
 import {
   AUTHENTICATED_ERRORS,
   errorResponse,
@@ -16,6 +15,7 @@ import {
   withRequestId,
 } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
+import { sandboxTriggerExampleTransaction } from '../../openapi/sandbox-trigger-examples';
 import { SANDBOX_TRIGGER_EVENTS, sandboxTriggerPayment } from '../../payments/sandbox-triggers';
 import { dropNullFields } from '../null-as-absent';
 import { CALLBACK_URL_PROPERTY, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
@@ -23,7 +23,7 @@ import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_KEY_HEADERS } from './execute';
 import { type PayRouteDeps, payQr } from './pay';
 
 export interface SandboxTriggersRouteDeps extends PayRouteDeps {
-  /** SANDBOX_MODE: false answers 403 SandboxOnly (docs/sandbox-test-qrs.md "Triggers"). */
+  /** SANDBOX_MODE: false answers 403 SandboxOnly (docs/api/sandbox.md "Triggers"). */
   sandboxMode: boolean;
 }
 
@@ -52,7 +52,7 @@ export const SANDBOX_TRIGGER_ROUTE = defineRoute({
     tags: ['Sandbox'],
     summary: 'Make a terminal transaction and its webhook event happen (sandbox only)',
     description:
-      'A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through the ' +
+      'A test helper (docs/api/sandbox.md "Triggers"): pays a sandbox test QR for your tenant through the ' +
       'normal pay path, with the test amount that ends in the `event` asked for (`transaction.completed`: ' +
       '`br-static-amount`; `transaction.failed`: `br-outcome-51`, refused `AC03`), and answers 201 with the ' +
       'transaction, already terminal. Its webhook event goes to your registered endpoints and to `callback_url`, ' +
@@ -74,9 +74,13 @@ export const SANDBOX_TRIGGER_ROUTE = defineRoute({
           ...example(
             'failed',
             'transaction.failed',
-            withRequestId('transaction', EXAMPLE_FAILED_TRANSACTION),
+            withRequestId('transaction', sandboxTriggerExampleTransaction('transaction.failed')),
           ),
-          ...example('completed', 'transaction.completed', withRequestId('transaction', EXAMPLE_TRANSACTION)),
+          ...example(
+            'completed',
+            'transaction.completed',
+            withRequestId('transaction', sandboxTriggerExampleTransaction('transaction.completed')),
+          ),
         },
         IDEMPOTENT_REPLAYED_HEADER,
       ),
@@ -97,7 +101,7 @@ export const SANDBOX_TRIGGER_ROUTE = defineRoute({
 });
 
 /**
- * POST /v1/sandbox/triggers (docs/sandbox-test-qrs.md "Triggers"): authenticated, then refused
+ * POST /v1/sandbox/triggers (docs/api/sandbox.md "Triggers"): authenticated, then refused
  * outside the sandbox before the key or the body are looked at, then run like a pay under the
  * request's Idempotency-Key (docs/api/idempotency.md "The Idempotency-Key").
  */

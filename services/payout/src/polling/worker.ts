@@ -1,4 +1,4 @@
-// The polling worker (docs/sandbox-test-qrs.md "Test amounts"): the path that settles what no
+// The polling worker (docs/api/sandbox.md "Test amounts"): the path that settles what no
 // callback reports (sandbox 52/53), resumes submissions that stopped (a crash after the pending
 // commit, an unknown partner answer, fx down), and backstops lost callbacks. Every replica runs
 // one: rows are claimed with FOR UPDATE SKIP LOCKED plus a lease, and no database transaction is

@@ -124,7 +124,8 @@ def sync_detailed(
     are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign
     identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the
     partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54
-    `processing` then completed by a late callback, anything else completed by callback (test QR codes:
+    `processing` after the whole wait (8 s) then completed by a late callback, anything else completed
+    by callback ([docs/api/sandbox.md "Test amounts"](/docs/api/sandbox#test-amounts); test QR codes:
     GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key
     and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly);
     the same key and body after it finished returns the first response with `Idempotent-Replayed: true`
@@ -193,7 +194,8 @@ def sync(
     are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign
     identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the
     partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54
-    `processing` then completed by a late callback, anything else completed by callback (test QR codes:
+    `processing` after the whole wait (8 s) then completed by a late callback, anything else completed
+    by callback ([docs/api/sandbox.md "Test amounts"](/docs/api/sandbox#test-amounts); test QR codes:
     GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key
     and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly);
     the same key and body after it finished returns the first response with `Idempotent-Replayed: true`
@@ -257,7 +259,8 @@ async def asyncio_detailed(
     are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign
     identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the
     partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54
-    `processing` then completed by a late callback, anything else completed by callback (test QR codes:
+    `processing` after the whole wait (8 s) then completed by a late callback, anything else completed
+    by callback ([docs/api/sandbox.md "Test amounts"](/docs/api/sandbox#test-amounts); test QR codes:
     GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key
     and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly);
     the same key and body after it finished returns the first response with `Idempotent-Replayed: true`
@@ -324,7 +327,8 @@ async def asyncio(
     are 400 `ValidationError` naming the field; without them it is sent as an undeclared foreign
     identifier (docs/payer-identity.md). In the sandbox the last two digits of the amount pick the
     partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54
-    `processing` then completed by a late callback, anything else completed by callback (test QR codes:
+    `processing` after the whole wait (8 s) then completed by a late callback, anything else completed
+    by callback ([docs/api/sandbox.md "Test amounts"](/docs/api/sandbox#test-amounts); test QR codes:
     GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key
     and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly);
     the same key and body after it finished returns the first response with `Idempotent-Replayed: true`

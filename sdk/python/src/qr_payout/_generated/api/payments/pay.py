@@ -115,7 +115,8 @@ def sync_detailed(
     when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a
     second instruction nor pays twice. In the sandbox the last two digits of the amount pick the
     partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54
-    `processing` then completed by a late callback, anything else completed by callback (test QR codes:
+    `processing` after the whole wait (8 s) then completed by a late callback, anything else completed
+    by callback ([docs/api/sandbox.md "Test amounts"](/docs/api/sandbox#test-amounts); test QR codes:
     GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key
     and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly);
     the same key and body after it finished returns the first response with `Idempotent-Replayed: true`
@@ -177,7 +178,8 @@ def sync(
     when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a
     second instruction nor pays twice. In the sandbox the last two digits of the amount pick the
     partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54
-    `processing` then completed by a late callback, anything else completed by callback (test QR codes:
+    `processing` after the whole wait (8 s) then completed by a late callback, anything else completed
+    by callback ([docs/api/sandbox.md "Test amounts"](/docs/api/sandbox#test-amounts); test QR codes:
     GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key
     and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly);
     the same key and body after it finished returns the first response with `Idempotent-Replayed: true`
@@ -234,7 +236,8 @@ async def asyncio_detailed(
     when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a
     second instruction nor pays twice. In the sandbox the last two digits of the amount pick the
     partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54
-    `processing` then completed by a late callback, anything else completed by callback (test QR codes:
+    `processing` after the whole wait (8 s) then completed by a late callback, anything else completed
+    by callback ([docs/api/sandbox.md "Test amounts"](/docs/api/sandbox#test-amounts); test QR codes:
     GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key
     and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly);
     the same key and body after it finished returns the first response with `Idempotent-Replayed: true`
@@ -294,7 +297,8 @@ async def asyncio(
     when `wallet_currency` was sent). The Idempotency-Key covers both steps: a retry never resolves a
     second instruction nor pays twice. In the sandbox the last two digits of the amount pick the
     partner's answer: 51 failed `AC03` at once, 52 completed by polling, 53 failed `AM04` by polling, 54
-    `processing` then completed by a late callback, anything else completed by callback (test QR codes:
+    `processing` after the whole wait (8 s) then completed by a late callback, anything else completed
+    by callback ([docs/api/sandbox.md "Test amounts"](/docs/api/sandbox#test-amounts); test QR codes:
     GET /v1/sandbox/test-qrs). Idempotency: a missing key is 400 `IdempotencyKeyMissing`; the same key
     and body while the first request is still running is 409 `IdempotencyInProgress` (retry shortly);
     the same key and body after it finished returns the first response with `Idempotent-Replayed: true`

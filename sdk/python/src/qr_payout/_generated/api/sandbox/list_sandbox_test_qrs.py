@@ -48,13 +48,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ListSandboxTestQrsResponse200]:
-    """Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)
+    """Sandbox test QR codes and test amounts
 
      Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount,
     bad CRC, low confidence), each with the operation to send it to and the expected result, plus the
     test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03,
-    52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the
-    page `/docs/sandbox-test-qrs`.
+    52 completed by polling, 53 failed AM04, 54 slow: the pay waits 8 s, then answers processing).
+    Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`. How to use them:
+    [docs/api/sandbox.md "How to use them"](/docs/api/sandbox#how-to-use-them).
 
     Samples in curl, TypeScript, Python and Go:
     [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
@@ -80,13 +81,14 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> ListSandboxTestQrsResponse200 | None:
-    """Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)
+    """Sandbox test QR codes and test amounts
 
      Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount,
     bad CRC, low confidence), each with the operation to send it to and the expected result, plus the
     test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03,
-    52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the
-    page `/docs/sandbox-test-qrs`.
+    52 completed by polling, 53 failed AM04, 54 slow: the pay waits 8 s, then answers processing).
+    Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`. How to use them:
+    [docs/api/sandbox.md "How to use them"](/docs/api/sandbox#how-to-use-them).
 
     Samples in curl, TypeScript, Python and Go:
     [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
@@ -108,13 +110,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ListSandboxTestQrsResponse200]:
-    """Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)
+    """Sandbox test QR codes and test amounts
 
      Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount,
     bad CRC, low confidence), each with the operation to send it to and the expected result, plus the
     test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03,
-    52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the
-    page `/docs/sandbox-test-qrs`.
+    52 completed by polling, 53 failed AM04, 54 slow: the pay waits 8 s, then answers processing).
+    Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`. How to use them:
+    [docs/api/sandbox.md "How to use them"](/docs/api/sandbox#how-to-use-them).
 
     Samples in curl, TypeScript, Python and Go:
     [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).
@@ -138,13 +141,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> ListSandboxTestQrsResponse200 | None:
-    """Sandbox test QR codes and test amounts (docs/sandbox-test-qrs.md)
+    """Sandbox test QR codes and test amounts
 
      Merchant QR codes per country and scenario (static, amountless, dynamic Pix, each outcome amount,
     bad CRC, low confidence), each with the operation to send it to and the expected result, plus the
     test amounts: the last two digits of the amount pick the sandbox partner's answer (51 failed AC03,
-    52 completed by polling, 53 failed AM04, 54 slow). Public documentation, no key needed; also as the
-    page `/docs/sandbox-test-qrs`.
+    52 completed by polling, 53 failed AM04, 54 slow: the pay waits 8 s, then answers processing).
+    Public documentation, no key needed; also as the page `/docs/sandbox-test-qrs`. How to use them:
+    [docs/api/sandbox.md "How to use them"](/docs/api/sandbox#how-to-use-them).
 
     Samples in curl, TypeScript, Python and Go:
     [/docs/samples#listSandboxTestQrs](/docs/samples#listSandboxTestQrs).

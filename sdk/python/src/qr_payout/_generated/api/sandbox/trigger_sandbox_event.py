@@ -110,8 +110,8 @@ def sync_detailed(
 ) -> Response[ErrorBody | ExecuteResponse]:
     """Make a terminal transaction and its webhook event happen (sandbox only)
 
-     A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through
-    the normal pay path, with the test amount that ends in the `event` asked for
+     A test helper ([docs/api/sandbox.md "Triggers"](/docs/api/sandbox#triggers)): pays a sandbox test QR
+    for your tenant through the normal pay path, with the test amount that ends in the `event` asked for
     (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused
     `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your
     registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`)
@@ -170,8 +170,8 @@ def sync(
 ) -> ErrorBody | ExecuteResponse | None:
     """Make a terminal transaction and its webhook event happen (sandbox only)
 
-     A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through
-    the normal pay path, with the test amount that ends in the `event` asked for
+     A test helper ([docs/api/sandbox.md "Triggers"](/docs/api/sandbox#triggers)): pays a sandbox test QR
+    for your tenant through the normal pay path, with the test amount that ends in the `event` asked for
     (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused
     `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your
     registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`)
@@ -225,8 +225,8 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | ExecuteResponse]:
     """Make a terminal transaction and its webhook event happen (sandbox only)
 
-     A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through
-    the normal pay path, with the test amount that ends in the `event` asked for
+     A test helper ([docs/api/sandbox.md "Triggers"](/docs/api/sandbox#triggers)): pays a sandbox test QR
+    for your tenant through the normal pay path, with the test amount that ends in the `event` asked for
     (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused
     `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your
     registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`)
@@ -283,8 +283,8 @@ async def asyncio(
 ) -> ErrorBody | ExecuteResponse | None:
     """Make a terminal transaction and its webhook event happen (sandbox only)
 
-     A test helper (docs/sandbox-test-qrs.md "Triggers"): pays a sandbox test QR for your tenant through
-    the normal pay path, with the test amount that ends in the `event` asked for
+     A test helper ([docs/api/sandbox.md "Triggers"](/docs/api/sandbox#triggers)): pays a sandbox test QR
+    for your tenant through the normal pay path, with the test amount that ends in the `event` asked for
     (`transaction.completed`: `br-static-amount`; `transaction.failed`: `br-outcome-51`, refused
     `AC03`), and answers 201 with the transaction, already terminal. Its webhook event goes to your
     registered endpoints and to `callback_url`, signed like any other. Only the sandbox (`npm start`)
