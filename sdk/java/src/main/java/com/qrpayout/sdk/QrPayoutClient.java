@@ -194,7 +194,8 @@ public final class QrPayoutClient {
 
   /**
    * Runs a generated operation: QrPayoutException comes through unchanged (the retrying HttpClient
-   * throws it); the generated code's ApiException only ever wraps a network or parse error.
+   * throws it); the generated code's ApiException wraps a network or parse error, or without a
+   * cause says a required argument is missing (nothing was sent).
    */
   private static <T> T call(Operation<T> operation) {
     try {
@@ -208,7 +209,7 @@ public final class QrPayoutClient {
       if (cause instanceof IOException io) {
         throw new UncheckedIOException(io);
       }
-      throw new UncheckedIOException(new IOException(err.getMessage(), err));
+      throw new IllegalArgumentException(err.getMessage(), err);
     }
   }
 

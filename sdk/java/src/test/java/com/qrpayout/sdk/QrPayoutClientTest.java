@@ -215,6 +215,14 @@ class QrPayoutClientTest {
   }
 
   @Test
+  void aMissingBodyIsRefusedBeforeAnythingIsSent() throws Exception {
+    try (StubServer server = new StubServer(Answer.json(200, "{}"))) {
+      assertThrows(IllegalArgumentException.class, () -> client(server).pay(null));
+      assertEquals(List.of(), server.received());
+    }
+  }
+
+  @Test
   void theBuilderRequiresABaseUrlAndAKey() {
     assertThrows(
         IllegalArgumentException.class, () -> QrPayoutClient.builder().apiKey("k").build());
