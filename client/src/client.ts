@@ -73,7 +73,7 @@ export type QrPayoutClient = {
   ): Promise<WebhookDeliveryReplayResponse>;
   /** The sandbox's test QR codes and amounts (docs/sandbox-test-qrs.md); no key needed. */
   listSandboxTestQrs(options?: CallOptions): Promise<ListSandboxTestQrs200>;
-  /** Sandbox only (docs/sandbox-test-qrs.md "Triggers"): a terminal transaction and its webhook event. */
+  /** Sandbox only (docs/api/sandbox.md "Triggers"): a terminal transaction and its webhook event. */
   triggerSandboxEvent(body: TriggerSandboxEventBody, options?: PaymentCallOptions): Promise<ExecuteResponse>;
 };
 

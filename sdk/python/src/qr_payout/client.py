@@ -104,7 +104,7 @@ class QrPayoutClient:
     def trigger_sandbox_event(
         self, body: TriggerSandboxEventBody | Mapping[str, Any], *, idempotency_key: str | None = None
     ) -> ExecuteResponse:
-        """Sandbox only (docs/sandbox-test-qrs.md "Triggers"): a terminal transaction and its webhook event."""
+        """Sandbox only (docs/api/sandbox.md "Triggers"): a terminal transaction and its webhook event."""
         request = _model(body, TriggerSandboxEventBody)
         key = idempotency_key or str(uuid.uuid4())
         answer = trigger_sandbox_event.sync_detailed(client=self.generated, body=request, idempotency_key=key)
