@@ -22,6 +22,7 @@ import com.qrpayout.sdk.generated.model.SchemesResponse;
 import com.qrpayout.sdk.generated.model.TransactionResponse;
 import com.qrpayout.sdk.generated.model.TransactionStatus;
 import com.qrpayout.sdk.generated.model.TransactionsResponse;
+import com.qrpayout.sdk.generated.model.TriggerSandboxEventRequest;
 import com.qrpayout.sdk.generated.model.WalletCurrenciesResponse;
 import com.qrpayout.sdk.generated.model.WebhookDeliveriesResponse;
 import com.qrpayout.sdk.generated.model.WebhookDeliveryReplayResponse;
@@ -143,6 +144,19 @@ public final class QrPayoutClient {
   /** Pay with your Idempotency-Key (e.g. your order id). */
   public PayResponse pay(PayRequest body, String idempotencyKey) {
     return call(() -> payments.pay(idempotencyKey, body));
+  }
+
+  /**
+   * Sandbox only (docs/api/sandbox.md "Triggers"): a real terminal transaction of your tenant and its
+   * webhook event, with a new Idempotency-Key reused by this call's retries.
+   */
+  public ExecuteResponse triggerSandboxEvent(TriggerSandboxEventRequest body) {
+    return triggerSandboxEvent(body, newIdempotencyKey());
+  }
+
+  /** A sandbox trigger with your Idempotency-Key. */
+  public ExecuteResponse triggerSandboxEvent(TriggerSandboxEventRequest body, String idempotencyKey) {
+    return call(() -> sandbox.triggerSandboxEvent(idempotencyKey, body));
   }
 
   public InstructionResponse getInstruction(String id) {

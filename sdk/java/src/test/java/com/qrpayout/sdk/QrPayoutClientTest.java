@@ -10,6 +10,7 @@ import com.qrpayout.sdk.StubServer.Answer;
 import com.qrpayout.sdk.StubServer.Received;
 import com.qrpayout.sdk.generated.model.PayRequest;
 import com.qrpayout.sdk.generated.model.ResolveRequest;
+import com.qrpayout.sdk.generated.model.TriggerSandboxEventRequest;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -88,6 +89,23 @@ class QrPayoutClientTest {
       List<Received> sent = server.received();
       assertNotEquals(sent.get(0).header("idempotency-key"), sent.get(1).header("idempotency-key"));
       assertEquals("order-42", sent.get(2).header("idempotency-key"));
+    }
+  }
+
+  @Test
+  void triggerSandboxEventResendsItsKeyAfter503() throws Exception {
+    try (StubServer server =
+        new StubServer(Answer.json(503, UNAVAILABLE), Answer.json(201, "{}"))) {
+      assertNotNull(
+          client(server)
+              .triggerSandboxEvent(
+                  new TriggerSandboxEventRequest()
+                      .event(TriggerSandboxEventRequest.EventEnum.TRANSACTION_FAILED)));
+      List<Received> sent = server.received();
+      assertEquals(2, sent.size());
+      assertEquals("/v1/sandbox/triggers", sent.get(0).path());
+      assertNotNull(sent.get(0).header("idempotency-key"));
+      assertEquals(sent.get(0).header("idempotency-key"), sent.get(1).header("idempotency-key"));
     }
   }
 
