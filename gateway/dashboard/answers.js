@@ -1,0 +1,53 @@
+// @ts-check
+// Reading the API's answers (docs/dashboard.md "Security"): its error bodies, query strings and
+// Connect JSON enum values; pure functions, no DOM.
+
+/** An API answer that was not 2xx, with the message the API wrote. */
+export class ApiRequestError extends Error {
+  /**
+   * @param {string} message
+   * @param {number} status
+   * @param {string | null} name  the public API's `_tag` or Connect's `code`
+   */
+  constructor(message, status, name) {
+    super(message);
+    this.status = status;
+    this.name = name ?? 'ApiRequestError';
+  }
+}
+
+/**
+ * The message of an error body: the public API's `{ _tag, message, ... }` (docs/api/errors.md "The
+ * error body") or Connect's `{ code, message }`; the status line when the body is neither.
+ * @param {unknown} body
+ * @param {number} status
+ * @returns {ApiRequestError}
+ */
+export function errorFromBody(body, status) {
+  const fields = body && typeof body === 'object' ? /** @type {Record<string, unknown>} */ (body) : {};
+  const message = typeof fields.message === 'string' && fields.message ? fields.message : `HTTP ${status}`;
+  const name =
+    typeof fields._tag === 'string' ? fields._tag : typeof fields.code === 'string' ? fields.code : null;
+  return new ApiRequestError(message, status, name);
+}
+
+/**
+ * A query string of the set values only, keys in the given order.
+ * @param {Record<string, string | null | undefined>} params
+ */
+export function queryString(params) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * A protobuf enum value in Connect JSON ("DELIVERY_STATUS_FAILED") as the public API's word ("failed").
+ * @param {string | undefined} value
+ * @param {string} prefix
+ */
+export function enumWord(value, prefix) {
+  if (!value) return 'unspecified';
+  return value.startsWith(prefix) ? value.slice(prefix.length).toLowerCase() : value.toLowerCase();
+}
