@@ -26,6 +26,7 @@ import {
   unexpectedErrors,
   watchProblems,
 } from './support/dashboard-browser';
+import { payPix } from './support/pay';
 
 jest.setTimeout(240_000);
 
@@ -185,6 +186,10 @@ it('signs in, finds the failed delivery, replays it and sees the new attempt; bo
     callback_url: `${receiver.url}/hook`,
   });
   const txnId: string = triggered.transaction.id;
+  // And one paid from a USD wallet: the list shows what the wallet paid and the rate.
+  const fx = await payPix(target.baseUrl, target.apiKey, 25, { wallet_currency: 'USD' });
+  expect(fx.status).toBe(200);
+  const fxTxn = (fx.json as { transaction: { id: string; quote: { rate: string } } }).transaction;
   const delivery = await until(
     'the delivery to exhaust its attempts',
     async () => {
@@ -216,7 +221,7 @@ it('signs in, finds the failed delivery, replays it and sees the new attempt; bo
   const tenantProblems = await watchProblems(tenantPage);
   expectDashboardHeaders(await tenantPage.goto(`${target.baseUrl}/dashboard`));
   await signIn(tenantPage, 'API key', target.apiKey);
-  await tenantSide(tenantPage, txnId, delivery.id, headerValue);
+  await tenantSide(tenantPage, { txnId, fxTxn }, delivery.id, headerValue);
 
   const operatorPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const operatorProblems = await watchProblems(operatorPage);
@@ -246,11 +251,20 @@ async function signIn(page: Page, label: string, credential: string) {
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
-async function tenantSide(page: Page, txnId: string, deliveryId: string, headerValue: string) {
+async function tenantSide(
+  page: Page,
+  paid: { txnId: string; fxTxn: { id: string; quote: { rate: string } } },
+  deliveryId: string,
+  headerValue: string,
+) {
+  const { txnId, fxTxn } = paid;
   await page.getByRole('heading', { name: 'Transactions' }).waitFor();
   const row = page.getByRole('row').filter({ hasText: txnId });
   await row.waitFor();
   await expect(row.textContent()).resolves.toMatch(/completed.*\d[\d,]*\.\d{2} [A-Z]{3}/);
+  const fxRow = page.getByRole('row').filter({ hasText: fxTxn.id });
+  await expect(fxRow.textContent()).resolves.toContain('25.00 BRL');
+  await expect(fxRow.textContent()).resolves.toContain(`USD at ${fxTxn.quote.rate}`);
   await shoot(page, 'tenant-transactions');
 
   await row.getByRole('link', { name: txnId }).click();
