@@ -51,3 +51,28 @@ export function enumWord(value, prefix) {
   if (!value) return 'unspecified';
   return value.startsWith(prefix) ? value.slice(prefix.length).toLowerCase() : value.toLowerCase();
 }
+
+/**
+ * @typedef {{ status: string, nextAttemptAt: string | null, lastAttemptAt: string | null }} DeliveryTiming
+ */
+
+/**
+ * While an attempt is this close (due, or started, within 30 s) the open delivery follows it; one
+ * long overdue or long in flight (a worker behind) is not followed, so an open page does not spend
+ * the key's rate limit for nothing.
+ */
+const FOLLOW_WITHIN_MS = 30_000;
+
+/**
+ * Whether a delivery's next attempt is close enough to follow: in flight since less than 30 s, or
+ * pending and due within 30 s either side of now (docs/dashboard.md "Tenant side", Replay).
+ * @param {DeliveryTiming} delivery
+ * @param {number} now  milliseconds since the epoch
+ */
+export function attemptIsClose(delivery, now) {
+  /** @param {string | null} iso */
+  const near = (iso) => iso !== null && Math.abs(Date.parse(iso) - now) < FOLLOW_WITHIN_MS;
+  if (delivery.status === 'delivering') return near(delivery.lastAttemptAt);
+  if (delivery.status === 'pending') return near(delivery.nextAttemptAt);
+  return false;
+}

@@ -1,6 +1,7 @@
 // @ts-check
 // Webhook deliveries, their attempts and endpoints, drawn the same way on both sides
 // (docs/dashboard.md "What each side shows"); each side maps its API's shapes to these first.
+import { attemptIsClose } from './answers.js';
 import { detailList, el, renderTable, statusBadge, viewLink } from './dom.js';
 import { formatDuration, formatTime, NONE } from './format.js';
 
@@ -24,8 +25,7 @@ import { formatDuration, formatTime, NONE } from './format.js';
 
 /** The states a replay may start from (docs/api/webhooks.md "Delivery states"). */
 const REPLAYABLE = new Set(['delivered', 'failed', 'exhausted']);
-/** While an attempt is this close, the open delivery reloads itself to show it. */
-const FOLLOW_WITHIN_MS = 30_000;
+/** How often the open delivery reloads while an attempt is close (attemptIsClose). */
 const FOLLOW_EVERY_MS = 1_000;
 
 /** @param {number | null} status */
@@ -141,15 +141,12 @@ export function replayControl(delivery, replay, refresh) {
 }
 
 /**
- * Reloads the open delivery each second while an attempt is in flight or due within 30 s.
- * @param {DeliveryView} delivery
+ * Reloads the open delivery each second while an attempt is close (attemptIsClose).
+ * @param {import('./answers.js').DeliveryTiming} delivery
  * @param {{ signal: AbortSignal, refresh: () => void }} context
  */
 export function followDelivery(delivery, context) {
-  const due = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - Date.now() : 0;
-  const moving =
-    delivery.status === 'delivering' || (delivery.status === 'pending' && due < FOLLOW_WITHIN_MS);
-  if (!moving) return;
+  if (!attemptIsClose(delivery, Date.now())) return;
   const timer = setTimeout(() => {
     if (!context.signal.aborted) context.refresh();
   }, FOLLOW_EVERY_MS);

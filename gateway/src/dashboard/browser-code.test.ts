@@ -1,4 +1,4 @@
-import { enumWord, errorFromBody, queryString } from '../../dashboard/answers.js';
+import { attemptIsClose, enumWord, errorFromBody, queryString } from '../../dashboard/answers.js';
 import { formatDuration, formatMoney, formatTime, NONE } from '../../dashboard/format.js';
 
 // The pure parts of the dashboard's browser code (gateway/dashboard): formatting and reading the
@@ -79,5 +79,39 @@ describe('queryString and enumWord', () => {
     expect(enumWord('DELIVERY_STATUS_EXHAUSTED', 'DELIVERY_STATUS_')).toBe('exhausted');
     expect(enumWord('TRANSACTION_STATUS_PROCESSING', 'TRANSACTION_STATUS_')).toBe('processing');
     expect(enumWord(undefined, 'DELIVERY_STATUS_')).toBe('unspecified');
+  });
+});
+
+describe('attemptIsClose: when the open delivery follows its next attempt', () => {
+  const now = Date.parse('2026-11-24T12:00:00.000Z');
+  const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
+
+  it.each([
+    ['pending, due now (a replay)', true, { status: 'pending', nextAttemptAt: at(0), lastAttemptAt: null }],
+    ['pending, due in 20 s', true, { status: 'pending', nextAttemptAt: at(20_000), lastAttemptAt: null }],
+    [
+      'pending, due in 5 min (the schedule)',
+      false,
+      { status: 'pending', nextAttemptAt: at(300_000), lastAttemptAt: null },
+    ],
+    [
+      'pending, overdue by 2 min (a worker behind)',
+      false,
+      { status: 'pending', nextAttemptAt: at(-120_000), lastAttemptAt: null },
+    ],
+    [
+      'delivering, started 1 s ago',
+      true,
+      { status: 'delivering', nextAttemptAt: null, lastAttemptAt: at(-1_000) },
+    ],
+    [
+      'delivering, started 2 min ago',
+      false,
+      { status: 'delivering', nextAttemptAt: null, lastAttemptAt: at(-120_000) },
+    ],
+    ['delivered', false, { status: 'delivered', nextAttemptAt: null, lastAttemptAt: at(-1_000) }],
+    ['exhausted', false, { status: 'exhausted', nextAttemptAt: null, lastAttemptAt: at(-1_000) }],
+  ])('%s: followed %p', (_case, followed, delivery) => {
+    expect(attemptIsClose(delivery, now)).toBe(followed);
   });
 });
