@@ -76,6 +76,17 @@ function signInForm(options, notice, signedIn) {
 }
 
 /**
+ * Moves keyboard and screen-reader focus to a new view's heading: the link that led there is gone.
+ * @param {HTMLElement} main
+ */
+function focusHeading(main) {
+  const heading = main.querySelector('h2');
+  if (!heading) return;
+  heading.setAttribute('tabindex', '-1');
+  heading.focus();
+}
+
+/**
  * Starts the dashboard in the page's #nav and #main.
  * @param {DashboardOptions} options
  */
@@ -127,7 +138,8 @@ export function startDashboard(options) {
     current = controller;
     renderNav();
     document.title = `${route.title} – ${baseTitle}`;
-    if (shown !== location.hash) main.replaceChildren(el('p', {}, 'Loading…'));
+    const newView = shown !== location.hash;
+    if (newView) main.replaceChildren(el('p', {}, 'Loading…'));
     shown = location.hash;
     const match = /** @type {RegExpExecArray} */ (route.pattern.exec(path)).slice(1).map(decodeURIComponent);
     const context = {
@@ -139,7 +151,9 @@ export function startDashboard(options) {
     };
     try {
       const nodes = await route.view(context);
-      if (!controller.signal.aborted) main.replaceChildren(...nodes);
+      if (controller.signal.aborted) return;
+      main.replaceChildren(...nodes);
+      if (newView) focusHeading(main);
     } catch (err) {
       if (controller.signal.aborted) return;
       if (err instanceof ApiRequestError && err.status === 401) {
