@@ -2,6 +2,8 @@
 // integration and e2e tests need the real PostgreSQL, Redis and Kafka that scripts/with-infra starts.
 const transform = {
   '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } } }],
+  // The dashboard's browser modules (plain ES modules, docs/dashboard.md) for their unit tests.
+  '^.+/gateway/dashboard/[^/]+\\.js$': ['@swc/jest', { jsc: { target: 'es2023' } }],
 };
 const common = {
   transform,

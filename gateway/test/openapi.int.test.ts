@@ -1050,6 +1050,9 @@ describe('OpenAPI document conformance', () => {
     conform('get', '/v1/sandbox/test-qrs', await request(base, '/v1/sandbox/test-qrs'));
     conform('get', '/docs/assets/{name}', await request(base, '/docs/assets/swagger-ui.css'));
     conform('get', '/docs/assets/{name}', await request(base, '/docs/assets/nothing.js'));
+    conform('get', '/dashboard', await request(base, '/dashboard'));
+    conform('get', '/dashboard/assets/{name}', await request(base, '/dashboard/assets/tenant.js'));
+    conform('get', '/dashboard/assets/{name}', await request(base, '/dashboard/assets/operator.js'));
     conform('get', '/healthz', await request(base, '/healthz'));
     conform('get', '/readyz', await request(base, '/readyz'));
   });

@@ -39,6 +39,11 @@ describe('formatBanner', () => {
     expect(text).toContain(`curl -s ${info.baseUrl}/v1/schemes -H "x-api-key: $QR_PAYOUT_API_KEY"`);
   });
 
+  it('links both sides of the dashboard (docs/dashboard.md): the tenant side on the base URL, the operator side on the admin port', () => {
+    expect(text).toMatch(new RegExp(`^ {2}Dashboard: +${info.baseUrl}/dashboard$`, 'm'));
+    expect(text).toMatch(new RegExp(`^ {2}Operator dashboard: +${info.adminUrl}/dashboard$`, 'm'));
+  });
+
   it('calls the admin credential the operator token, as the README does', () => {
     expect(text).toMatch(/^ {2}Operator token: +operator-token-for-the-test$/m);
     expect(text).not.toContain('Admin token');

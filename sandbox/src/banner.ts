@@ -75,11 +75,13 @@ export function formatBanner(info: BannerInfo): string {
     ['Base URL', info.baseUrl],
     ['API reference', info.docsUrl],
     ['Test QR codes', `${info.baseUrl}/docs/sandbox-test-qrs`],
+    ['Dashboard', `${info.baseUrl}/dashboard`],
     ['API key', info.apiKey],
     ['Signing secret', info.signingSecret],
     ['Tenant', info.tenantId],
     ['Admin API', info.adminUrl],
     ['Operator token', info.adminToken],
+    ['Operator dashboard', `${info.adminUrl}/dashboard`],
     ['Partner simulator', info.partnerSimUrl],
     ['Data', info.dataDir],
   ];

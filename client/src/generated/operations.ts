@@ -1362,6 +1362,89 @@ export const getReferencePageAsset = async (name: string, options?: Parameters<t
 
 
 
+export type getDashboardPageResponse200 = {
+  data: string
+  status: 200
+}
+
+export type getDashboardPageResponseSuccess = (getDashboardPageResponse200) & {
+  headers: Headers;
+};
+;
+
+export type getDashboardPageResponse = (getDashboardPageResponseSuccess)
+
+export const getGetDashboardPageUrl = () => {
+
+
+
+
+  return `/dashboard`
+}
+
+/**
+ * Transactions, webhook deliveries with their attempts and replay, and webhook endpoints, for a person signed in with an API key (docs/dashboard.md). The page holds no data: it calls this API with the key.
+ * @summary The dashboard (HTML): not for API clients
+ */
+export const getDashboardPage = async ( options?: Parameters<typeof send>[1]): Promise<getDashboardPageResponse> => {
+
+  return send<getDashboardPageResponse>(getGetDashboardPageUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+export type getDashboardAssetResponse200 = {
+  data: void
+  status: 200
+}
+
+export type getDashboardAssetResponse404 = {
+  data: NotFoundResponse
+  status: 404
+}
+
+export type getDashboardAssetResponseSuccess = (getDashboardAssetResponse200) & {
+  headers: Headers;
+};
+export type getDashboardAssetResponseError = (getDashboardAssetResponse404) & {
+  headers: Headers;
+};
+
+export type getDashboardAssetResponse = (getDashboardAssetResponseSuccess | getDashboardAssetResponseError)
+
+export const getGetDashboardAssetUrl = (name: string,) => {
+
+
+
+
+  return `/dashboard/assets/${name}`
+}
+
+/**
+ * The dashboard's own files, served locally; 404 for any other name.
+ *
+ * Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+ * @summary Scripts and stylesheet of the dashboard: not for API clients
+ */
+export const getDashboardAsset = async (name: string, options?: Parameters<typeof send>[1]): Promise<getDashboardAssetResponse> => {
+
+  return send<getDashboardAssetResponse>(getGetDashboardAssetUrl(name),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
 export type healthzResponse200 = {
   data: Health
   status: 200

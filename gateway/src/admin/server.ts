@@ -9,6 +9,8 @@ import {
 import { universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
 import type { Logger } from '@qr-payout/platform/log';
 import { AdminService } from '@qr-payout/proto/payout/admin/v1/admin_pb';
+import { answerDashboard } from '../dashboard/admin-routes';
+import { type DashboardFiles, loadDashboardFiles } from '../dashboard/files';
 import { adminClientErrorHandler } from '../http/client-error';
 import type { TenantService } from '../tenants/service';
 import type { PayoutAdminClient, WebhookAdminClient } from './clients';
@@ -68,7 +70,12 @@ function callLogInterceptor(logger: Logger): Interceptor {
 // Admin messages are small; anything larger is refused before it is parsed.
 const READ_MAX_BYTES = 1024 * 1024;
 
-function answerOutsideRpc(req: http.IncomingMessage, res: http.ServerResponse): void {
+function answerOutsideRpc(
+  dashboard: DashboardFiles,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): void {
+  if (answerDashboard(dashboard, req, res)) return;
   if (req.method === 'GET' && req.url?.split('?')[0] === '/healthz') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"status":"ok"}');
@@ -80,7 +87,8 @@ function answerOutsideRpc(req: http.IncomingMessage, res: http.ServerResponse): 
 
 /**
  * The admin API (docs/architecture.md "Operators"): AdminService over the Connect protocol (JSON or
- * binary) and gRPC on HTTP/1.1, guarded by the operator token, plus `GET /healthz`. Returned not
+ * binary) and gRPC on HTTP/1.1, guarded by the operator token, plus `GET /healthz` and the
+ * operator dashboard's static files (docs/dashboard.md "Operator side"). Returned not
  * listening: the gateway binds it to ADMIN_PORT, never to the public PORT.
  *
  * connectNodeAdapter's own loop, with one step more: a JSON body is read by
@@ -109,9 +117,10 @@ export function buildAdminServer(deps: AdminServerDeps): http.Server {
   });
   router.service(AdminService, createAdminHandlers(deps));
   const byPath = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
+  const dashboard = loadDashboardFiles('operator');
   const server = http.createServer((req, res) => {
     const handler = byPath.get(req.url?.split('?')[0] ?? '');
-    if (!handler) return answerOutsideRpc(req, res);
+    if (!handler) return answerOutsideRpc(dashboard, req, res);
     const contextValues = createContextValues().set(kCallerAddress, req.socket.remoteAddress ?? 'unknown');
     Promise.resolve()
       .then(() => universalRequestFromNodeRequest(req, res, undefined, contextValues))

@@ -15,6 +15,7 @@ import { sendApiError, toApiError } from './error-reply';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body';
 import { registerRequestMetrics } from './metrics';
 import { createRouteMethods } from './route-methods';
+import { registerDashboardRoutes } from './routes/dashboard';
 import { registerDocsRoutes } from './routes/docs';
 import { registerExecuteRoute } from './routes/execute';
 import { type FxCurrenciesRouteDeps, registerFxCurrenciesRoute } from './routes/fx-currencies';
@@ -206,6 +207,7 @@ export function buildPublicApp(deps: PublicAppDeps): FastifyInstance {
   registerWebhookEndpointsRoute(app, { webhook: deps.webhook, authenticate });
   registerWebhookDeliveriesRoutes(app, { webhook: deps.webhook, authenticate });
   registerDocsRoutes(app, { openApiJson, samplesPageHtml: samplesPageHtml() });
+  registerDashboardRoutes(app);
   registerSandboxTestQrsRoutes(app);
   registerHealthRoutes(app, { readiness: deps.readiness });
   return app;

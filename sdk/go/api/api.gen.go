@@ -1207,6 +1207,22 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// GetDashboardPage The dashboard (HTML): not for API clients
+	//
+	// Transactions, webhook deliveries with their attempts and replay, and webhook endpoints, for a person signed in with an API key (docs/dashboard.md). The page holds no data: it calls this API with the key.
+	//
+	// Corresponds with GET /dashboard (the `GetDashboardPage` operationId).
+	GetDashboardPage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetDashboardAsset Scripts and stylesheet of the dashboard: not for API clients
+	//
+	// The dashboard's own files, served locally; 404 for any other name.
+	//
+	// Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+	//
+	// Corresponds with GET /dashboard/assets/{name} (the `GetDashboardAsset` operationId).
+	GetDashboardAsset(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetReferencePage API reference page (HTML, rendered from this document)
 	//
 	// Swagger UI over this document, served locally; "Try it out" sends the first example of each body.
@@ -1532,6 +1548,42 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/webhook-endpoints (the `ListWebhookEndpoints` operationId).
 	ListWebhookEndpoints(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// GetDashboardPage The dashboard (HTML): not for API clients
+//
+// Transactions, webhook deliveries with their attempts and replay, and webhook endpoints, for a person signed in with an API key (docs/dashboard.md). The page holds no data: it calls this API with the key.
+//
+// Corresponds with GET /dashboard (the `GetDashboardPage` operationId).
+func (c *Client) GetDashboardPage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDashboardPageRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDashboardAsset Scripts and stylesheet of the dashboard: not for API clients
+//
+// The dashboard's own files, served locally; 404 for any other name.
+//
+// Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+//
+// Corresponds with GET /dashboard/assets/{name} (the `GetDashboardAsset` operationId).
+func (c *Client) GetDashboardAsset(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDashboardAssetRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // GetReferencePage API reference page (HTML, rendered from this document)
@@ -2158,6 +2210,67 @@ func (c *Client) ListWebhookEndpoints(ctx context.Context, reqEditors ...Request
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewGetDashboardPageRequest constructs an http.Request for the GetDashboardPage method
+func NewGetDashboardPageRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/dashboard")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetDashboardAssetRequest constructs an http.Request for the GetDashboardAsset method
+func NewGetDashboardAssetRequest(server string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/dashboard/assets/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewGetReferencePageRequest constructs an http.Request for the GetReferencePage method
@@ -3169,6 +3282,26 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetDashboardPageWithResponse The dashboard (HTML): not for API clients
+	//
+	// Transactions, webhook deliveries with their attempts and replay, and webhook endpoints, for a person signed in with an API key (docs/dashboard.md). The page holds no data: it calls this API with the key.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /dashboard (the `GetDashboardPage` operationId).
+	GetDashboardPageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetDashboardPageHTTPResponse, error)
+
+	// GetDashboardAssetWithResponse Scripts and stylesheet of the dashboard: not for API clients
+	//
+	// The dashboard's own files, served locally; 404 for any other name.
+	//
+	// Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /dashboard/assets/{name} (the `GetDashboardAsset` operationId).
+	GetDashboardAssetWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*GetDashboardAssetHTTPResponse, error)
+
 	// GetReferencePageWithResponse API reference page (HTML, rendered from this document)
 	//
 	// Swagger UI over this document, served locally; "Try it out" sends the first example of each body.
@@ -3530,6 +3663,102 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/webhook-endpoints (the `ListWebhookEndpoints` operationId).
 	ListWebhookEndpointsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhookEndpointsHTTPResponse, error)
+}
+
+// GetDashboardPageHTTPResponse200Headers the declared response headers of an HTTP 200 response for GetDashboardPage
+type GetDashboardPageHTTPResponse200Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+type GetDashboardPageHTTPResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetDashboardPageHTTPResponse200Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDashboardPageHTTPResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDashboardPageHTTPResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDashboardPageHTTPResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDashboardPageHTTPResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetDashboardAssetHTTPResponse200Headers the declared response headers of an HTTP 200 response for GetDashboardAsset
+type GetDashboardAssetHTTPResponse200Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+// GetDashboardAssetHTTPResponse404Headers the declared response headers of an HTTP 404 response for GetDashboardAsset
+type GetDashboardAssetHTTPResponse404Headers struct {
+	XRequestId *openapi_types.UUID
+}
+
+type GetDashboardAssetHTTPResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetDashboardAssetHTTPResponse200Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetDashboardAssetHTTPResponse404Headers
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetDashboardAssetHTTPResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDashboardAssetHTTPResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDashboardAssetHTTPResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDashboardAssetHTTPResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDashboardAssetHTTPResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // GetReferencePageHTTPResponse200Headers the declared response headers of an HTTP 200 response for GetReferencePage
@@ -6223,6 +6452,38 @@ func (r ListWebhookEndpointsHTTPResponse) ContentType() string {
 	return ""
 }
 
+// GetDashboardPageWithResponse The dashboard (HTML): not for API clients
+//
+// Transactions, webhook deliveries with their attempts and replay, and webhook endpoints, for a person signed in with an API key (docs/dashboard.md). The page holds no data: it calls this API with the key.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /dashboard (the `GetDashboardPage` operationId).
+func (c *ClientWithResponses) GetDashboardPageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetDashboardPageHTTPResponse, error) {
+	rsp, err := c.GetDashboardPage(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDashboardPageHTTPResponse(rsp)
+}
+
+// GetDashboardAssetWithResponse Scripts and stylesheet of the dashboard: not for API clients
+//
+// The dashboard's own files, served locally; 404 for any other name.
+//
+// Errors it can return: [`NotFoundError`](/docs/errors#NotFoundError).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /dashboard/assets/{name} (the `GetDashboardAsset` operationId).
+func (c *ClientWithResponses) GetDashboardAssetWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*GetDashboardAssetHTTPResponse, error) {
+	rsp, err := c.GetDashboardAsset(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDashboardAssetHTTPResponse(rsp)
+}
+
 // GetReferencePageWithResponse API reference page (HTML, rendered from this document)
 //
 // Swagger UI over this document, served locally; "Try it out" sends the first example of each body.
@@ -6763,6 +7024,87 @@ func (c *ClientWithResponses) ListWebhookEndpointsWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseListWebhookEndpointsHTTPResponse(rsp)
+}
+
+// ParseGetDashboardPageHTTPResponse parses an HTTP response from a GetDashboardPageWithResponse call
+func ParseGetDashboardPageHTTPResponse(rsp *http.Response) (*GetDashboardPageHTTPResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDashboardPageHTTPResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetDashboardPageHTTPResponse200Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetDashboardAssetHTTPResponse parses an HTTP response from a GetDashboardAssetWithResponse call
+func ParseGetDashboardAssetHTTPResponse(rsp *http.Response) (*GetDashboardAssetHTTPResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDashboardAssetHTTPResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetDashboardAssetHTTPResponse200Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetDashboardAssetHTTPResponse404Headers
+		if values := rsp.Header.Values("x-request-id"); len(values) > 0 {
+			var value openapi_types.UUID
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-request-id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseGetReferencePageHTTPResponse parses an HTTP response from a GetReferencePageWithResponse call

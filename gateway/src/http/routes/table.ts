@@ -1,4 +1,5 @@
 import type { PublicRoute } from '../../openapi/route';
+import { DASHBOARD_ASSET_ROUTE, DASHBOARD_PAGE_ROUTE } from './dashboard';
 import {
   API_PAGE_ROUTE,
   API_PAGES_INDEX_ROUTE,
@@ -52,6 +53,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   API_PAGES_INDEX_ROUTE,
   API_PAGE_ROUTE,
   REFERENCE_PAGE_ASSET_ROUTE,
+  DASHBOARD_PAGE_ROUTE,
+  DASHBOARD_ASSET_ROUTE,
   HEALTHZ_ROUTE,
   READYZ_ROUTE,
   LIST_SANDBOX_TEST_QRS_ROUTE,
