@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -76,12 +75,13 @@ export type EmbeddedDatabases = {
 
 /**
  * Where the first initdb's cluster is kept for the next first start: the tools cache of
- * docs/testing.md "Tools" ($QR_PAYOUT_TOOLS), one folder per PGlite version and settings.
+ * docs/testing.md "Tools", one folder per PGlite version and settings. scripts/lib/tools-cache.sh
+ * owns where that cache is and hands it over as QR_PAYOUT_TOOLS (scripts/node24, hence `npm start`,
+ * sources it); a sandbox started without it keeps no cache.
  */
-export function initdbCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const tools =
-    env.QR_PAYOUT_TOOLS ||
-    path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'qr-payout-tools');
+export function initdbCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const tools = env.QR_PAYOUT_TOOLS;
+  if (!tools) return undefined;
   const pglite = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   const { version } = JSON.parse(readFileSync(pglite, 'utf8')) as { version: string };
   const settings = createHash('sha256').update(POSTGRES_CONF.join('\n')).digest('hex').slice(0, 8);
