@@ -61,11 +61,11 @@ async function initInto(to: string, init: InitDataDir): Promise<void> {
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
 
 /**
- * True when `cacheDir` holds a cluster: one kept earlier, one made now, or one another first start
- * moved there meanwhile (ENOTEMPTY, EEXIST). False when the cache cannot be written (read-only or
- * full home): this start then makes its own.
+ * Fills `cacheDir` with a cluster when it holds none. True when it holds one: kept earlier, made
+ * now, or moved there meanwhile by another first start (ENOTEMPTY, EEXIST). False when the cache
+ * cannot be written (read-only or full home): a start then makes its own.
  */
-async function cacheHolds(cacheDir: string, init: InitDataDir): Promise<boolean> {
+export async function fillInitdbCache(cacheDir: string, init: InitDataDir): Promise<boolean> {
   try {
     if (!(await isEmpty(cacheDir))) return true;
     await initInto(cacheDir, init);
@@ -80,7 +80,7 @@ async function cacheHolds(cacheDir: string, init: InitDataDir): Promise<boolean>
 
 /** The cluster the empty folders copy: the cache's when it holds or takes one, else a new one in `last`. */
 async function templateFor(last: string, init: InitDataDir, cacheDir: string | undefined): Promise<string> {
-  if (cacheDir && (await cacheHolds(cacheDir, init))) return cacheDir;
+  if (cacheDir && (await fillInitdbCache(cacheDir, init))) return cacheDir;
   await initInto(last, init);
   return last;
 }
