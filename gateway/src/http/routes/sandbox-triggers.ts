@@ -1,4 +1,5 @@
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
+import { TRANSACTION_EVENT_TYPES } from '@qr-payout/platform/vocabulary';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors/api-error';
 import { requestFingerprint } from '../../idempotency/fingerprint';
@@ -16,7 +17,7 @@ import {
   withRequestId,
 } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
-import { SANDBOX_TRIGGER_EVENTS, sandboxTriggerPayment } from '../../payments/sandbox-triggers';
+import { sandboxTriggerPayments } from '../../payments/sandbox-triggers';
 import { dropNullFields } from '../null-as-absent';
 import { CALLBACK_URL_PROPERTY, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
 import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_KEY_HEADERS } from './execute';
@@ -35,7 +36,7 @@ const SANDBOX_TRIGGER_REQUEST_SCHEMA = {
   properties: {
     event: {
       type: 'string',
-      enum: SANDBOX_TRIGGER_EVENTS,
+      enum: TRANSACTION_EVENT_TYPES,
       description:
         'The event to make happen: the transaction ends in this outcome and its webhook event follows.',
     },
@@ -106,6 +107,7 @@ export function registerSandboxTriggersRoute(app: FastifyInstance, deps: Sandbox
     if (!deps.sandboxMode)
       throw apiError('SandboxOnly', 'POST /v1/sandbox/triggers is only available in the sandbox.');
   };
+  const payments = sandboxTriggerPayments();
   app.route<{ Body: BodyOf<typeof SANDBOX_TRIGGER_ROUTE> }>({
     ...routeOptions(SANDBOX_TRIGGER_ROUTE),
     onRequest: [deps.authenticate, refuseOutsideSandbox],
@@ -116,7 +118,7 @@ export function registerSandboxTriggersRoute(app: FastifyInstance, deps: Sandbox
       const tenantId = request.auth?.tenantId ?? '';
       const key = idempotencyKeyOf(request);
       const fingerprint = requestFingerprint(SANDBOX_TRIGGER_OPERATION, body);
-      const payment = sandboxTriggerPayment(body.event);
+      const payment = payments[body.event];
       const response = await runIdempotent({
         cache: deps.idempotency,
         scope: { tenantId, key },
