@@ -26,6 +26,7 @@ import {
   executeInstruction,
   type PayerInput,
 } from '../../payments/execute-instruction';
+import { tenantIdOf } from '../auth';
 import { dropNullFields } from '../null-as-absent';
 import { EXECUTE_REQUEST_SCHEMA, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
 
@@ -164,7 +165,7 @@ export function paymentRequest(
   operation: string,
 ) {
   const body = request.body;
-  const tenantId = request.auth?.tenantId ?? '';
+  const tenantId = tenantIdOf(request);
   const key = idempotencyKeyOf(request);
   const fingerprint = requestFingerprint(operation, body);
   return {

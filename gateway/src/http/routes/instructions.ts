@@ -13,6 +13,7 @@ import {
   withRequestId,
 } from '../../openapi/responses';
 import { defineRoute, type ParamsOf, routeOptions } from '../../openapi/route';
+import { tenantIdOf } from '../auth';
 import { isInstructionId } from '../ids';
 import { toPublicInstruction } from '../presenters/instruction';
 import { INSTRUCTION_RESPONSE_SCHEMA } from '../schemas';
@@ -73,7 +74,7 @@ export function registerInstructionsRoute(app: FastifyInstance, deps: Instructio
       const { id } = request.params;
       if (!isInstructionId(id)) throw apiError('NotFoundError', 'instruction not found');
       const { instruction } = await deps.payout.getInstruction({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         instructionId: id,
       });
       if (!instruction) throw new Error('payout returned no instruction');

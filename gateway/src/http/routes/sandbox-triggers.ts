@@ -18,6 +18,7 @@ import {
 } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
 import { sandboxTriggerPayments } from '../../payments/sandbox-triggers';
+import { tenantIdOf } from '../auth';
 import { dropNullFields } from '../null-as-absent';
 import { CALLBACK_URL_PROPERTY, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
 import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_KEY_HEADERS } from './execute';
@@ -115,7 +116,7 @@ export function registerSandboxTriggersRoute(app: FastifyInstance, deps: Sandbox
     preHandler: dropNullFields,
     handler: async (request, reply) => {
       const body = request.body;
-      const tenantId = request.auth?.tenantId ?? '';
+      const tenantId = tenantIdOf(request);
       const key = idempotencyKeyOf(request);
       const fingerprint = requestFingerprint(SANDBOX_TRIGGER_OPERATION, body);
       const payment = payments[body.event];

@@ -16,6 +16,7 @@ import {
   withRequestId,
 } from '../../openapi/responses';
 import { defineRoute, type ParamsOf, type QueryOf, routeOptions } from '../../openapi/route';
+import { tenantIdOf } from '../auth';
 import { isTransactionId } from '../ids';
 import { pageBody } from '../page-body';
 import { TRANSACTION_RESPONSE_SCHEMA, TRANSACTIONS_RESPONSE_SCHEMA } from '../schemas';
@@ -105,7 +106,7 @@ export function registerTransactionsRoute(app: FastifyInstance, deps: Transactio
     handler: async (request) => {
       const query = listTransactionsQuery(request.query);
       const res = await deps.payout.listTransactions({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         status: query.status,
         createdGte: query.createdGte,
         createdLt: query.createdLt,
@@ -124,7 +125,7 @@ export function registerTransactionsRoute(app: FastifyInstance, deps: Transactio
       // (docs/api/errors.md "Error names", no probing).
       if (!isTransactionId(id)) throw apiError('NotFoundError', 'transaction not found');
       const { transaction } = await deps.payout.getTransaction({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         transactionId: id,
       });
       if (!transaction) throw new Error('payout returned no transaction');

@@ -23,6 +23,7 @@ import {
   withRequestId,
 } from '../../openapi/responses';
 import { defineRoute, type ParamsOf, type QueryOf, routeOptions } from '../../openapi/route';
+import { tenantIdOf } from '../auth';
 import {
   DELIVERY_LIST_QUERY_CHECKS,
   DELIVERY_LIST_QUERY_SCHEMA,
@@ -202,7 +203,7 @@ export function registerWebhookDeliveriesRoutes(
     handler: async (request) => {
       const query = listDeliveriesQuery(request.query);
       const res = await webhook.listDeliveries({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         transactionId: query.transactionId,
         status: query.status ?? DeliveryStatus.UNSPECIFIED,
         page: { limit: query.limit, cursor: query.cursor },
@@ -216,7 +217,7 @@ export function registerWebhookDeliveriesRoutes(
     onRequest: authenticate,
     handler: async (request) => {
       const { delivery, attempts, earlierAttempts } = await webhook.getDelivery({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         deliveryId: deliveryIdOf(request.params.id),
       });
       if (!delivery) throw new Error('webhook returned no delivery');
@@ -236,7 +237,7 @@ export function registerWebhookDeliveriesRoutes(
       handler: async (request) => {
         checkReplayBody(request.body);
         const { delivery } = await webhook.replayDelivery({
-          tenantId: request.auth?.tenantId ?? '',
+          tenantId: tenantIdOf(request),
           deliveryId: deliveryIdOf(request.params.id),
         });
         if (!delivery) throw new Error('webhook returned no delivery');

@@ -4,6 +4,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { EXAMPLE_ENDPOINT } from '../../openapi/examples';
 import { AUTHENTICATED_ERRORS, example, okResponse, withRequestId } from '../../openapi/responses';
 import { defineRoute, routeOptions } from '../../openapi/route';
+import { tenantIdOf } from '../auth';
 import { toPublicWebhookEndpoint } from '../presenters/webhook-endpoint';
 import { WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA } from '../schemas';
 
@@ -44,7 +45,7 @@ export function registerWebhookEndpointsRoute(app: FastifyInstance, deps: Webhoo
     ...routeOptions(LIST_WEBHOOK_ENDPOINTS_ROUTE),
     onRequest: deps.authenticate,
     handler: async (request) => {
-      const { endpoints } = await deps.webhook.listEndpoints({ tenantId: request.auth?.tenantId ?? '' });
+      const { endpoints } = await deps.webhook.listEndpoints({ tenantId: tenantIdOf(request) });
       return { endpoints: endpoints.map(toPublicWebhookEndpoint), request_id: request.id };
     },
   });
