@@ -18,7 +18,7 @@ import {
 type NamesOf<E> = Lowercase<Exclude<Extract<keyof E, string>, 'UNSPECIFIED'>>;
 
 /** The enum's values other than UNSPECIFIED as lower-case names, in the enum's (lifecycle) order. */
-function namesOf<E extends object>(schema: DescEnum, _enumObject: E): readonly NamesOf<E>[] {
+export function namesOf<E extends object>(schema: DescEnum, _enumObject: E): readonly NamesOf<E>[] {
   const prefix = schema.sharedPrefix ?? '';
   return Object.freeze(
     schema.values
