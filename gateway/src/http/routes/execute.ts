@@ -10,11 +10,9 @@ import {
   EXAMPLE_TRANSACTION,
 } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
   describeTags,
   errorResponse,
   example,
-  IDEMPOTENT_BODY_ERRORS,
   IDEMPOTENT_REPLAYED_HEADER,
   okResponse,
   RATE_LIMIT_HEADERS,
@@ -29,6 +27,7 @@ import {
 import { tenantIdOf } from '../auth';
 import { dropNullFields } from '../null-as-absent';
 import { EXECUTE_REQUEST_SCHEMA, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
+import { AUTHENTICATED_ERRORS, IDEMPOTENT_BODY_ERRORS } from './shared-responses';
 
 /** What execute and pay share: authentication, the idempotency cache, payout's execute step. */
 export interface PaymentRouteDeps {

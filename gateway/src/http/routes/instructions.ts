@@ -4,7 +4,6 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../../errors/api-error';
 import { EXAMPLE_INSTRUCTION, EXAMPLE_INSTRUCTION_ID } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
   describeTags,
   errorResponse,
   example,
@@ -17,6 +16,7 @@ import { tenantIdOf } from '../auth';
 import { isInstructionId } from '../ids';
 import { toPublicInstruction } from '../presenters/instruction';
 import { INSTRUCTION_RESPONSE_SCHEMA } from '../schemas';
+import { AUTHENTICATED_ERRORS } from './shared-responses';
 
 export interface InstructionsRouteDeps {
   payout: Pick<Client<typeof PayoutService>, 'getInstruction'>;

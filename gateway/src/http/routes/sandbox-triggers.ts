@@ -7,10 +7,8 @@ import { idempotencyKeyOf, requireIdempotencyKey, sendIdempotentResponse } from 
 import { runIdempotent } from '../../idempotency/run';
 import { EXAMPLE_FAILED_TRANSACTION, EXAMPLE_TRANSACTION } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
   errorResponse,
   example,
-  IDEMPOTENT_BODY_ERRORS,
   IDEMPOTENT_REPLAYED_HEADER,
   okResponse,
   RATE_LIMIT_HEADERS,
@@ -23,6 +21,7 @@ import { dropNullFields } from '../null-as-absent';
 import { CALLBACK_URL_PROPERTY, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
 import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_KEY_HEADERS } from './execute';
 import { type PayRouteDeps, payQr } from './pay';
+import { AUTHENTICATED_ERRORS, IDEMPOTENT_BODY_ERRORS } from './shared-responses';
 
 export interface SandboxTriggersRouteDeps extends PayRouteDeps {
   /** SANDBOX_MODE: false answers 403 SandboxOnly (docs/sandbox-test-qrs.md "Triggers"). */

@@ -5,13 +5,11 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../../errors/api-error';
 import { EXAMPLE_TRANSACTION, EXAMPLE_TRANSACTION_ID } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
   describeTags,
   errorResponse,
   example,
   lastPageExample,
   okResponse,
-  QUERY_ERRORS,
   RATE_LIMIT_HEADERS,
   withRequestId,
 } from '../../openapi/responses';
@@ -25,6 +23,7 @@ import {
   TRANSACTION_LIST_QUERY_CHECKS,
   TRANSACTION_LIST_QUERY_SCHEMA,
 } from '../transaction-list-query';
+import { AUTHENTICATED_ERRORS, QUERY_ERRORS } from './shared-responses';
 
 export interface TransactionsRouteDeps {
   payout: Pick<Client<typeof PayoutService>, 'getTransaction' | 'listTransactions'>;

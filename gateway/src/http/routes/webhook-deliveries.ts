@@ -9,16 +9,12 @@ import {
   EXAMPLE_REPLAYED_DELIVERY,
 } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
-  BODY_ERRORS,
   describeTags,
   errorResponse,
   example,
   lastPageExample,
   okResponse,
-  QUERY_ERRORS,
   RATE_LIMIT_HEADERS,
-  REPLAY_TOO_MANY,
   registryErrorResponse,
   withRequestId,
 } from '../../openapi/responses';
@@ -39,6 +35,7 @@ import {
   WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
   WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
 } from '../schemas';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, QUERY_ERRORS, REPLAY_TOO_MANY } from './shared-responses';
 
 export interface WebhookDeliveriesRouteDeps {
   webhook: Pick<Client<typeof WebhookService>, 'listDeliveries' | 'getDelivery' | 'replayDelivery'>;

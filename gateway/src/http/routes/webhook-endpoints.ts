@@ -2,11 +2,12 @@ import type { Client } from '@connectrpc/connect';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { EXAMPLE_ENDPOINT } from '../../openapi/examples';
-import { AUTHENTICATED_ERRORS, example, okResponse, withRequestId } from '../../openapi/responses';
+import { example, okResponse, withRequestId } from '../../openapi/responses';
 import { defineRoute, routeOptions } from '../../openapi/route';
 import { tenantIdOf } from '../auth';
 import { toPublicWebhookEndpoint } from '../presenters/webhook-endpoint';
 import { WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA } from '../schemas';
+import { AUTHENTICATED_ERRORS } from './shared-responses';
 
 export interface WebhookEndpointsRouteDeps {
   webhook: Pick<Client<typeof WebhookService>, 'listEndpoints'>;
