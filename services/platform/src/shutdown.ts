@@ -22,7 +22,7 @@ type ShutdownOptions = {
  * one Ctrl-C under `npm start` reaches the process from the terminal and again forwarded by npm
  * (docs/contributing.md "Shutdown").
  */
-export const REPEATED_SIGNAL_WINDOW_MS = 1_000;
+const REPEATED_SIGNAL_WINDOW_MS = 1_000;
 
 type ShutdownResult = { code: number; failed: string[]; timedOut: boolean };
 

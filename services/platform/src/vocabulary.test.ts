@@ -1,9 +1,9 @@
 import type { DescEnum } from '@bufbuild/protobuf';
 import { WEBHOOK_EVENT_TYPES as RECEIVER_EVENT_TYPES } from '@qr-payout/webhook-receiver';
+import { namesOf } from './enum-names';
 import {
   DELIVERY_STATUSES,
   deliveryStatuses,
-  namesOf,
   PING_EVENT_TYPE,
   RETRY_STRATEGIES,
   retryStrategies,
