@@ -102,10 +102,13 @@ export function spawnCommand(
   return { child, output: () => text, waitForLine, stop, exited };
 }
 
-/** The parent's PATH and HOME only: nothing else of the test runner's environment leaks in. */
+/**
+ * The parent's PATH and HOME only: nothing else of the test runner's environment leaks in, but the
+ * tools cache that `npm start` gets from scripts/node24 (QR_PAYOUT_TOOLS: the initdb cluster).
+ */
 export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'QR_PAYOUT_TOOLS']) {
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
   return env;
