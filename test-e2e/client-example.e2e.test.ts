@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, type PayRequest } from '@qr-payout/client';
+import { baseEnv } from '../sandbox/test/child-process';
 import { freePorts, type ManagedProcess, spawnTsProcess, waitUntilReady } from './harness';
 
 jest.setTimeout(240_000);
@@ -19,13 +20,9 @@ let dir: string;
 let sandbox: ManagedProcess;
 let baseUrl: string;
 
-/** Only what a developer's shell would give: no test-runner or infrastructure variables. */
+/** Only what a developer's shell would give (baseEnv): no test-runner or infrastructure variables. */
 function shellEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
-    if (process.env[name] !== undefined) env[name] = process.env[name];
-  }
-  return { ...env, ...extra };
+  return { ...baseEnv(), ...extra };
 }
 
 beforeAll(async () => {

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { initdbOnce } from './initdb-once';
+import { fillInitdbCache, initdbOnce } from './initdb-once';
 
 // PGlite is real PostgreSQL compiled to WebAssembly, but it is ONE session: every socket
 // connection shares the same backend, so a `SET search_path` by one pool is seen by every other
@@ -19,6 +18,8 @@ export type EmbeddedPostgresOptions = {
   schema: string;
   /** Socket connections accepted at once; must exceed the pool size of every client (default 20). */
   maxConnections?: number;
+  /** PostgreSQL's WebAssembly compiled once for every instance of a process (loadPgliteAssets). */
+  assets?: PgliteAssets;
 };
 
 export type EmbeddedPostgres = {
@@ -35,10 +36,32 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 // Small shared buffers: four instances run in one sandbox process, and the data is tiny.
 const POSTGRES_CONF = ['shared_buffers=16MB'];
 
+/** What every PGlite instance loads: PostgreSQL compiled to WebAssembly and its share/ files. */
+export type PgliteAssets = Required<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>>;
+
+// Node's WebAssembly global, which the project's type libraries (es2024, node) leave undeclared.
+const { WebAssembly: wasm } = globalThis as unknown as {
+  WebAssembly: { compile(bytes: Uint8Array): Promise<PgliteAssets['pgliteWasmModule']> };
+};
+
+/**
+ * Reads and compiles PGlite's WebAssembly once: left to PGlite, each instance compiles its own
+ * 9 MB module, and four of them on two busy cores took a second longer to start
+ * (sandbox/README.md "Limits").
+ */
+export async function loadPgliteAssets(): Promise<PgliteAssets> {
+  const dist = path.dirname(require.resolve('@electric-sql/pglite'));
+  const [bytes, data] = await Promise.all([
+    readFile(path.join(dist, 'pglite.wasm')),
+    readFile(path.join(dist, 'pglite.data')),
+  ]);
+  return { pgliteWasmModule: await wasm.compile(bytes), fsBundle: new Blob([data]) };
+}
+
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   if (!SCHEMA_NAME.test(opts.schema)) throw new Error(`invalid schema name: ${opts.schema}`);
   if (opts.dataDir) await mkdir(opts.dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir: opts.dataDir, postgresqlconf: POSTGRES_CONF });
+  const db = await PGlite.create({ dataDir: opts.dataDir, postgresqlconf: POSTGRES_CONF, ...opts.assets });
   let server: PGLiteSocketServer | undefined;
   try {
     await db.exec(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"; SET search_path TO "${opts.schema}"`);
@@ -76,12 +99,13 @@ export type EmbeddedDatabases = {
 
 /**
  * Where the first initdb's cluster is kept for the next first start: the tools cache of
- * docs/testing.md "Tools" ($QR_PAYOUT_TOOLS), one folder per PGlite version and settings.
+ * docs/testing.md "Tools", one folder per PGlite version and settings. scripts/lib/tools-cache.sh
+ * owns where that cache is and hands it over as QR_PAYOUT_TOOLS (scripts/node24, hence `npm start`,
+ * sources it); a sandbox started without it keeps no cache.
  */
-export function initdbCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const tools =
-    env.QR_PAYOUT_TOOLS ||
-    path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'qr-payout-tools');
+export function initdbCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const tools = env.QR_PAYOUT_TOOLS;
+  if (!tools) return undefined;
   const pglite = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   const { version } = JSON.parse(readFileSync(pglite, 'utf8')) as { version: string };
   const settings = createHash('sha256').update(POSTGRES_CONF.join('\n')).digest('hex').slice(0, 8);
@@ -89,10 +113,22 @@ export function initdbCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** A fresh data directory: PGlite runs initdb into an empty folder. */
-async function initDataDir(dataDir: string): Promise<void> {
-  await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir, postgresqlconf: POSTGRES_CONF });
-  await db.close();
+function initDataDir(assets?: PgliteAssets) {
+  return async (dataDir: string): Promise<void> => {
+    await mkdir(dataDir, { recursive: true });
+    const db = await PGlite.create({ dataDir, postgresqlconf: POSTGRES_CONF, ...assets });
+    await db.close();
+  };
+}
+
+/**
+ * Fills the initdb cache (initdbCacheDir) unless it holds a cluster, so the first `npm start`
+ * copies files (scripts/sandbox-prepare, after `npm ci`). Resolves false when there is no cache or
+ * it cannot be written.
+ */
+export async function prepareInitdbCache(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  const cacheDir = initdbCacheDir(env);
+  return cacheDir !== undefined && fillInitdbCache(cacheDir, initDataDir());
 }
 
 /**
@@ -108,9 +144,10 @@ export async function startEmbeddedDatabases(opts: {
   initdbCacheDir?: string;
 }): Promise<EmbeddedDatabases> {
   const root = opts.dataDir;
+  const assets = await loadPgliteAssets();
   if (root) {
     const dirs = opts.schemas.map((schema) => path.join(root, schema));
-    await initdbOnce(dirs, { init: initDataDir, cacheDir: opts.initdbCacheDir });
+    await initdbOnce(dirs, { init: initDataDir(assets), cacheDir: opts.initdbCacheDir });
   }
   const results = await Promise.allSettled(
     opts.schemas.map((schema) =>
@@ -118,6 +155,7 @@ export async function startEmbeddedDatabases(opts: {
         schema,
         dataDir: opts.dataDir ? path.join(opts.dataDir, schema) : undefined,
         maxConnections: opts.maxConnections,
+        assets,
       }),
     ),
   );

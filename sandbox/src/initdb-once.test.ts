@@ -83,3 +83,36 @@ describe('initdbOnce with a cache another start fills meanwhile', () => {
     expect(await readFile(path.join(cacheDir, 'PG_VERSION'), 'utf8')).toBe('theirs');
   });
 });
+
+describe('initdbOnce with a cache that fails', () => {
+  const fsError = (code: string) => Object.assign(new Error(`${code}: cache`), { code });
+
+  it.each(['EACCES', 'EROFS', 'ENOSPC'])(
+    'makes its own cluster when the cache cannot be written (%s)',
+    async (code) => {
+      const cacheDir = path.join(tmp, 'cache');
+      const initdb = fakeInitdb();
+      const init = async (dir: string) => {
+        if (dir.startsWith(cacheDir)) throw fsError(code);
+        await initdb.init(dir);
+      };
+      const dirs = ['gateway', 'fx'].map((s) => path.join(tmp, 'pglite', s));
+      expect(await initdbOnce(dirs, { init, cacheDir })).toBe(2);
+      expect(initdb.runs).toEqual([expect.stringContaining(path.join(tmp, 'pglite', 'fx'))]);
+      for (const dir of dirs) expect(await readFile(path.join(dir, 'PG_VERSION'), 'utf8')).toBe('run 1');
+    },
+  );
+
+  it('surfaces an initdb failure instead of running initdb again elsewhere', async () => {
+    const cacheDir = path.join(tmp, 'cache');
+    const runs: string[] = [];
+    const init = async (dir: string) => {
+      runs.push(dir);
+      throw new Error('initdb: out of memory');
+    };
+    const dir = path.join(tmp, 'pglite', 'fx');
+    await expect(initdbOnce([dir], { init, cacheDir })).rejects.toThrow('initdb: out of memory');
+    expect(runs).toHaveLength(1);
+    expect(await readdir(tmp)).toEqual([]);
+  });
+});

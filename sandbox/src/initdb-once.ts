@@ -34,13 +34,6 @@ async function moveDir(from: string, to: string): Promise<void> {
   await rename(from, to);
 }
 
-/** Fills the cache; another first start that filled it meanwhile (ENOTEMPTY, EEXIST) did the same work. */
-async function fillCache(cacheDir: string, init: InitDataDir): Promise<void> {
-  await initInto(cacheDir, init).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
-  });
-}
-
 /** Copies `from` to `to` through `<to>.<pid>.partial`, so an interrupted copy is never taken for a cluster. */
 async function copyDir(from: string, to: string): Promise<void> {
   const partial = `${to}.${process.pid}.partial`;
@@ -63,12 +56,41 @@ async function initInto(to: string, init: InitDataDir): Promise<void> {
   }
 }
 
+// Errors that say the cache's disk or folder cannot take the cluster: the start falls back to an
+// initdb of its own. Any other error (initdb itself failing) is the start's and surfaces.
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
+
+/**
+ * Fills `cacheDir` with a cluster when it holds none. True when it holds one: kept earlier, made
+ * now, or moved there meanwhile by another first start (ENOTEMPTY, EEXIST). False when the cache
+ * cannot be written (read-only or full home): a start then makes its own.
+ */
+export async function fillInitdbCache(cacheDir: string, init: InitDataDir): Promise<boolean> {
+  try {
+    if (!(await isEmpty(cacheDir))) return true;
+    await initInto(cacheDir, init);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') return true;
+    if (UNWRITABLE.has(code)) return false;
+    throw err;
+  }
+}
+
+/** The cluster the empty folders copy: the cache's when it holds or takes one, else a new one in `last`. */
+async function templateFor(last: string, init: InitDataDir, cacheDir: string | undefined): Promise<string> {
+  if (cacheDir && (await fillInitdbCache(cacheDir, init))) return cacheDir;
+  await initInto(last, init);
+  return last;
+}
+
 /**
  * Fills every folder of `dataDirs` that is missing or empty with a copy of one initdb's cluster:
- * the cache's when it holds one, else a new one made into the cache (or, without a cache, into the
- * last empty folder, the others copying it). Every byte written is written once per folder (the
- * disk, not the CPU, bounds this step on a busy machine). Folders that hold anything are left to
- * PGlite as they are. Resolves with how many it filled.
+ * the cache's when it holds one, else a new one made into the cache (or, without a writable cache,
+ * into the last empty folder, the others copying it). Every byte written is written once per folder
+ * (the disk, not the CPU, bounds this step on a busy machine). Folders that hold anything are left
+ * to PGlite as they are. Resolves with how many it filled.
  */
 export async function initdbOnce(
   dataDirs: readonly string[],
@@ -78,14 +100,7 @@ export async function initdbOnce(
   for (const dir of dataDirs) if (await isEmpty(dir)) empty.push(dir);
   const last = empty.at(-1);
   if (last === undefined) return 0;
-  if (!cacheDir) {
-    await initInto(last, init);
-    for (const dir of empty.slice(0, -1)) await copyDir(last, dir);
-    return empty.length;
-  }
-  // A cache that cannot be written (read-only home) only costs this start a copy.
-  if (await isEmpty(cacheDir)) await fillCache(cacheDir, init).catch(() => initInto(last, init));
-  const template = (await isEmpty(cacheDir)) ? last : cacheDir;
+  const template = await templateFor(last, init, cacheDir);
   for (const dir of empty) if (dir !== template) await copyDir(template, dir);
   return empty.length;
 }

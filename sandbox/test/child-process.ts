@@ -20,11 +20,25 @@ export type RunningChild = {
 
 /** Runs a TypeScript entry point under the current Node with tsx and the development condition. */
 export function spawnTs(script: string, env: NodeJS.ProcessEnv, args: string[] = []): RunningChild {
-  const child = spawn(
+  return spawnCommand(
     process.execPath,
     ['--conditions=development', '--import', 'tsx', path.join(REPO_ROOT, script), ...args],
-    { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    env,
   );
+}
+
+/**
+ * Runs a command from the repository root, in a process group of its own when `detached` (so a test
+ * can tell whether anything it started is left: process.kill(-pid, 0)).
+ */
+export function spawnCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  { detached = false } = {},
+): RunningChild {
+  const script = [command, ...args].join(' ');
+  const child = spawn(command, args, { cwd: REPO_ROOT, env, detached, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -88,10 +102,13 @@ export function spawnTs(script: string, env: NodeJS.ProcessEnv, args: string[] =
   return { child, output: () => text, waitForLine, stop, exited };
 }
 
-/** The parent's PATH and HOME only: nothing else of the test runner's environment leaks in. */
+/**
+ * The parent's PATH and HOME only: nothing else of the test runner's environment leaks in, but the
+ * tools cache that `npm start` gets from scripts/node24 (QR_PAYOUT_TOOLS: the initdb cluster).
+ */
 export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'QR_PAYOUT_TOOLS']) {
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
   return env;

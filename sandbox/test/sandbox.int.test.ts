@@ -3,11 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createAdminClient } from '@qr-payout/test-kit/admin';
 import { committedOpenApiDocument, withoutServers } from '@qr-payout/test-kit/openapi';
 import { PIX_WITHOUT_AMOUNT } from '@qr-payout/test-kit/qrs';
 import { verifyWebhookSignature } from '@qr-payout/webhook-receiver';
-import { baseEnv, type RunningChild, spawnTs } from './child-process';
+import { baseEnv, type RunningChild, spawnCommand, spawnTs } from './child-process';
 import { startGarbageGateway } from './garbage-gateway';
 
 // The sandbox as `npm start` runs it (its own process, see child-process.ts), in a temporary data
@@ -401,5 +402,46 @@ describe('restart on the same data dir', () => {
     expect(res.status).toBe(200);
     const sandboxKey = await call(`${banner.baseUrl}/v1/schemes`, { apiKey: banner.apiKey });
     expect(sandboxKey.status).toBe(200);
+  });
+});
+
+/** Whether no process of the group is left within `ms` (the esbuild tsx starts exits just after Node). */
+async function groupEmptyWithin(group: number, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await delay(100)) {
+    try {
+      process.kill(group, 0);
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  }
+  return false;
+}
+
+describe('npm start and a signal to npm alone', () => {
+  it('stops the sandbox in order and leaves no process behind', async () => {
+    expect(await sandbox.stop('SIGTERM')).toBe(0);
+    // npm passes a SIGINT it gets to its child; scripts/sandbox-start makes the sandbox that child.
+    const npm = spawnCommand(
+      'npm',
+      ['start'],
+      { ...baseEnv(), SANDBOX_DATA_DIR: dataDir, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'warn' },
+      { detached: true },
+    );
+    sandbox = npm;
+    const group = -(npm.child.pid as number);
+    try {
+      await npm.waitForLine(/Press Ctrl-C to stop/, 150_000);
+      const baseUrl = bannerValue(npm.output(), 'Base URL');
+      expect(await npm.stop('SIGINT', 15_000)).toBe(0);
+      expect(npm.output()).toContain('"step":"databases","msg":"shutdown step done"');
+      expect(await groupEmptyWithin(group, 3_000)).toBe(true);
+      await expect(fetch(`${baseUrl}/readyz`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(group, 'SIGKILL');
+      } catch {
+        // Nothing left: the expected case.
+      }
+    }
   });
 });

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { silentLogger } from '@qr-payout/platform/log';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
+import pino from 'pino';
 import { ApiError } from '../errors/api-error';
 import type { RateLimiter } from '../ratelimit/limiter';
 import { createMemoryRateLimiter } from '../ratelimit/memory';
@@ -17,7 +18,40 @@ import {
   MISSING_KEY_MESSAGE,
   readApiKeyHeader,
   stillRefused,
+  tenantIdOf,
 } from './auth';
+import { toApiError } from './error-reply';
+
+describe('tenantIdOf', () => {
+  const key = { tenantId: 'ten_a', keyPrefix: 'qrp_a', rateLimitPerMinute: 100 };
+
+  it('reads the tenant the auth hook set', () => {
+    expect(tenantIdOf({ auth: key, method: 'GET', url: '/v1/transactions' })).toBe('ten_a');
+  });
+
+  it('fails a request the auth hook never saw as a logged 500 InternalError, never as tenant ""', () => {
+    const request = { id: 'req-1', auth: null, method: 'GET', url: '/v1/transactions?limit=5' };
+    let thrown: unknown;
+    try {
+      tenantIdOf(request);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as Error).message).toBe(
+      "GET /v1/transactions?limit=5 reached a tenant's handler without the auth hook",
+    );
+    const logged: unknown[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+    const api = toApiError(thrown, request as unknown as FastifyRequest, logger);
+    expect(api).toMatchObject({
+      tag: 'InternalError',
+      status: 500,
+      message: 'An unexpected error occurred.',
+    });
+    expect(logged).toEqual([expect.objectContaining({ msg: 'unexpected error', request_id: 'req-1' })]);
+  });
+});
 
 describe('readApiKeyHeader', () => {
   it('treats an absent, empty or blank header as missing', () => {

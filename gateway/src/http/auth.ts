@@ -37,6 +37,19 @@ declare module 'fastify' {
 }
 
 /**
+ * The tenant of a request on an authenticated route: the one owner of that read. Every such route
+ * runs the auth hook first (createAuthHook), so a request without `auth` here is a route registered
+ * without it; it fails as an unexpected error (logged, 500 InternalError, docs/api/errors.md "Error
+ * names") instead of being served as a tenant ''.
+ */
+export function tenantIdOf(request: Pick<FastifyRequest, 'auth' | 'method' | 'url'>): string {
+  if (!request.auth) {
+    throw new Error(`${request.method} ${request.url} reached a tenant's handler without the auth hook`);
+  }
+  return request.auth.tenantId;
+}
+
+/**
  * What the auth hook needs of the tenant service. `cachedAuthentication` is optional for test
  * fakes; without it every lookup of an over-budget address waits its turn (see createAuthHook).
  */

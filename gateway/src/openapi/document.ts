@@ -1,13 +1,14 @@
 import { apiPageNames, linkDescriptionReferences } from '../docs/doc-references';
 import { withSamplesLinks } from '../docs/samples/link';
 import { ERROR_TAGS } from '../errors/registry';
+import { SHARED_RESPONSES } from '../http/routes/shared-responses';
 import { PUBLIC_ROUTES } from '../http/routes/table';
 import { ERROR_BODY_SCHEMA } from '../http/schemas';
 import { WEBHOOK_EVENTS } from '../http/webhook-events';
 import { componentSchemas, refNamedSchemas, sharedSchemas } from './components';
 import { pathsOf } from './paths';
 import { TAGS, withErrorLinks } from './reference';
-import { describeBodyField, SANDBOX_SERVER_URL, SHARED_RESPONSES } from './responses';
+import { describeBodyField, SANDBOX_SERVER_URL } from './responses';
 import { webhooksOf } from './webhooks';
 
 // The OpenAPI 3.1 document of every public route, built from the same JSON Schemas the routes

@@ -7,9 +7,6 @@ import type { PayerInput } from './execute-instruction';
 // "Sandbox outcomes"), paid by the catalogue's test payer. Both come from the catalogue, so a
 // trigger is exactly what an integrator gets by paying that code by hand.
 
-/** The events a trigger makes: every transaction event type (platform vocabulary). */
-export const SANDBOX_TRIGGER_EVENTS: readonly TransactionEventType[] = TRANSACTION_EVENT_TYPES;
-
 /** The test QR (docs/sandbox-test-qrs.md "The codes") whose payment ends in each event. */
 export const SANDBOX_TRIGGER_QR_IDS: Readonly<Record<TransactionEventType, string>> = {
   // "anything else": settled after about 150 ms, inside the pay's wait.
@@ -23,19 +20,27 @@ export interface SandboxTriggerPayment {
   payer: PayerInput;
 }
 
-/** The QR and payer a trigger of `event` pays. */
-export function sandboxTriggerPayment(event: TransactionEventType): SandboxTriggerPayment {
-  const id = SANDBOX_TRIGGER_QR_IDS[event];
-  const qr = SANDBOX_TEST_QRS.find((entry) => entry.id === id);
-  if (!qr?.qr_string) throw new Error(`sandbox test QR ${id} has no QR string`);
-  return {
-    qrString: qr.qr_string,
-    payer: {
-      name: SANDBOX_TEST_PAYER.payer_name,
-      account: SANDBOX_TEST_PAYER.payer_account,
-      taxId: SANDBOX_TEST_PAYER.payer_tax_id,
-      country: SANDBOX_TEST_PAYER.payer_country,
-      idType: SANDBOX_TEST_PAYER.payer_id_type,
-    },
+/**
+ * The QR and payer a trigger of each event pays (a trigger makes every transaction event type of the
+ * platform vocabulary), looked up in the catalogue once: the route builds them when it is registered,
+ * so a catalogue without the code fails the start, not a request.
+ */
+export function sandboxTriggerPayments(): Readonly<Record<TransactionEventType, SandboxTriggerPayment>> {
+  const payer: PayerInput = {
+    name: SANDBOX_TEST_PAYER.payer_name,
+    account: SANDBOX_TEST_PAYER.payer_account,
+    taxId: SANDBOX_TEST_PAYER.payer_tax_id,
+    country: SANDBOX_TEST_PAYER.payer_country,
+    idType: SANDBOX_TEST_PAYER.payer_id_type,
   };
+  const paymentOf = (event: TransactionEventType): [TransactionEventType, SandboxTriggerPayment] => {
+    const id = SANDBOX_TRIGGER_QR_IDS[event];
+    const qr = SANDBOX_TEST_QRS.find((entry) => entry.id === id);
+    if (!qr?.qr_string) throw new Error(`sandbox test QR ${id} has no QR string`);
+    return [event, { qrString: qr.qr_string, payer }];
+  };
+  return Object.fromEntries(TRANSACTION_EVENT_TYPES.map(paymentOf)) as Record<
+    TransactionEventType,
+    SandboxTriggerPayment
+  >;
 }

@@ -89,21 +89,47 @@ describe('onShutdown', () => {
   it('shuts down on the first signal and exits at once on the second', async () => {
     const exit = jest.fn();
     let release: () => void = () => {};
+    let nowMs = 0;
     const trigger = onShutdown({
       logger,
       graceMs: 5_000,
-      signals: ['SIGUSR2'],
+      signals: ['SIGUSR2', 'SIGHUP'],
       exit,
+      now: () => nowMs,
       steps: [{ name: 'slow', run: () => new Promise<void>((resolve) => (release = resolve)) }],
     });
     process.emit('SIGUSR2', 'SIGUSR2');
     await new Promise((resolve) => setImmediate(resolve));
     expect(exit).not.toHaveBeenCalled();
+    // One Ctrl-C under npm arrives twice (terminal and npm): the same signal at once is not a second.
+    nowMs = 50;
+    process.emit('SIGUSR2', 'SIGUSR2');
+    expect(exit).not.toHaveBeenCalled();
+    nowMs = 5_000;
     process.emit('SIGUSR2', 'SIGUSR2');
     expect(exit).toHaveBeenCalledWith(1);
     release();
     await trigger();
     expect(process.listenerCount('SIGUSR2')).toBe(0);
+  });
+
+  it('takes another signal at once as the second', async () => {
+    const exit = jest.fn();
+    let release: () => void = () => {};
+    const trigger = onShutdown({
+      logger,
+      graceMs: 5_000,
+      signals: ['SIGUSR2', 'SIGHUP'],
+      exit,
+      now: () => 0,
+      steps: [{ name: 'slow', run: () => new Promise<void>((resolve) => (release = resolve)) }],
+    });
+    process.emit('SIGUSR2', 'SIGUSR2');
+    await new Promise((resolve) => setImmediate(resolve));
+    process.emit('SIGHUP', 'SIGHUP');
+    expect(exit).toHaveBeenCalledWith(1);
+    release();
+    await trigger();
   });
 });
 

@@ -1,7 +1,6 @@
 import type { DescEnum } from '@bufbuild/protobuf';
-import { TransactionStatusSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import { DeliveryStatusSchema, RetryStrategySchema } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import { WEBHOOK_EVENT_TYPES as RECEIVER_EVENT_TYPES } from '@qr-payout/webhook-receiver';
+import { namesOf } from './enum-names';
 import {
   DELIVERY_STATUSES,
   deliveryStatuses,
@@ -13,35 +12,73 @@ import {
   transactionStatuses,
 } from './vocabulary';
 
-/** The enum's values other than UNSPECIFIED, as lower-case names without the prefix, in order. */
-function enumNames(schema: DescEnum): string[] {
-  return schema.values
-    .filter((value) => value.number !== 0)
-    .map((value) => value.name.slice(schema.sharedPrefix?.length ?? 0).toLowerCase());
+/** A proto enum as protoc-gen-es describes it: values in declaration order, numbers as declared. */
+function enumSchema(sharedPrefix: string | undefined, values: Array<[string, number]>): DescEnum {
+  return { sharedPrefix, values: values.map(([name, number]) => ({ name, number })) } as unknown as DescEnum;
 }
 
-describe('vocabulary: each list is its proto enum', () => {
-  it.each([
-    ['transaction statuses', TransactionStatusSchema, TRANSACTION_STATUSES, transactionStatuses],
-    ['delivery statuses', DeliveryStatusSchema, DELIVERY_STATUSES, deliveryStatuses],
-    ['retry strategies', RetryStrategySchema, RETRY_STRATEGIES, retryStrategies],
-  ] as const)('%s', (_name, schema, names, vocabulary) => {
-    expect([...names]).toEqual(enumNames(schema));
-    for (const name of names) expect(name).toMatch(/^[a-z]+(?:_[a-z]+)*$/);
-    for (const name of names) {
-      const value = vocabulary.toProto(name as never);
-      expect(value).toBeGreaterThan(0);
-      expect(vocabulary.nameOf(value)).toBe(name);
-    }
-    expect(vocabulary.nameOf(0 as never)).toBeUndefined();
-    expect(vocabulary.isName('nope')).toBe(false);
+describe('namesOf', () => {
+  const COLOR = { UNSPECIFIED: 0, DARK_RED: 2, BLUE: 1 } as const;
+
+  it('drops UNSPECIFIED and keeps the declaration order, not the numbers', () => {
+    const schema = enumSchema('COLOR_', [
+      ['COLOR_UNSPECIFIED', 0],
+      ['COLOR_DARK_RED', 2],
+      ['COLOR_BLUE', 1],
+    ]);
+    expect(namesOf(schema, COLOR)).toEqual(['dark_red', 'blue']);
   });
 
-  it('keeps the names the public API has always used', () => {
-    // A renamed enum value would rename a public state: this pins today's names.
-    expect([...TRANSACTION_STATUSES]).toEqual(
-      expect.arrayContaining(['pending', 'processing', 'completed', 'failed']),
-    );
+  it('lower-cases a name when the enum has no shared prefix', () => {
+    expect(
+      namesOf(
+        enumSchema(undefined, [
+          ['NONE', 0],
+          ['BLUE', 1],
+        ]),
+        COLOR,
+      ),
+    ).toEqual(['blue']);
+  });
+
+  it('returns a frozen list, so no importer can change a vocabulary', () => {
+    expect(Object.isFrozen(namesOf(enumSchema('COLOR_', [['COLOR_BLUE', 1]]), COLOR))).toBe(true);
+  });
+});
+
+describe('the vocabularies', () => {
+  it.each([
+    ['transaction statuses', TRANSACTION_STATUSES, transactionStatuses],
+    ['delivery statuses', DELIVERY_STATUSES, deliveryStatuses],
+    ['retry strategies', RETRY_STRATEGIES, retryStrategies],
+  ] as const)(
+    '%s: lower-case snake case on the wire, each name its own enum value and back',
+    (_name, names, vocabulary) => {
+      for (const name of names) expect(name).toMatch(/^[a-z]+(?:_[a-z]+)*$/);
+      const values = names.map((name) => vocabulary.toProto(name as never));
+      for (const value of values) expect(value).toBeGreaterThan(0);
+      expect(new Set(values).size).toBe(names.length);
+      expect(values.map((value) => vocabulary.nameOf(value as never))).toEqual([...names]);
+    },
+  );
+
+  it.each([
+    ['transaction statuses', transactionStatuses],
+    ['delivery statuses', deliveryStatuses],
+    ['retry strategies', retryStrategies],
+  ] as const)(
+    '%s: UNSPECIFIED, a value of a newer build and an upper-case name are not names',
+    (_name, vocabulary) => {
+      expect(vocabulary.nameOf(0 as never)).toBeUndefined();
+      expect(vocabulary.nameOf(99 as never)).toBeUndefined();
+      expect(vocabulary.isName(String(vocabulary.names[0]).toUpperCase())).toBe(false);
+      expect(vocabulary.isName('unspecified')).toBe(false);
+    },
+  );
+
+  it('keeps the names the public API has always used, in lifecycle order', () => {
+    // A renamed or reordered enum value would rename or reorder a public state: this pins today's.
+    expect([...TRANSACTION_STATUSES]).toEqual(['pending', 'processing', 'completed', 'failed']);
     expect([...DELIVERY_STATUSES]).toEqual(
       expect.arrayContaining(['pending', 'delivering', 'delivered', 'failed', 'exhausted']),
     );

@@ -1,4 +1,3 @@
-import type { DescEnum } from '@bufbuild/protobuf';
 import { TransactionStatus, TransactionStatusSchema } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import {
   DeliveryStatus,
@@ -6,6 +5,7 @@ import {
   RetryStrategy,
   RetryStrategySchema,
 } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
+import { namesOf } from './enum-names';
 
 // The public names shared across processes (docs/api/resources.md "Transaction states",
 // docs/api/webhooks.md). Where a proto enum carries the values (statuses, retry strategies), the
@@ -13,19 +13,6 @@ import {
 // every process imports them, so adding a value to the enum carries it everywhere. Event types,
 // which no enum carries, are written here once. The SQL CHECKs that repeat a list are tested
 // against it (services/*/test/vocabulary-checks.int.test.ts). Rails: partner-protocol.ts RAILS.
-
-/** An enum's value names other than UNSPECIFIED, lower case, without the shared prefix. */
-type NamesOf<E> = Lowercase<Exclude<Extract<keyof E, string>, 'UNSPECIFIED'>>;
-
-/** The enum's values other than UNSPECIFIED as lower-case names, in the enum's (lifecycle) order. */
-function namesOf<E extends object>(schema: DescEnum, _enumObject: E): readonly NamesOf<E>[] {
-  const prefix = schema.sharedPrefix ?? '';
-  return Object.freeze(
-    schema.values
-      .filter((value) => value.number !== 0)
-      .map((value) => value.name.slice(prefix.length).toLowerCase() as NamesOf<E>),
-  );
-}
 
 /** Transaction states, in lifecycle order (proto TransactionStatus). */
 export const TRANSACTION_STATUSES = namesOf(TransactionStatusSchema, TransactionStatus);

@@ -11,11 +11,9 @@ import {
   EXAMPLE_TRANSACTION,
 } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
   describeTags,
   errorResponse,
   example,
-  IDEMPOTENT_BODY_ERRORS,
   IDEMPOTENT_REPLAYED_HEADER,
   okResponse,
   RATE_LIMIT_HEADERS,
@@ -27,8 +25,10 @@ import {
   executeInstruction,
   type PayerInput,
 } from '../../payments/execute-instruction';
+import { tenantIdOf } from '../auth';
 import { dropNullFields } from '../null-as-absent';
 import { EXECUTE_REQUEST_SCHEMA, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
+import { AUTHENTICATED_ERRORS, IDEMPOTENT_BODY_ERRORS } from './shared-responses';
 
 /** What execute and pay share: authentication, the idempotency cache, payout's execute step. */
 export interface PaymentRouteDeps {
@@ -167,7 +167,7 @@ export function paymentRequest(
   operation: string,
 ) {
   const body = request.body;
-  const tenantId = request.auth?.tenantId ?? '';
+  const tenantId = tenantIdOf(request);
   const key = idempotencyKeyOf(request);
   const fingerprint = requestFingerprint(operation, body);
   return {

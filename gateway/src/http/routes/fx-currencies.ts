@@ -2,9 +2,10 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { CurrencyCatalogue } from '../../fx/currencies';
 import { EXAMPLE_WALLET_CURRENCIES } from '../../openapi/examples';
 import { FX_DESCRIPTION } from '../../openapi/reference';
-import { AUTHENTICATED_ERRORS, example, okResponse, withRequestId } from '../../openapi/responses';
+import { example, okResponse, withRequestId } from '../../openapi/responses';
 import { defineRoute, routeOptions } from '../../openapi/route';
 import { WALLET_CURRENCIES_RESPONSE_SCHEMA } from '../schemas';
+import { AUTHENTICATED_ERRORS } from './shared-responses';
 
 export interface FxCurrenciesRouteDeps {
   currencies: Pick<CurrencyCatalogue, 'list'>;

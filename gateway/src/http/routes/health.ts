@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../errors/api-error';
-import { HEALTH_OK, okResponse, ref } from '../../openapi/responses';
+import { example, okResponse, ref } from '../../openapi/responses';
 import { defineRoute, routeOptions } from '../../openapi/route';
 import { HEALTH_RESPONSE_SCHEMA } from '../schemas';
+
+const HEALTH_OK = example('ok', 'Up', { status: 'ok' });
 
 export interface Readiness {
   /** Why the gateway cannot take traffic, or undefined when it can. */

@@ -4,7 +4,6 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../../errors/api-error';
 import { EXAMPLE_INSTRUCTION, EXAMPLE_INSTRUCTION_ID } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
   describeTags,
   errorResponse,
   example,
@@ -13,9 +12,11 @@ import {
   withRequestId,
 } from '../../openapi/responses';
 import { defineRoute, type ParamsOf, routeOptions } from '../../openapi/route';
+import { tenantIdOf } from '../auth';
 import { isInstructionId } from '../ids';
 import { toPublicInstruction } from '../presenters/instruction';
 import { INSTRUCTION_RESPONSE_SCHEMA } from '../schemas';
+import { AUTHENTICATED_ERRORS } from './shared-responses';
 
 export interface InstructionsRouteDeps {
   payout: Pick<Client<typeof PayoutService>, 'getInstruction'>;
@@ -73,7 +74,7 @@ export function registerInstructionsRoute(app: FastifyInstance, deps: Instructio
       const { id } = request.params;
       if (!isInstructionId(id)) throw apiError('NotFoundError', 'instruction not found');
       const { instruction } = await deps.payout.getInstruction({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         instructionId: id,
       });
       if (!instruction) throw new Error('payout returned no instruction');

@@ -12,10 +12,8 @@ import {
   describeTags,
   errorResponse,
   example,
-  IDEMPOTENT_BODY_ERRORS,
   IDEMPOTENT_REPLAYED_HEADER,
   okResponse,
-  QR_ROUTE_ERRORS,
   RATE_LIMIT_HEADERS,
 } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
@@ -32,6 +30,7 @@ import {
   paymentRouteHooks,
   SANDBOX_AMOUNTS_DESCRIPTION,
 } from './execute';
+import { IDEMPOTENT_BODY_ERRORS, QR_ROUTE_ERRORS } from './shared-responses';
 
 export interface PayRouteDeps extends PaymentRouteDeps {
   resolve: Pick<ResolveInstructionDeps, 'decoder'>;

@@ -6,12 +6,14 @@ import {
   EXAMPLE_RESOLVE_REQUEST,
 } from '../../openapi/examples';
 import { CONFIDENCE_DESCRIPTION, FX_DESCRIPTION } from '../../openapi/reference';
-import { BODY_ERRORS, example, okResponse, QR_ROUTE_ERRORS, withRequestId } from '../../openapi/responses';
+import { example, okResponse, withRequestId } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
 import { type ResolveInstructionDeps, resolveInstruction } from '../../payments/resolve-instruction';
+import { tenantIdOf } from '../auth';
 import { dropNullFields } from '../null-as-absent';
 import { toPublicInstruction } from '../presenters/instruction';
 import { RESOLVE_REQUEST_SCHEMA, RESOLVE_RESPONSE_SCHEMA } from '../schemas';
+import { BODY_ERRORS, QR_ROUTE_ERRORS } from './shared-responses';
 
 export interface ResolveRouteDeps extends ResolveInstructionDeps {
   authenticate: onRequestAsyncHookHandler;
@@ -73,7 +75,7 @@ export function registerResolveRoute(app: FastifyInstance, deps: ResolveRouteDep
     preHandler: dropNullFields,
     handler: async (request) => {
       const instruction = await resolveInstruction(deps, {
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         qrString: request.body.qr_string,
         walletCurrency: request.body.wallet_currency,
         amount: request.body.amount,

@@ -1,14 +1,13 @@
 import { toPublicTransaction } from '@qr-payout/platform/public-transaction';
+import { TRANSACTION_EVENT_TYPES } from '@qr-payout/platform/vocabulary';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors/api-error';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { idempotencyKeyOf, requireIdempotencyKey, sendIdempotentResponse } from '../../idempotency/http';
 import { runIdempotent } from '../../idempotency/run';
 import {
-  AUTHENTICATED_ERRORS,
   errorResponse,
   example,
-  IDEMPOTENT_BODY_ERRORS,
   IDEMPOTENT_REPLAYED_HEADER,
   okResponse,
   RATE_LIMIT_HEADERS,
@@ -16,11 +15,13 @@ import {
 } from '../../openapi/responses';
 import { type BodyOf, defineRoute, routeOptions } from '../../openapi/route';
 import { sandboxTriggerExampleTransaction } from '../../openapi/sandbox-trigger-examples';
-import { SANDBOX_TRIGGER_EVENTS, sandboxTriggerPayment } from '../../payments/sandbox-triggers';
+import { sandboxTriggerPayments } from '../../payments/sandbox-triggers';
+import { tenantIdOf } from '../auth';
 import { dropNullFields } from '../null-as-absent';
 import { CALLBACK_URL_PROPERTY, EXECUTE_RESPONSE_SCHEMA } from '../schemas';
 import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_KEY_HEADERS } from './execute';
 import { type PayRouteDeps, payQr } from './pay';
+import { AUTHENTICATED_ERRORS, IDEMPOTENT_BODY_ERRORS } from './shared-responses';
 
 export interface SandboxTriggersRouteDeps extends PayRouteDeps {
   /** SANDBOX_MODE: false answers 403 SandboxOnly (docs/api/sandbox.md "Triggers"). */
@@ -35,7 +36,7 @@ const SANDBOX_TRIGGER_REQUEST_SCHEMA = {
   properties: {
     event: {
       type: 'string',
-      enum: SANDBOX_TRIGGER_EVENTS,
+      enum: TRANSACTION_EVENT_TYPES,
       description:
         'The event to make happen: the transaction ends in this outcome and its webhook event follows.',
     },
@@ -110,6 +111,7 @@ export function registerSandboxTriggersRoute(app: FastifyInstance, deps: Sandbox
     if (!deps.sandboxMode)
       throw apiError('SandboxOnly', 'POST /v1/sandbox/triggers is only available in the sandbox.');
   };
+  const payments = sandboxTriggerPayments();
   app.route<{ Body: BodyOf<typeof SANDBOX_TRIGGER_ROUTE> }>({
     ...routeOptions(SANDBOX_TRIGGER_ROUTE),
     onRequest: [deps.authenticate, refuseOutsideSandbox],
@@ -117,10 +119,10 @@ export function registerSandboxTriggersRoute(app: FastifyInstance, deps: Sandbox
     preHandler: dropNullFields,
     handler: async (request, reply) => {
       const body = request.body;
-      const tenantId = request.auth?.tenantId ?? '';
+      const tenantId = tenantIdOf(request);
       const key = idempotencyKeyOf(request);
       const fingerprint = requestFingerprint(SANDBOX_TRIGGER_OPERATION, body);
-      const payment = sandboxTriggerPayment(body.event);
+      const payment = payments[body.event];
       const response = await runIdempotent({
         cache: deps.idempotency,
         scope: { tenantId, key },

@@ -1,9 +1,10 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { EXAMPLE_PAYER_IDENTITY, EXAMPLE_REQUEST_ID, EXAMPLE_SCHEME } from '../../openapi/examples';
-import { AUTHENTICATED_ERRORS, example, okResponse } from '../../openapi/responses';
+import { example, okResponse } from '../../openapi/responses';
 import { defineRoute, routeOptions } from '../../openapi/route';
 import type { SchemeCatalogue } from '../../schemes/catalogue';
 import { SCHEMES_RESPONSE_SCHEMA } from '../schemas';
+import { AUTHENTICATED_ERRORS } from './shared-responses';
 
 export const LIST_SCHEMES_ROUTE = defineRoute({
   method: 'GET',

@@ -5,17 +5,16 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../../errors/api-error';
 import { EXAMPLE_TRANSACTION, EXAMPLE_TRANSACTION_ID } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
   describeTags,
   errorResponse,
   example,
   lastPageExample,
   okResponse,
-  QUERY_ERRORS,
   RATE_LIMIT_HEADERS,
   withRequestId,
 } from '../../openapi/responses';
 import { defineRoute, type ParamsOf, type QueryOf, routeOptions } from '../../openapi/route';
+import { tenantIdOf } from '../auth';
 import { isTransactionId } from '../ids';
 import { pageBody } from '../page-body';
 import { TRANSACTION_RESPONSE_SCHEMA, TRANSACTIONS_RESPONSE_SCHEMA } from '../schemas';
@@ -24,6 +23,7 @@ import {
   TRANSACTION_LIST_QUERY_CHECKS,
   TRANSACTION_LIST_QUERY_SCHEMA,
 } from '../transaction-list-query';
+import { AUTHENTICATED_ERRORS, QUERY_ERRORS } from './shared-responses';
 
 export interface TransactionsRouteDeps {
   payout: Pick<Client<typeof PayoutService>, 'getTransaction' | 'listTransactions'>;
@@ -105,7 +105,7 @@ export function registerTransactionsRoute(app: FastifyInstance, deps: Transactio
     handler: async (request) => {
       const query = listTransactionsQuery(request.query);
       const res = await deps.payout.listTransactions({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         status: query.status,
         createdGte: query.createdGte,
         createdLt: query.createdLt,
@@ -124,7 +124,7 @@ export function registerTransactionsRoute(app: FastifyInstance, deps: Transactio
       // (docs/api/errors.md "Error names", no probing).
       if (!isTransactionId(id)) throw apiError('NotFoundError', 'transaction not found');
       const { transaction } = await deps.payout.getTransaction({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         transactionId: id,
       });
       if (!transaction) throw new Error('payout returned no transaction');

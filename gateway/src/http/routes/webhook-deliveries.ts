@@ -9,20 +9,17 @@ import {
   EXAMPLE_REPLAYED_DELIVERY,
 } from '../../openapi/examples';
 import {
-  AUTHENTICATED_ERRORS,
-  BODY_ERRORS,
   describeTags,
   errorResponse,
   example,
   lastPageExample,
   okResponse,
-  QUERY_ERRORS,
   RATE_LIMIT_HEADERS,
-  REPLAY_TOO_MANY,
   registryErrorResponse,
   withRequestId,
 } from '../../openapi/responses';
 import { defineRoute, type ParamsOf, type QueryOf, routeOptions } from '../../openapi/route';
+import { tenantIdOf } from '../auth';
 import {
   DELIVERY_LIST_QUERY_CHECKS,
   DELIVERY_LIST_QUERY_SCHEMA,
@@ -38,6 +35,7 @@ import {
   WEBHOOK_DELIVERY_REPLAY_RESPONSE_SCHEMA,
   WEBHOOK_DELIVERY_RESPONSE_SCHEMA,
 } from '../schemas';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, QUERY_ERRORS, REPLAY_TOO_MANY } from './shared-responses';
 
 export interface WebhookDeliveriesRouteDeps {
   webhook: Pick<Client<typeof WebhookService>, 'listDeliveries' | 'getDelivery' | 'replayDelivery'>;
@@ -202,7 +200,7 @@ export function registerWebhookDeliveriesRoutes(
     handler: async (request) => {
       const query = listDeliveriesQuery(request.query);
       const res = await webhook.listDeliveries({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         transactionId: query.transactionId,
         status: query.status ?? DeliveryStatus.UNSPECIFIED,
         page: { limit: query.limit, cursor: query.cursor },
@@ -216,7 +214,7 @@ export function registerWebhookDeliveriesRoutes(
     onRequest: authenticate,
     handler: async (request) => {
       const { delivery, attempts, earlierAttempts } = await webhook.getDelivery({
-        tenantId: request.auth?.tenantId ?? '',
+        tenantId: tenantIdOf(request),
         deliveryId: deliveryIdOf(request.params.id),
       });
       if (!delivery) throw new Error('webhook returned no delivery');
@@ -236,7 +234,7 @@ export function registerWebhookDeliveriesRoutes(
       handler: async (request) => {
         checkReplayBody(request.body);
         const { delivery } = await webhook.replayDelivery({
-          tenantId: request.auth?.tenantId ?? '',
+          tenantId: tenantIdOf(request),
           deliveryId: deliveryIdOf(request.params.id),
         });
         if (!delivery) throw new Error('webhook returned no delivery');

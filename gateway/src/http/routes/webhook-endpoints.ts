@@ -2,10 +2,12 @@ import type { Client } from '@connectrpc/connect';
 import type { WebhookService } from '@qr-payout/proto/payout/webhook/v1/webhook_pb';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { EXAMPLE_ENDPOINT } from '../../openapi/examples';
-import { AUTHENTICATED_ERRORS, example, okResponse, withRequestId } from '../../openapi/responses';
+import { example, okResponse, withRequestId } from '../../openapi/responses';
 import { defineRoute, routeOptions } from '../../openapi/route';
+import { tenantIdOf } from '../auth';
 import { toPublicWebhookEndpoint } from '../presenters/webhook-endpoint';
 import { WEBHOOK_ENDPOINTS_RESPONSE_SCHEMA } from '../schemas';
+import { AUTHENTICATED_ERRORS } from './shared-responses';
 
 export interface WebhookEndpointsRouteDeps {
   webhook: Pick<Client<typeof WebhookService>, 'listEndpoints'>;
@@ -44,7 +46,7 @@ export function registerWebhookEndpointsRoute(app: FastifyInstance, deps: Webhoo
     ...routeOptions(LIST_WEBHOOK_ENDPOINTS_ROUTE),
     onRequest: deps.authenticate,
     handler: async (request) => {
-      const { endpoints } = await deps.webhook.listEndpoints({ tenantId: request.auth?.tenantId ?? '' });
+      const { endpoints } = await deps.webhook.listEndpoints({ tenantId: tenantIdOf(request) });
       return { endpoints: endpoints.map(toPublicWebhookEndpoint), request_id: request.id };
     },
   });
