@@ -33,6 +33,17 @@ describe('answerDashboard', () => {
     expect(await res.text()).toContain('src="/dashboard/assets/operator.js"');
   });
 
+  it('answers HEAD as GET, headers and length without the body', async () => {
+    for (const url of [`${base}/dashboard`, `${base}/dashboard/assets/operator.js`]) {
+      const [head, get] = [await fetch(url, { method: 'HEAD' }), await fetch(url)];
+      const body = await get.text();
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+      expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+      expect(await head.text()).toBe('');
+    }
+  });
+
   it('serves the operator script and the shared modules', async () => {
     for (const name of ['operator.js', 'api.js', 'dom.js', 'shell.js']) {
       const res = await fetch(`${base}/dashboard/assets/${name}`);

@@ -17,13 +17,22 @@ function decodedName(raw: string): string {
 /**
  * The operator side on the admin server (docs/dashboard.md "How it is served"): `GET /dashboard`
  * and its assets, static and without data, so they need no token; every datum comes from the
- * token-guarded RPCs. Answers and returns true for a dashboard path, false for any other.
+ * token-guarded RPCs. HEAD is answered as GET without the body (Node's server drops it), as the
+ * public port's router does. Answers and returns true for a dashboard path, false for any other.
  */
 export function answerDashboard(files: DashboardFiles, req: http.IncomingMessage, res: http.ServerResponse) {
   const path = req.url?.split('?')[0] ?? '';
-  if (req.method !== 'GET' || (path !== PAGE_PATH && !path.startsWith(ASSET_PREFIX))) return false;
+  if (
+    (req.method !== 'GET' && req.method !== 'HEAD') ||
+    (path !== PAGE_PATH && !path.startsWith(ASSET_PREFIX))
+  )
+    return false;
   if (path === PAGE_PATH) {
-    res.writeHead(200, { ...dashboardHeaders('page'), 'content-type': 'text/html; charset=utf-8' });
+    res.writeHead(200, {
+      ...dashboardHeaders('page'),
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(files.page),
+    });
     res.end(files.page);
     return true;
   }
@@ -40,7 +49,11 @@ export function answerDashboard(files: DashboardFiles, req: http.IncomingMessage
     );
     return true;
   }
-  res.writeHead(200, { ...dashboardHeaders('asset'), 'content-type': asset.contentType });
+  res.writeHead(200, {
+    ...dashboardHeaders('asset'),
+    'content-type': asset.contentType,
+    'content-length': asset.body.length,
+  });
   res.end(asset.body);
   return true;
 }

@@ -15,8 +15,9 @@ export const CURL: SampleLanguage = {
     const url = `"\${${SAMPLE_ENV.baseUrl}:-${SAMPLE_ENV.defaultBaseUrl}}${pathOf(op)}"`;
     const lines = [`curl -sS ${op.method === 'GET' ? '' : `-X ${op.method} `}${url}`];
     if (op.authenticated) lines.push(`-H "${API_KEY_HEADER}: $${SAMPLE_ENV.apiKey}"`);
-    // A new UUID per payment (uuidgen); your order id makes a retry after a crash safe.
-    if (op.idempotent) lines.push('-H "Idempotency-Key: $(uuidgen)"');
+    // A new UUID per payment, from the Node.js the sandbox runs on (Debian has no uuidgen by
+    // default), as the quick start makes one; your order id makes a retry after a crash safe.
+    if (op.idempotent) lines.push(`-H "Idempotency-Key: $(node -p 'crypto.randomUUID()')"`);
     const body = sentBody(op);
     if (body) {
       lines.push("-H 'content-type: application/json'");

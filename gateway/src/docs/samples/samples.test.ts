@@ -63,7 +63,7 @@ describe('samples (docs/api/README.md "Samples")', () => {
     for (const { code } of pay) expect(code).toContain('PADARIA PAO QUENTE');
     const code = (op: string, language: string) =>
       samplesOf(byId(op)).find((sample) => sample.language.id === language)!.code;
-    expect(code('pay', 'curl')).toContain('-H "Idempotency-Key: $(uuidgen)"');
+    expect(code('pay', 'curl')).toContain(`-H "Idempotency-Key: $(node -p 'crypto.randomUUID()')"`);
     expect(code('pay', 'typescript')).toContain('{ idempotencyKey: randomUUID() }');
     expect(code('pay', 'python')).toContain('idempotency_key=str(uuid.uuid4())');
     expect(code('pay', 'go')).toContain('qrpayout.WithIdempotencyKey(rand.Text())');
