@@ -1,12 +1,12 @@
 import net from 'node:net';
 import { Writable } from 'node:stream';
-import { setTimeout as delay } from 'node:timers/promises';
 import { requestContext } from '@qr-payout/platform/context';
 import { Code, ConnectError } from '@qr-payout/platform/errors';
 import { closeGrpcClients, createGrpcClient, createGrpcServer } from '@qr-payout/platform/grpc';
 import { createLogger, silentLogger } from '@qr-payout/platform/log';
 import { DecoderService } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import { registerFakeDecoder } from '@qr-payout/test-kit/fake-decoder';
+import { eventually } from '@qr-payout/test-kit/wait';
 
 async function startServer(logger = silentLogger()) {
   const server = createGrpcServer({
@@ -24,9 +24,10 @@ describe('gRPC server close', () => {
   it('stops serving and lets in-flight calls finish within the grace', async () => {
     const { server, baseUrl } = await startServer();
     const decoder = createGrpcClient(DecoderService, { baseUrl, timeoutMs: 5_000 });
-    const inFlight = decoder.decode({ qrString: 'slow:300' });
-    await delay(50);
-    expect(server.inFlight()).toBe(1);
+    const inFlight = decoder.decode({ qrString: 'slow:1000' });
+    // Wait for the call to reach the handler: on a busy machine the channel may take longer than
+    // any fixed sleep to connect, and closing first would refuse the call instead of draining it.
+    await eventually(() => (server.inFlight() === 1 ? true : undefined), 4_000);
     const started = Date.now();
     await server.close({ graceMs: 5_000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
@@ -44,7 +45,7 @@ describe('gRPC server close', () => {
     const stuck = decoder
       .decode({ qrString: 'hang' }, { timeoutMs: 0 })
       .catch((e: unknown) => ConnectError.from(e));
-    await delay(50);
+    await eventually(() => (server.inFlight() === 1 ? true : undefined), 4_000);
     const started = Date.now();
     await server.close({ graceMs: 200 });
     expect(Date.now() - started).toBeLessThan(2_000);
