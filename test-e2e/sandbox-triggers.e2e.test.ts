@@ -57,11 +57,16 @@ describe('POST /v1/sandbox/triggers', () => {
     if (status === 'failed') expect(txn.error?.code).toBe('AC03');
     // The reference's example of this answer is what the sandbox answers, but for ids, times and
     // the rail's reference (gateway/src/openapi/sandbox-trigger-examples.ts).
-    const { id, instructionId, createdAt, updatedAt, result, ...example } = sandboxTriggerExampleTransaction(
-      event as TransactionEventType,
-    );
+    const { id, instructionId, createdAt, updatedAt, result, statusHistory, ...example } =
+      sandboxTriggerExampleTransaction(event as TransactionEventType);
     expect(txn).toMatchObject(example);
     expect(txn.result === null).toBe(result === null);
+    // The same states in the same order; the first at the creation, the last at the last change.
+    expect(txn.statusHistory.map((change) => change.status)).toEqual(
+      statusHistory.map((change) => change.status),
+    );
+    expect(txn.statusHistory[0]?.at).toBe(txn.createdAt);
+    expect(txn.statusHistory.at(-1)?.at).toBe(txn.updatedAt);
 
     const read = await call(system.gatewayUrl, `/v1/transactions/${txn.id}`, { apiKey: tenant.apiKey });
     expect(read.json?.transaction).toMatchObject({ id: txn.id, status });

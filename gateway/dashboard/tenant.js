@@ -13,7 +13,7 @@ import {
   statusField,
   viewLink,
 } from './dom.js';
-import { formatMoney, formatTime, NONE } from './format.js';
+import { formatDuration, formatMoney, formatTime, NONE } from './format.js';
 import { startDashboard } from './shell.js';
 import {
   attemptsTable,
@@ -114,24 +114,30 @@ function transactionFacts(t) {
     ['Rail', t.rail],
     ['Instruction', t.instructionId],
     ['Partner reference', t.result?.reference ?? NONE],
+    ['Settled by the partner', t.result?.settledAt ? formatTime(t.result.settledAt) : NONE],
     ['Error', t.error ? `${t.error.code}: ${t.error.reason}` : NONE],
   ]);
 }
 
-/** @param {any} t  the times the API gives, in order: its state history */
+/**
+ * Its `statusHistory` (docs/api/resources.md "State history"): each state entered, when, and how long
+ * after the one before.
+ * @param {any} t
+ */
 function transactionTimeline(t) {
-  const rows = [
-    { at: t.createdAt, what: 'Created' },
-    ...(t.result?.settledAt ? [{ at: t.result.settledAt, what: 'Settled by the partner' }] : []),
-    { at: t.updatedAt, what: `Last change: now ${t.status}` },
-  ];
+  /** @type {{ status: string, at: string }[]} */
+  const history = t.statusHistory;
   return renderTable({
-    caption: 'State history (the times the API records)',
+    caption: 'State history',
     empty: NONE,
-    rows,
+    rows: history.map((change, i) => ({ ...change, before: i > 0 ? history[i - 1]?.at : undefined })),
     columns: [
-      { header: 'When', cell: (r) => formatTime(r.at) },
-      { header: 'What', cell: (r) => r.what },
+      { header: 'State', cell: (r) => statusBadge(r.status) },
+      { header: 'Entered', cell: (r) => formatTime(r.at) },
+      {
+        header: 'After',
+        cell: (r) => (r.before ? `+${formatDuration(Date.parse(r.at) - Date.parse(r.before))}` : NONE),
+      },
     ],
   });
 }

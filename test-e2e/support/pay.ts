@@ -51,6 +51,7 @@ export type PublicTransaction = {
   updatedAt: string;
   result: { reference: string; settledAt: string | null } | null;
   error: { reason: string; code: string; partnerStatus: string } | null;
+  statusHistory: { status: string; at: string }[];
 };
 
 export type SimStats = {
@@ -96,6 +97,10 @@ export function publicViewOfEvent(event: TransactionEvent): PublicTransaction {
     error: txn.error
       ? { reason: txn.error.reason, code: txn.error.code, partnerStatus: txn.error.partnerStatus }
       : null,
+    statusHistory: txn.statusHistory.map((change) => ({
+      status: STATUS_NAMES[change.status] ?? `unknown(${change.status})`,
+      at: iso(change.at),
+    })),
   };
 }
 
@@ -105,8 +110,8 @@ export function publicViewOfEvent(event: TransactionEvent): PublicTransaction {
  * the event carries the stored transaction row).
  */
 export function specFieldsOf(txn: PublicTransaction): PublicTransaction {
-  const { id, instructionId, status, rail, createdAt, updatedAt, result, error } = txn;
-  return { id, instructionId, status, rail, createdAt, updatedAt, result, error };
+  const { id, instructionId, status, rail, createdAt, updatedAt, result, error, statusHistory } = txn;
+  return { id, instructionId, status, rail, createdAt, updatedAt, result, error, statusHistory };
 }
 
 /** A Pix end-to-end id as the rail reference of a completed transaction carries it. */

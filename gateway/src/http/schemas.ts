@@ -365,6 +365,17 @@ export const TRANSACTION_QUOTE_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** One entry of a transaction's `statusHistory` (docs/api/resources.md "State history"). */
+export const STATUS_CHANGE_SCHEMA = {
+  type: 'object',
+  required: ['status', 'at'],
+  properties: {
+    status: TRANSACTION_STATUS_SCHEMA,
+    at: { ...ISO_TIMESTAMP, description: 'When the transaction entered `status`.' },
+  },
+  additionalProperties: false,
+} as const;
+
 /**
  * docs/api/resources.md "Transactions"; camelCase, as the API has always shown it. `result` and
  * `error` are always present, null until set. The money additions (docs/api/resources.md
@@ -390,6 +401,7 @@ export const TRANSACTION_SCHEMA = {
     'walletAmount',
     'walletCurrency',
     'quote',
+    'statusHistory',
   ],
   properties: {
     id: { type: 'string', pattern: TRANSACTION_ID_PATTERN },
@@ -427,6 +439,15 @@ export const TRANSACTION_SCHEMA = {
     quote: {
       description: 'The FX quote the payment was converted with; null when no FX applied.',
       oneOf: [TRANSACTION_QUOTE_SCHEMA, { type: 'null' }],
+    },
+    statusHistory: {
+      type: 'array',
+      minItems: 1,
+      items: STATUS_CHANGE_SCHEMA,
+      description:
+        'Every state the transaction entered, oldest first, with when it entered it; the last is `status`. ' +
+        'It starts with `pending` at `createdAt`; `processing` appears only when the partner accepted the ' +
+        'payout before its outcome.',
     },
   },
   additionalProperties: false,

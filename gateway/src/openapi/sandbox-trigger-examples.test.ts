@@ -32,6 +32,7 @@ describe('POST /v1/sandbox/triggers examples', () => {
     const amountMinor = String(Math.round(example.amount * 100));
     const outcome = outcomeFor(amountMinor);
     expect(outcome).toEqual({ kind: 'rejected_at_once', reasonCode: 'AC03' });
+    expect(example.statusHistory.map((change) => change.status)).toEqual(['pending', 'failed']);
     expect(example).toMatchObject({
       status: 'failed',
       result: null,
@@ -42,7 +43,15 @@ describe('POST /v1/sandbox/triggers examples', () => {
 
   it('transaction.completed: settled by the simulator, with a result and no error', () => {
     const example = sandboxTriggerExampleTransaction('transaction.completed');
-    expect(outcomeFor(String(Math.round(example.amount * 100)))).toMatchObject({ status: 'ACSC' });
+    expect(outcomeFor(String(Math.round(example.amount * 100)))).toMatchObject({
+      kind: 'settles_later',
+      status: 'ACSC',
+    });
+    expect(example.statusHistory.map((change) => change.status)).toEqual([
+      'pending',
+      'processing',
+      'completed',
+    ]);
     expect(example).toMatchObject({ status: 'completed', error: null });
     expect(example.result?.reference).toEqual(expect.any(String));
   });

@@ -3,7 +3,7 @@ import { REASON_TEXT, type ReasonCode } from '@qr-payout/partner-sim/protocol';
 import type { TransactionEventType } from '@qr-payout/platform/vocabulary';
 import { SANDBOX_TEST_QRS } from '../docs/sandbox-test-qrs';
 import { SANDBOX_TRIGGER_QR_IDS } from '../payments/sandbox-triggers';
-import { EXAMPLE_TRANSACTION } from './examples';
+import { EXAMPLE_FAILED_TRANSACTION, EXAMPLE_TRANSACTION } from './examples';
 
 // The 201 examples of POST /v1/sandbox/triggers (docs/api/sandbox.md "Triggers"): the transaction
 // the sandbox answers, made from what makes that answer, so the example cannot drift from it: the
@@ -32,5 +32,9 @@ export function sandboxTriggerExampleTransaction(event: TransactionEventType) {
     walletAmount: null,
     walletCurrency: null,
     quote: null,
+    // The failing trigger's amount is refused at submission, so it never is processing (the
+    // test holds the simulator to that); the completing one is accepted, then settled.
+    statusHistory:
+      code === undefined ? EXAMPLE_TRANSACTION.statusHistory : EXAMPLE_FAILED_TRANSACTION.statusHistory,
   };
 }

@@ -733,6 +733,13 @@ type SchemesResponse struct {
 	Schemes       []Scheme           `json:"schemes"`
 }
 
+// StatusChange defines model for StatusChange.
+type StatusChange struct {
+	// At When the transaction entered `status`.
+	At     time.Time         `json:"at"`
+	Status TransactionStatus `json:"status"`
+}
+
 // Transaction defines model for Transaction.
 type Transaction struct {
 	// Amount JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
@@ -761,9 +768,12 @@ type Transaction struct {
 	Result *TransactionResult `json:"result"`
 
 	// Scheme Scheme identifier, as listed by GET /v1/schemes.
-	Scheme    string            `json:"scheme"`
-	Status    TransactionStatus `json:"status"`
-	UpdatedAt time.Time         `json:"updatedAt"`
+	Scheme string            `json:"scheme"`
+	Status TransactionStatus `json:"status"`
+
+	// StatusHistory Every state the transaction entered, oldest first, with when it entered it; the last is `status`. It starts with `pending` at `createdAt`; `processing` appears only when the partner accepted the payout before its outcome.
+	StatusHistory []StatusChange `json:"statusHistory"`
+	UpdatedAt     time.Time      `json:"updatedAt"`
 
 	// WalletAmount What the payer paid in `walletCurrency` (the quote's source amount plus its fee); null when no FX applied. JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
 	WalletAmount *Money `json:"walletAmount"`

@@ -2,6 +2,7 @@
 // concurrently (callbacks, polls and submission answers all end in the same guarded settlement),
 // it settles once, to a terminal outcome that arrived, with exactly one outbox event; transient
 // statuses never undo it (docs/architecture.md "Transactions").
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { newId } from '@qr-payout/platform/ids';
 import { TransactionStatus } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import fc from 'fast-check';
@@ -78,6 +79,23 @@ describe('payout transaction state machine (property)', () => {
           expect(transaction?.status).toBe(TERMINAL[firstTerminal]);
           expect(events).toEqual([firstTerminal === 'ACSC' ? 'transaction.completed' : 'transaction.failed']);
         }
+        // The state history (docs/api/resources.md "State history"): each state entered once, in
+        // order, `processing` only when a transient status came before the outcome, times never
+        // going back, the first at the creation and the last at the settling update.
+        const beforeOutcome =
+          firstTerminal === undefined ? statuses : statuses.slice(0, statuses.indexOf(firstTerminal));
+        const visited = [
+          TransactionStatus.PENDING,
+          ...(beforeOutcome.length > 0 ? [TransactionStatus.PROCESSING] : []),
+          ...(firstTerminal === undefined ? [] : [TERMINAL[firstTerminal]]),
+        ];
+        const history = transaction!.statusHistory;
+        expect(history.map((change) => change.status)).toEqual(visited);
+        const times = history.map((change) => timestampDate(change.at!).getTime());
+        expect(times).toEqual([...times].sort((a, b) => a - b));
+        expect(times[0]).toBe(timestampDate(transaction!.createdAt!).getTime());
+        if (firstTerminal !== undefined)
+          expect(times.at(-1)).toBe(timestampDate(transaction!.updatedAt!).getTime());
       }),
       { numRuns: 25 },
     );

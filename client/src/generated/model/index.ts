@@ -52,6 +52,7 @@ export * from './scheme';
 export * from './schemeQrTypesItem';
 export * from './schemesResponse';
 export * from './serviceUnavailableResponse';
+export * from './statusChange';
 export * from './tooManyRequestsResponse';
 export * from './transaction';
 export * from './transactionError';

@@ -8,6 +8,7 @@
 import type { Creditor } from './creditor';
 import type { Currency } from './currency';
 import type { Money } from './money';
+import type { StatusChange } from './statusChange';
 import type { TransactionError } from './transactionError';
 import type { TransactionQuote } from './transactionQuote';
 import type { TransactionResult } from './transactionResult';
@@ -43,4 +44,9 @@ export interface Transaction {
   walletCurrency: Currency | null;
   /** The FX quote the payment was converted with; null when no FX applied. */
   quote: TransactionQuote | null;
+  /**
+     * Every state the transaction entered, oldest first, with when it entered it; the last is `status`. It starts with `pending` at `createdAt`; `processing` appears only when the partner accepted the payout before its outcome.
+     * @minItems 1
+     */
+  statusHistory: StatusChange[];
 }

@@ -63,6 +63,10 @@ function fakes() {
             error: { code: 'AC03', reason: 'Invalid creditor account' },
             createdAt: at,
             updatedAt: at,
+            statusHistory: [
+              { status: TransactionStatus.PENDING, at },
+              { status: TransactionStatus.FAILED, at },
+            ],
           }),
         };
       },

@@ -29,6 +29,10 @@ describe('GET /v1/transactions/{id}', () => {
       quote: { id: 'quo_01JD0000000000000000000001', rate: '17.75' },
       createdAt: at,
       updatedAt: at,
+      statusHistory: [
+        { status: TransactionStatus.PENDING, at },
+        { status: TransactionStatus.COMPLETED, at },
+      ],
     });
     const started = await startRouteTestApp({
       payout: { getTransaction: async () => ({ transaction }) },

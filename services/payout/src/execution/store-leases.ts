@@ -37,6 +37,9 @@ export function createLeaseStatements(pool: pg.Pool) {
                 -- Counted from the submission: an in-flight answer to a poll keeps the count, or
                 -- the backoff would restart at every poll and never grow.
                 poll_attempts = CASE WHEN status = 'pending' THEN 0 ELSE poll_attempts END,
+                -- The state history's time of entering processing (docs/api/resources.md "State
+                -- history"): the first move only, an in-flight answer to a poll keeps it.
+                processing_at = CASE WHEN status = 'pending' THEN now() ELSE processing_at END,
                 lease_until = NULL,
                 next_poll_at = now() + $3 * interval '1 millisecond', updated_at = now()
           WHERE id = $1 AND status = ANY($4::text[])

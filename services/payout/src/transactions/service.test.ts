@@ -6,6 +6,7 @@ import {
   ListTransactionsRequestSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
+import { storedTransaction } from '../../test/support/stored-transaction';
 import { createTransactionService } from './service';
 import type { TransactionListFilter, TransactionStore } from './store';
 import type { DescribedTransaction } from './transaction';
@@ -15,24 +16,13 @@ const updated = new Date('2026-01-02T03:04:06.789Z');
 
 function row(overrides: Partial<DescribedTransaction> = {}): DescribedTransaction {
   return {
-    id: 'txn_01JD0000000000000000000001',
-    tenantId: 'ten_a',
-    instructionId: 'ins_01JD0000000000000000000001',
-    schemeId: 'BR.PIX',
-    rail: 'pix',
-    status: 'pending',
-    amountCurrency: 'BRL',
-    amountMinor: 9007199254740993n,
-    payCurrency: 'USD',
-    payAmountMinor: 1999n,
-    callbackUrl: null,
-    resultReference: null,
-    resultSettledAt: null,
-    errorCode: null,
-    errorReason: null,
-    errorPartnerStatus: null,
-    createdAt: created,
-    updatedAt: updated,
+    ...storedTransaction({
+      amountMinor: 9007199254740993n,
+      payCurrency: 'USD',
+      payAmountMinor: 1999n,
+      createdAt: created,
+      updatedAt: updated,
+    }),
     country: 'BR',
     creditor: { name: 'Padaria', account: '+5511999999999', accountType: 'ACCOUNT_TYPE_PIX_KEY_PHONE' },
     quoteId: 'quo_01JD0000000000000000000001',

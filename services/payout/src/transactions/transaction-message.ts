@@ -4,8 +4,11 @@ import { transactionStatuses } from '@qr-payout/platform/vocabulary';
 import { CreditorSchema } from '@qr-payout/proto/payout/decoder/v1/decoder_pb';
 import {
   AppliedQuoteSchema,
+  type StatusChange,
+  StatusChangeSchema,
   type Transaction,
   TransactionSchema,
+  TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
 import type { InstructionFacts, StoredTransaction } from './transaction';
 
@@ -29,6 +32,7 @@ export function toTransactionMessage(row: StoredTransaction, facts?: Instruction
     schemeId: row.schemeId,
     createdAt: timestampFromDate(row.createdAt),
     updatedAt: timestampFromDate(row.updatedAt),
+    statusHistory: statusHistoryOf(row, status),
     amount: { currency: row.amountCurrency, amountMinor: row.amountMinor },
     payAmount: { currency: row.payCurrency, amountMinor: row.payAmountMinor },
     callbackUrl: row.callbackUrl ?? '',
@@ -51,6 +55,26 @@ export function toTransactionMessage(row: StoredTransaction, facts?: Instruction
         }
       : {}),
   });
+}
+
+/**
+ * Every state the transaction entered, oldest first (docs/api/resources.md "State history"):
+ * `pending` at its creation; `processing` at `processingAt`; the terminal state at `updatedAt`, since
+ * a completed or failed transaction never changes again. A transaction that went straight from
+ * pending to its outcome shows no `processing`. One that was processing before migration 0008
+ * recorded `processingAt` (or whose move was written by a replica older than it) shows its last
+ * change instead while it is still processing, and no `processing` once settled: the history never
+ * shows a time that was not recorded, and always ends with the current status.
+ */
+function statusHistoryOf(row: StoredTransaction, status: TransactionStatus): StatusChange[] {
+  const change = (entered: TransactionStatus, at: Date) =>
+    create(StatusChangeSchema, { status: entered, at: timestampFromDate(at) });
+  const history = [change(TransactionStatus.PENDING, row.createdAt)];
+  if (row.processingAt !== null) history.push(change(TransactionStatus.PROCESSING, row.processingAt));
+  else if (status === TransactionStatus.PROCESSING) history.push(change(status, row.updatedAt));
+  if (status === TransactionStatus.COMPLETED || status === TransactionStatus.FAILED)
+    history.push(change(status, row.updatedAt));
+  return history;
 }
 
 function instructionFactFields(facts: InstructionFacts) {

@@ -27,6 +27,7 @@ export type TransactionRow = {
   error_partner_status: string | null;
   created_at: Date;
   updated_at: Date;
+  processing_at: Date | null;
 };
 
 export type InstructionFactsRow = {
@@ -40,7 +41,7 @@ export type InstructionFactsRow = {
 export const TRANSACTION_COLUMNS = `id, tenant_id, instruction_id, scheme_id, rail, status,
   amount_currency, amount_minor, pay_currency, pay_amount_minor, callback_url,
   result_reference, result_settled_at, error_code, error_reason, error_partner_status,
-  created_at, updated_at`;
+  created_at, updated_at, processing_at`;
 
 /** The InstructionFactsRow of instruction `i`. */
 export const INSTRUCTION_FACT_COLUMNS = `i.country, i.decoded -> 'creditor' AS creditor, i.quote_id,
@@ -66,6 +67,7 @@ export function toStoredTransaction(row: TransactionRow): StoredTransaction {
     errorPartnerStatus: row.error_partner_status,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    processingAt: row.processing_at,
   };
 }
 

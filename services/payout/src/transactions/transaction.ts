@@ -24,6 +24,8 @@ export type StoredTransaction = {
   errorPartnerStatus: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** When it entered `processing` (migration 0008); null if it never did or did before 0008. */
+  processingAt: Date | null;
 };
 
 /**

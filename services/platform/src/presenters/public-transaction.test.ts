@@ -11,6 +11,8 @@ import { fromMinorUnits, isIso4217Currency, minorUnitDigits, minorUnitsText } fr
 import { toPublicTransaction } from './public-transaction';
 
 const at = timestampFromDate(new Date('2026-01-02T03:04:05.678Z'));
+const accepted = timestampFromDate(new Date('2026-01-02T03:04:05.700Z'));
+const settled = timestampFromDate(new Date('2026-01-02T03:04:06.000Z'));
 
 function txn(init: Partial<Transaction> = {}) {
   const base = create(TransactionSchema, {
@@ -26,6 +28,11 @@ function txn(init: Partial<Transaction> = {}) {
     createdAt: at,
     updatedAt: at,
     result: { reference: 'E1', settledAt: at },
+    statusHistory: [
+      { status: TransactionStatus.PENDING, at },
+      { status: TransactionStatus.PROCESSING, at: accepted },
+      { status: TransactionStatus.COMPLETED, at: settled },
+    ],
   });
   return Object.assign(base, init);
 }
@@ -41,6 +48,11 @@ describe('toPublicTransaction', () => {
       updatedAt: '2026-01-02T03:04:05.678Z',
       result: { reference: 'E1', settledAt: '2026-01-02T03:04:05.678Z' },
       error: null,
+      statusHistory: [
+        { status: 'pending', at: '2026-01-02T03:04:05.678Z' },
+        { status: 'processing', at: '2026-01-02T03:04:05.700Z' },
+        { status: 'completed', at: '2026-01-02T03:04:06.000Z' },
+      ],
       amount: 12.34,
       currency: 'BRL',
       creditor: { name: 'Padaria', account: '+5511999999999' },

@@ -32,6 +32,8 @@ interface PublicTransaction {
   walletAmount: number | null;
   walletCurrency: string | null;
   quote: { id: string; rate: string } | null;
+  /** Every state entered, oldest first, the last being `status` (docs/api/resources.md "State history"). */
+  statusHistory: { status: string; at: string }[];
 }
 
 // The one presenter of the public transaction JSON (docs/api/resources.md "Transactions"): the gateway's
@@ -69,6 +71,10 @@ export function toPublicTransaction(txn: Transaction): PublicTransaction {
     walletAmount: txn.quote && txn.payAmount ? money(txn.payAmount) : null,
     walletCurrency: txn.quote && txn.payAmount ? txn.payAmount.currency : null,
     quote: txn.quote ? { id: txn.quote.id, rate: txn.quote.rate } : null,
+    statusHistory: txn.statusHistory.map((change) => ({
+      status: transactionStatusName(change.status),
+      at: isoOrEmpty(change.at),
+    })),
   };
 }
 

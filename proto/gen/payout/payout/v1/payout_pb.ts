@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payout/payout/v1/payout.proto.
  */
 export const file_payout_payout_v1_payout: GenFile = /*@__PURE__*/
-  fileDesc("Ch1wYXlvdXQvcGF5b3V0L3YxL3BheW91dC5wcm90bxIQcGF5b3V0LnBheW91dC52MSKsAgoLSW5zdHJ1Y3Rpb24SCgoCaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEi0KB2RlY29kZWQYAyABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAQgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgFIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEisKCnBheV9hbW91bnQYBiABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5Ei4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDnRyYW5zYWN0aW9uX2lkGAggASgJQggKBl9xdW90ZSJWChFUcmFuc2FjdGlvblJlc3VsdBIRCglyZWZlcmVuY2UYASABKAkSLgoKc2V0dGxlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSAoQVHJhbnNhY3Rpb25FcnJvchIOCgZyZWFzb24YASABKAkSDAoEY29kZRgCIAEoCRIWCg5wYXJ0bmVyX3N0YXR1cxgDIAEoCSJ6CgVQYXllchIMCgRuYW1lGAEgASgJEg8KB2FjY291bnQYAiABKAkSDgoGdGF4X2lkGAMgASgJEhQKB2NvdW50cnkYBCABKAlIAIgBARIUCgdpZF90eXBlGAUgASgJSAGIAQFCCgoIX2NvdW50cnlCCgoIX2lkX3R5cGUi6wQKC1RyYW5zYWN0aW9uEgoKAmlkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgDIAEoCRIzCgZzdGF0dXMYBCABKA4yIy5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uU3RhdHVzEgwKBHJhaWwYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoGcmVzdWx0GAggASgLMiMucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvblJlc3VsdEgAiAEBEjYKBWVycm9yGAkgASgLMiIucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbkVycm9ySAGIAQESJwoGYW1vdW50GAogASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRIrCgpwYXlfYW1vdW50GAsgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRIUCgxjYWxsYmFja191cmwYDCABKAkSEQoJc2NoZW1lX2lkGA0gASgJEg8KB2NvdW50cnkYDiABKAkSLQoIY3JlZGl0b3IYDyABKAsyGy5wYXlvdXQuZGVjb2Rlci52MS5DcmVkaXRvchIyCgVxdW90ZRgQIAEoCzIeLnBheW91dC5wYXlvdXQudjEuQXBwbGllZFF1b3RlSAKIAQFCCQoHX3Jlc3VsdEIICgZfZXJyb3JCCAoGX3F1b3RlIigKDEFwcGxpZWRRdW90ZRIKCgJpZBgBIAEoCRIMCgRyYXRlGAIgASgJItEBChhDcmVhdGVJbnN0cnVjdGlvblJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEi0KB2RlY29kZWQYAiABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAMgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgEIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEhcKD3dhbGxldF9jdXJyZW5jeRgFIAEoCUIICgZfcXVvdGUiTwoZQ3JlYXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRIyCgtpbnN0cnVjdGlvbhgBIAEoCzIdLnBheW91dC5wYXlvdXQudjEuSW5zdHJ1Y3Rpb24iQgoVR2V0SW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgCIAEoCSJMChZHZXRJbnN0cnVjdGlvblJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbiLLAQoZRXhlY3V0ZUluc3RydWN0aW9uUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAiABKAkSJgoFcGF5ZXIYAyABKAsyFy5wYXlvdXQucGF5b3V0LnYxLlBheWVyEhQKDGNhbGxiYWNrX3VybBgEIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgGIAEoCRIPCgd3YWl0X21zGAcgASgFImIKGkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCKVAgoKUGF5UmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSLQoHZGVjb2RlZBgCIAEoCzIcLnBheW91dC5kZWNvZGVyLnYxLkRlY29kZWRRchInCgZhbW91bnQYAyABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5EhcKD3dhbGxldF9jdXJyZW5jeRgEIAEoCRImCgVwYXllchgFIAEoCzIXLnBheW91dC5wYXlvdXQudjEuUGF5ZXISFAoMY2FsbGJhY2tfdXJsGAYgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgHIAEoCRIbChNyZXF1ZXN0X2ZpbmdlcnByaW50GAggASgJEg8KB3dhaXRfbXMYCSABKAUihwEKC1BheVJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbhIyCgt0cmFuc2FjdGlvbhgCIAEoCzIdLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb24SEAoIcmVwbGF5ZWQYAyABKAgiQgoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg50cmFuc2FjdGlvbl9pZBgCIAEoCSJMChZHZXRUcmFuc2FjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbiLvAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEjMKBnN0YXR1cxgCIAEoDjIjLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25TdGF0dXMSLwoLY3JlYXRlZF9ndGUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfbHQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKBHBhZ2UYBSABKAsyHS5wYXlvdXQuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0In4KGExpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRIzCgx0cmFuc2FjdGlvbnMYASADKAsyHS5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uEi0KCXBhZ2VfaW5mbxgCIAEoCzIaLnBheW91dC5jb21tb24udjEuUGFnZUluZm8ioQEKG0FwcGx5UGFydG5lckNhbGxiYWNrUmVxdWVzdBIMCgRyYWlsGAEgASgJEg8KB3BheWxvYWQYCSABKAxKBAgCEAlSDnRyYW5zYWN0aW9uX2lkUhFwYXJ0bmVyX3BheW91dF9pZFIOcGFydG5lcl9zdGF0dXNSC3JlYXNvbl9jb2RlUgZyZWFzb25SCXJlZmVyZW5jZVIKc2V0dGxlZF9hdCJSChxBcHBseVBhcnRuZXJDYWxsYmFja1Jlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbiJ0CgpSYWlsTGltaXRzEgwKBHJhaWwYASABKAkSKwoKbWluX2Ftb3VudBgCIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSKwoKbWF4X2Ftb3VudBgDIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkiHQobR2V0RXhlY3V0aW9uU2V0dGluZ3NSZXF1ZXN0IlcKHEdldEV4ZWN1dGlvblNldHRpbmdzUmVzcG9uc2USFwoPZXhlY3V0ZV93YWl0X21zGAEgASgNEh4KFmlkZW1wb3RlbmN5X2tleV90dGxfbXMYAiABKA0iFwoVTGlzdFJhaWxMaW1pdHNSZXF1ZXN0IkYKFkxpc3RSYWlsTGltaXRzUmVzcG9uc2USLAoGbGltaXRzGAEgAygLMhwucGF5b3V0LnBheW91dC52MS5SYWlsTGltaXRzIkIKClBheWVyRmllbGQSDQoFZmllbGQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEAoIcmVxdWlyZWQYAyABKAgiUwoRUGF5ZXJEb2N1bWVudFJ1bGUSDwoHY291bnRyeRgBIAEoCRIPCgdpZF90eXBlGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGZm9ybWF0GAQgASgJIh8KHUxpc3RQYXllcklkZW50aXR5UnVsZXNSZXF1ZXN0Ip8BCh5MaXN0UGF5ZXJJZGVudGl0eVJ1bGVzUmVzcG9uc2USLAoGZmllbGRzGAEgAygLMhwucGF5b3V0LnBheW91dC52MS5QYXllckZpZWxkEjYKCWRvY3VtZW50cxgCIAMoCzIjLnBheW91dC5wYXlvdXQudjEuUGF5ZXJEb2N1bWVudFJ1bGUSFwoPcGFzc3BvcnRfZm9ybWF0GAMgASgJIvUCChBTdHVja1RyYW5zYWN0aW9uEgoKAmlkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIzCgZzdGF0dXMYAyABKA4yIy5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uU3RhdHVzEgwKBHJhaWwYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGYWdlX21zGAYgASgDEhIKCmhvcml6b25fbXMYByABKAMSGQoRcGFydG5lcl9wYXlvdXRfaWQYCCABKAkSNwoObGFzdF9wb2xsZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESNAoLc3R1Y2tfc2luY2UYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQFCEQoPX2xhc3RfcG9sbGVkX2F0Qg4KDF9zdHVja19zaW5jZSJAChxMaXN0U3R1Y2tUcmFuc2FjdGlvbnNSZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBSJZCh1MaXN0U3R1Y2tUcmFuc2FjdGlvbnNSZXNwb25zZRI4Cgx0cmFuc2FjdGlvbnMYASADKAsyIi5wYXlvdXQucGF5b3V0LnYxLlN0dWNrVHJhbnNhY3Rpb24quwEKEVRyYW5zYWN0aW9uU3RhdHVzEiIKHlRSQU5TQUNUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19QRU5ESU5HEAESIQodVFJBTlNBQ1RJT05fU1RBVFVTX1BST0NFU1NJTkcQAhIgChxUUkFOU0FDVElPTl9TVEFUVVNfQ09NUExFVEVEEAMSHQoZVFJBTlNBQ1RJT05fU1RBVFVTX0ZBSUxFRBAEMrEJCg1QYXlvdXRTZXJ2aWNlEmwKEUNyZWF0ZUluc3RydWN0aW9uEioucGF5b3V0LnBheW91dC52MS5DcmVhdGVJbnN0cnVjdGlvblJlcXVlc3QaKy5wYXlvdXQucGF5b3V0LnYxLkNyZWF0ZUluc3RydWN0aW9uUmVzcG9uc2USYwoOR2V0SW5zdHJ1Y3Rpb24SJy5wYXlvdXQucGF5b3V0LnYxLkdldEluc3RydWN0aW9uUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuR2V0SW5zdHJ1Y3Rpb25SZXNwb25zZRJvChJFeGVjdXRlSW5zdHJ1Y3Rpb24SKy5wYXlvdXQucGF5b3V0LnYxLkV4ZWN1dGVJbnN0cnVjdGlvblJlcXVlc3QaLC5wYXlvdXQucGF5b3V0LnYxLkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEkIKA1BheRIcLnBheW91dC5wYXlvdXQudjEuUGF5UmVxdWVzdBodLnBheW91dC5wYXlvdXQudjEuUGF5UmVzcG9uc2USYwoOR2V0VHJhbnNhY3Rpb24SJy5wYXlvdXQucGF5b3V0LnYxLkdldFRyYW5zYWN0aW9uUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJpChBMaXN0VHJhbnNhY3Rpb25zEikucGF5b3V0LnBheW91dC52MS5MaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBoqLnBheW91dC5wYXlvdXQudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEnUKFEFwcGx5UGFydG5lckNhbGxiYWNrEi0ucGF5b3V0LnBheW91dC52MS5BcHBseVBhcnRuZXJDYWxsYmFja1JlcXVlc3QaLi5wYXlvdXQucGF5b3V0LnYxLkFwcGx5UGFydG5lckNhbGxiYWNrUmVzcG9uc2USYwoOTGlzdFJhaWxMaW1pdHMSJy5wYXlvdXQucGF5b3V0LnYxLkxpc3RSYWlsTGltaXRzUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuTGlzdFJhaWxMaW1pdHNSZXNwb25zZRJ7ChZMaXN0UGF5ZXJJZGVudGl0eVJ1bGVzEi8ucGF5b3V0LnBheW91dC52MS5MaXN0UGF5ZXJJZGVudGl0eVJ1bGVzUmVxdWVzdBowLnBheW91dC5wYXlvdXQudjEuTGlzdFBheWVySWRlbnRpdHlSdWxlc1Jlc3BvbnNlEngKFUxpc3RTdHVja1RyYW5zYWN0aW9ucxIuLnBheW91dC5wYXlvdXQudjEuTGlzdFN0dWNrVHJhbnNhY3Rpb25zUmVxdWVzdBovLnBheW91dC5wYXlvdXQudjEuTGlzdFN0dWNrVHJhbnNhY3Rpb25zUmVzcG9uc2USdQoUR2V0RXhlY3V0aW9uU2V0dGluZ3MSLS5wYXlvdXQucGF5b3V0LnYxLkdldEV4ZWN1dGlvblNldHRpbmdzUmVxdWVzdBouLnBheW91dC5wYXlvdXQudjEuR2V0RXhlY3V0aW9uU2V0dGluZ3NSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_payout_common_v1_common, file_payout_decoder_v1_decoder, file_payout_fx_v1_fx]);
+  fileDesc("Ch1wYXlvdXQvcGF5b3V0L3YxL3BheW91dC5wcm90bxIQcGF5b3V0LnBheW91dC52MSKsAgoLSW5zdHJ1Y3Rpb24SCgoCaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEi0KB2RlY29kZWQYAyABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAQgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgFIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEisKCnBheV9hbW91bnQYBiABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5Ei4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDnRyYW5zYWN0aW9uX2lkGAggASgJQggKBl9xdW90ZSJWChFUcmFuc2FjdGlvblJlc3VsdBIRCglyZWZlcmVuY2UYASABKAkSLgoKc2V0dGxlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSAoQVHJhbnNhY3Rpb25FcnJvchIOCgZyZWFzb24YASABKAkSDAoEY29kZRgCIAEoCRIWCg5wYXJ0bmVyX3N0YXR1cxgDIAEoCSJ6CgVQYXllchIMCgRuYW1lGAEgASgJEg8KB2FjY291bnQYAiABKAkSDgoGdGF4X2lkGAMgASgJEhQKB2NvdW50cnkYBCABKAlIAIgBARIUCgdpZF90eXBlGAUgASgJSAGIAQFCCgoIX2NvdW50cnlCCgoIX2lkX3R5cGUiowUKC1RyYW5zYWN0aW9uEgoKAmlkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgDIAEoCRIzCgZzdGF0dXMYBCABKA4yIy5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uU3RhdHVzEgwKBHJhaWwYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoGcmVzdWx0GAggASgLMiMucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvblJlc3VsdEgAiAEBEjYKBWVycm9yGAkgASgLMiIucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbkVycm9ySAGIAQESJwoGYW1vdW50GAogASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRIrCgpwYXlfYW1vdW50GAsgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRIUCgxjYWxsYmFja191cmwYDCABKAkSEQoJc2NoZW1lX2lkGA0gASgJEg8KB2NvdW50cnkYDiABKAkSLQoIY3JlZGl0b3IYDyABKAsyGy5wYXlvdXQuZGVjb2Rlci52MS5DcmVkaXRvchIyCgVxdW90ZRgQIAEoCzIeLnBheW91dC5wYXlvdXQudjEuQXBwbGllZFF1b3RlSAKIAQESNgoOc3RhdHVzX2hpc3RvcnkYESADKAsyHi5wYXlvdXQucGF5b3V0LnYxLlN0YXR1c0NoYW5nZUIJCgdfcmVzdWx0QggKBl9lcnJvckIICgZfcXVvdGUiawoMU3RhdHVzQ2hhbmdlEjMKBnN0YXR1cxgBIAEoDjIjLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25TdGF0dXMSJgoCYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIigKDEFwcGxpZWRRdW90ZRIKCgJpZBgBIAEoCRIMCgRyYXRlGAIgASgJItEBChhDcmVhdGVJbnN0cnVjdGlvblJlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEi0KB2RlY29kZWQYAiABKAsyHC5wYXlvdXQuZGVjb2Rlci52MS5EZWNvZGVkUXISJwoGYW1vdW50GAMgASgLMhcucGF5b3V0LmNvbW1vbi52MS5Nb25leRInCgVxdW90ZRgEIAEoCzITLnBheW91dC5meC52MS5RdW90ZUgAiAEBEhcKD3dhbGxldF9jdXJyZW5jeRgFIAEoCUIICgZfcXVvdGUiTwoZQ3JlYXRlSW5zdHJ1Y3Rpb25SZXNwb25zZRIyCgtpbnN0cnVjdGlvbhgBIAEoCzIdLnBheW91dC5wYXlvdXQudjEuSW5zdHJ1Y3Rpb24iQgoVR2V0SW5zdHJ1Y3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg5pbnN0cnVjdGlvbl9pZBgCIAEoCSJMChZHZXRJbnN0cnVjdGlvblJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbiLLAQoZRXhlY3V0ZUluc3RydWN0aW9uUmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSFgoOaW5zdHJ1Y3Rpb25faWQYAiABKAkSJgoFcGF5ZXIYAyABKAsyFy5wYXlvdXQucGF5b3V0LnYxLlBheWVyEhQKDGNhbGxiYWNrX3VybBgEIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgGIAEoCRIPCgd3YWl0X21zGAcgASgFImIKGkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCKVAgoKUGF5UmVxdWVzdBIRCgl0ZW5hbnRfaWQYASABKAkSLQoHZGVjb2RlZBgCIAEoCzIcLnBheW91dC5kZWNvZGVyLnYxLkRlY29kZWRRchInCgZhbW91bnQYAyABKAsyFy5wYXlvdXQuY29tbW9uLnYxLk1vbmV5EhcKD3dhbGxldF9jdXJyZW5jeRgEIAEoCRImCgVwYXllchgFIAEoCzIXLnBheW91dC5wYXlvdXQudjEuUGF5ZXISFAoMY2FsbGJhY2tfdXJsGAYgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgHIAEoCRIbChNyZXF1ZXN0X2ZpbmdlcnByaW50GAggASgJEg8KB3dhaXRfbXMYCSABKAUihwEKC1BheVJlc3BvbnNlEjIKC2luc3RydWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5JbnN0cnVjdGlvbhIyCgt0cmFuc2FjdGlvbhgCIAEoCzIdLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb24SEAoIcmVwbGF5ZWQYAyABKAgiQgoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRIWCg50cmFuc2FjdGlvbl9pZBgCIAEoCSJMChZHZXRUcmFuc2FjdGlvblJlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbiLvAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSEQoJdGVuYW50X2lkGAEgASgJEjMKBnN0YXR1cxgCIAEoDjIjLnBheW91dC5wYXlvdXQudjEuVHJhbnNhY3Rpb25TdGF0dXMSLwoLY3JlYXRlZF9ndGUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfbHQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKBHBhZ2UYBSABKAsyHS5wYXlvdXQuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0In4KGExpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRIzCgx0cmFuc2FjdGlvbnMYASADKAsyHS5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uEi0KCXBhZ2VfaW5mbxgCIAEoCzIaLnBheW91dC5jb21tb24udjEuUGFnZUluZm8ioQEKG0FwcGx5UGFydG5lckNhbGxiYWNrUmVxdWVzdBIMCgRyYWlsGAEgASgJEg8KB3BheWxvYWQYCSABKAxKBAgCEAlSDnRyYW5zYWN0aW9uX2lkUhFwYXJ0bmVyX3BheW91dF9pZFIOcGFydG5lcl9zdGF0dXNSC3JlYXNvbl9jb2RlUgZyZWFzb25SCXJlZmVyZW5jZVIKc2V0dGxlZF9hdCJSChxBcHBseVBhcnRuZXJDYWxsYmFja1Jlc3BvbnNlEjIKC3RyYW5zYWN0aW9uGAEgASgLMh0ucGF5b3V0LnBheW91dC52MS5UcmFuc2FjdGlvbiJ0CgpSYWlsTGltaXRzEgwKBHJhaWwYASABKAkSKwoKbWluX2Ftb3VudBgCIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkSKwoKbWF4X2Ftb3VudBgDIAEoCzIXLnBheW91dC5jb21tb24udjEuTW9uZXkiHQobR2V0RXhlY3V0aW9uU2V0dGluZ3NSZXF1ZXN0IlcKHEdldEV4ZWN1dGlvblNldHRpbmdzUmVzcG9uc2USFwoPZXhlY3V0ZV93YWl0X21zGAEgASgNEh4KFmlkZW1wb3RlbmN5X2tleV90dGxfbXMYAiABKA0iFwoVTGlzdFJhaWxMaW1pdHNSZXF1ZXN0IkYKFkxpc3RSYWlsTGltaXRzUmVzcG9uc2USLAoGbGltaXRzGAEgAygLMhwucGF5b3V0LnBheW91dC52MS5SYWlsTGltaXRzIkIKClBheWVyRmllbGQSDQoFZmllbGQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEAoIcmVxdWlyZWQYAyABKAgiUwoRUGF5ZXJEb2N1bWVudFJ1bGUSDwoHY291bnRyeRgBIAEoCRIPCgdpZF90eXBlGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGZm9ybWF0GAQgASgJIh8KHUxpc3RQYXllcklkZW50aXR5UnVsZXNSZXF1ZXN0Ip8BCh5MaXN0UGF5ZXJJZGVudGl0eVJ1bGVzUmVzcG9uc2USLAoGZmllbGRzGAEgAygLMhwucGF5b3V0LnBheW91dC52MS5QYXllckZpZWxkEjYKCWRvY3VtZW50cxgCIAMoCzIjLnBheW91dC5wYXlvdXQudjEuUGF5ZXJEb2N1bWVudFJ1bGUSFwoPcGFzc3BvcnRfZm9ybWF0GAMgASgJIvUCChBTdHVja1RyYW5zYWN0aW9uEgoKAmlkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRIzCgZzdGF0dXMYAyABKA4yIy5wYXlvdXQucGF5b3V0LnYxLlRyYW5zYWN0aW9uU3RhdHVzEgwKBHJhaWwYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGYWdlX21zGAYgASgDEhIKCmhvcml6b25fbXMYByABKAMSGQoRcGFydG5lcl9wYXlvdXRfaWQYCCABKAkSNwoObGFzdF9wb2xsZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESNAoLc3R1Y2tfc2luY2UYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQFCEQoPX2xhc3RfcG9sbGVkX2F0Qg4KDF9zdHVja19zaW5jZSJAChxMaXN0U3R1Y2tUcmFuc2FjdGlvbnNSZXF1ZXN0EhEKCXRlbmFudF9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBSJZCh1MaXN0U3R1Y2tUcmFuc2FjdGlvbnNSZXNwb25zZRI4Cgx0cmFuc2FjdGlvbnMYASADKAsyIi5wYXlvdXQucGF5b3V0LnYxLlN0dWNrVHJhbnNhY3Rpb24quwEKEVRyYW5zYWN0aW9uU3RhdHVzEiIKHlRSQU5TQUNUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19QRU5ESU5HEAESIQodVFJBTlNBQ1RJT05fU1RBVFVTX1BST0NFU1NJTkcQAhIgChxUUkFOU0FDVElPTl9TVEFUVVNfQ09NUExFVEVEEAMSHQoZVFJBTlNBQ1RJT05fU1RBVFVTX0ZBSUxFRBAEMrEJCg1QYXlvdXRTZXJ2aWNlEmwKEUNyZWF0ZUluc3RydWN0aW9uEioucGF5b3V0LnBheW91dC52MS5DcmVhdGVJbnN0cnVjdGlvblJlcXVlc3QaKy5wYXlvdXQucGF5b3V0LnYxLkNyZWF0ZUluc3RydWN0aW9uUmVzcG9uc2USYwoOR2V0SW5zdHJ1Y3Rpb24SJy5wYXlvdXQucGF5b3V0LnYxLkdldEluc3RydWN0aW9uUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuR2V0SW5zdHJ1Y3Rpb25SZXNwb25zZRJvChJFeGVjdXRlSW5zdHJ1Y3Rpb24SKy5wYXlvdXQucGF5b3V0LnYxLkV4ZWN1dGVJbnN0cnVjdGlvblJlcXVlc3QaLC5wYXlvdXQucGF5b3V0LnYxLkV4ZWN1dGVJbnN0cnVjdGlvblJlc3BvbnNlEkIKA1BheRIcLnBheW91dC5wYXlvdXQudjEuUGF5UmVxdWVzdBodLnBheW91dC5wYXlvdXQudjEuUGF5UmVzcG9uc2USYwoOR2V0VHJhbnNhY3Rpb24SJy5wYXlvdXQucGF5b3V0LnYxLkdldFRyYW5zYWN0aW9uUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJpChBMaXN0VHJhbnNhY3Rpb25zEikucGF5b3V0LnBheW91dC52MS5MaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBoqLnBheW91dC5wYXlvdXQudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEnUKFEFwcGx5UGFydG5lckNhbGxiYWNrEi0ucGF5b3V0LnBheW91dC52MS5BcHBseVBhcnRuZXJDYWxsYmFja1JlcXVlc3QaLi5wYXlvdXQucGF5b3V0LnYxLkFwcGx5UGFydG5lckNhbGxiYWNrUmVzcG9uc2USYwoOTGlzdFJhaWxMaW1pdHMSJy5wYXlvdXQucGF5b3V0LnYxLkxpc3RSYWlsTGltaXRzUmVxdWVzdBooLnBheW91dC5wYXlvdXQudjEuTGlzdFJhaWxMaW1pdHNSZXNwb25zZRJ7ChZMaXN0UGF5ZXJJZGVudGl0eVJ1bGVzEi8ucGF5b3V0LnBheW91dC52MS5MaXN0UGF5ZXJJZGVudGl0eVJ1bGVzUmVxdWVzdBowLnBheW91dC5wYXlvdXQudjEuTGlzdFBheWVySWRlbnRpdHlSdWxlc1Jlc3BvbnNlEngKFUxpc3RTdHVja1RyYW5zYWN0aW9ucxIuLnBheW91dC5wYXlvdXQudjEuTGlzdFN0dWNrVHJhbnNhY3Rpb25zUmVxdWVzdBovLnBheW91dC5wYXlvdXQudjEuTGlzdFN0dWNrVHJhbnNhY3Rpb25zUmVzcG9uc2USdQoUR2V0RXhlY3V0aW9uU2V0dGluZ3MSLS5wYXlvdXQucGF5b3V0LnYxLkdldEV4ZWN1dGlvblNldHRpbmdzUmVxdWVzdBouLnBheW91dC5wYXlvdXQudjEuR2V0RXhlY3V0aW9uU2V0dGluZ3NSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_payout_common_v1_common, file_payout_decoder_v1_decoder, file_payout_fx_v1_fx]);
 
 /**
  * A stored payment instruction (the result of resolve).
@@ -321,6 +321,14 @@ export type Transaction = Message<"payout.payout.v1.Transaction"> & {
    * @generated from field: optional payout.payout.v1.AppliedQuote quote = 16;
    */
   quote?: AppliedQuote | undefined;
+
+  /**
+   * Every state the transaction has entered, oldest first, with the time it entered it; the last is
+   * `status` (docs/api/resources.md "State history").
+   *
+   * @generated from field: repeated payout.payout.v1.StatusChange status_history = 17;
+   */
+  statusHistory: StatusChange[];
 };
 
 /**
@@ -329,6 +337,34 @@ export type Transaction = Message<"payout.payout.v1.Transaction"> & {
  */
 export const TransactionSchema: GenMessage<Transaction> = /*@__PURE__*/
   messageDesc(file_payout_payout_v1_payout, 4);
+
+/**
+ * One state a transaction entered, and when (docs/api/resources.md "State history").
+ *
+ * @generated from message payout.payout.v1.StatusChange
+ */
+export type StatusChange = Message<"payout.payout.v1.StatusChange"> & {
+  /**
+   * The state entered.
+   *
+   * @generated from field: payout.payout.v1.TransactionStatus status = 1;
+   */
+  status: TransactionStatus;
+
+  /**
+   * When it was entered.
+   *
+   * @generated from field: google.protobuf.Timestamp at = 2;
+   */
+  at?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message payout.payout.v1.StatusChange.
+ * Use `create(StatusChangeSchema)` to create a new message.
+ */
+export const StatusChangeSchema: GenMessage<StatusChange> = /*@__PURE__*/
+  messageDesc(file_payout_payout_v1_payout, 5);
 
 /**
  * The FX quote a transaction was converted with, as its instruction recorded it.
@@ -356,7 +392,7 @@ export type AppliedQuote = Message<"payout.payout.v1.AppliedQuote"> & {
  * Use `create(AppliedQuoteSchema)` to create a new message.
  */
 export const AppliedQuoteSchema: GenMessage<AppliedQuote> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 5);
+  messageDesc(file_payout_payout_v1_payout, 6);
 
 /**
  * Input of CreateInstruction.
@@ -406,7 +442,7 @@ export type CreateInstructionRequest = Message<"payout.payout.v1.CreateInstructi
  * Use `create(CreateInstructionRequestSchema)` to create a new message.
  */
 export const CreateInstructionRequestSchema: GenMessage<CreateInstructionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 6);
+  messageDesc(file_payout_payout_v1_payout, 7);
 
 /**
  * Output of CreateInstruction.
@@ -427,7 +463,7 @@ export type CreateInstructionResponse = Message<"payout.payout.v1.CreateInstruct
  * Use `create(CreateInstructionResponseSchema)` to create a new message.
  */
 export const CreateInstructionResponseSchema: GenMessage<CreateInstructionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 7);
+  messageDesc(file_payout_payout_v1_payout, 8);
 
 /**
  * Input of GetInstruction.
@@ -455,7 +491,7 @@ export type GetInstructionRequest = Message<"payout.payout.v1.GetInstructionRequ
  * Use `create(GetInstructionRequestSchema)` to create a new message.
  */
 export const GetInstructionRequestSchema: GenMessage<GetInstructionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 8);
+  messageDesc(file_payout_payout_v1_payout, 9);
 
 /**
  * Output of GetInstruction.
@@ -476,7 +512,7 @@ export type GetInstructionResponse = Message<"payout.payout.v1.GetInstructionRes
  * Use `create(GetInstructionResponseSchema)` to create a new message.
  */
 export const GetInstructionResponseSchema: GenMessage<GetInstructionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 9);
+  messageDesc(file_payout_payout_v1_payout, 10);
 
 /**
  * Input of ExecuteInstruction.
@@ -539,7 +575,7 @@ export type ExecuteInstructionRequest = Message<"payout.payout.v1.ExecuteInstruc
  * Use `create(ExecuteInstructionRequestSchema)` to create a new message.
  */
 export const ExecuteInstructionRequestSchema: GenMessage<ExecuteInstructionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 10);
+  messageDesc(file_payout_payout_v1_payout, 11);
 
 /**
  * Output of ExecuteInstruction.
@@ -567,7 +603,7 @@ export type ExecuteInstructionResponse = Message<"payout.payout.v1.ExecuteInstru
  * Use `create(ExecuteInstructionResponseSchema)` to create a new message.
  */
 export const ExecuteInstructionResponseSchema: GenMessage<ExecuteInstructionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 11);
+  messageDesc(file_payout_payout_v1_payout, 12);
 
 /**
  * Input of Pay: resolve (as CreateInstruction with `wallet_currency`) and execute (as
@@ -645,7 +681,7 @@ export type PayRequest = Message<"payout.payout.v1.PayRequest"> & {
  * Use `create(PayRequestSchema)` to create a new message.
  */
 export const PayRequestSchema: GenMessage<PayRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 12);
+  messageDesc(file_payout_payout_v1_payout, 13);
 
 /**
  * Output of Pay.
@@ -680,7 +716,7 @@ export type PayResponse = Message<"payout.payout.v1.PayResponse"> & {
  * Use `create(PayResponseSchema)` to create a new message.
  */
 export const PayResponseSchema: GenMessage<PayResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 13);
+  messageDesc(file_payout_payout_v1_payout, 14);
 
 /**
  * Input of GetTransaction.
@@ -708,7 +744,7 @@ export type GetTransactionRequest = Message<"payout.payout.v1.GetTransactionRequ
  * Use `create(GetTransactionRequestSchema)` to create a new message.
  */
 export const GetTransactionRequestSchema: GenMessage<GetTransactionRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 14);
+  messageDesc(file_payout_payout_v1_payout, 15);
 
 /**
  * Output of GetTransaction.
@@ -729,7 +765,7 @@ export type GetTransactionResponse = Message<"payout.payout.v1.GetTransactionRes
  * Use `create(GetTransactionResponseSchema)` to create a new message.
  */
 export const GetTransactionResponseSchema: GenMessage<GetTransactionResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 15);
+  messageDesc(file_payout_payout_v1_payout, 16);
 
 /**
  * Input of ListTransactions.
@@ -778,7 +814,7 @@ export type ListTransactionsRequest = Message<"payout.payout.v1.ListTransactions
  * Use `create(ListTransactionsRequestSchema)` to create a new message.
  */
 export const ListTransactionsRequestSchema: GenMessage<ListTransactionsRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 16);
+  messageDesc(file_payout_payout_v1_payout, 17);
 
 /**
  * Output of ListTransactions.
@@ -806,7 +842,7 @@ export type ListTransactionsResponse = Message<"payout.payout.v1.ListTransaction
  * Use `create(ListTransactionsResponseSchema)` to create a new message.
  */
 export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 17);
+  messageDesc(file_payout_payout_v1_payout, 18);
 
 /**
  * A partner callback whose signature the gateway verified.
@@ -834,7 +870,7 @@ export type ApplyPartnerCallbackRequest = Message<"payout.payout.v1.ApplyPartner
  * Use `create(ApplyPartnerCallbackRequestSchema)` to create a new message.
  */
 export const ApplyPartnerCallbackRequestSchema: GenMessage<ApplyPartnerCallbackRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 18);
+  messageDesc(file_payout_payout_v1_payout, 19);
 
 /**
  * Output of ApplyPartnerCallback.
@@ -855,7 +891,7 @@ export type ApplyPartnerCallbackResponse = Message<"payout.payout.v1.ApplyPartne
  * Use `create(ApplyPartnerCallbackResponseSchema)` to create a new message.
  */
 export const ApplyPartnerCallbackResponseSchema: GenMessage<ApplyPartnerCallbackResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 19);
+  messageDesc(file_payout_payout_v1_payout, 20);
 
 /**
  * The amounts one rail accepts, both ends included.
@@ -890,7 +926,7 @@ export type RailLimits = Message<"payout.payout.v1.RailLimits"> & {
  * Use `create(RailLimitsSchema)` to create a new message.
  */
 export const RailLimitsSchema: GenMessage<RailLimits> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 20);
+  messageDesc(file_payout_payout_v1_payout, 21);
 
 /**
  * Input of GetExecutionSettings.
@@ -905,7 +941,7 @@ export type GetExecutionSettingsRequest = Message<"payout.payout.v1.GetExecution
  * Use `create(GetExecutionSettingsRequestSchema)` to create a new message.
  */
 export const GetExecutionSettingsRequestSchema: GenMessage<GetExecutionSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 21);
+  messageDesc(file_payout_payout_v1_payout, 22);
 
 /**
  * Output of GetExecutionSettings.
@@ -933,7 +969,7 @@ export type GetExecutionSettingsResponse = Message<"payout.payout.v1.GetExecutio
  * Use `create(GetExecutionSettingsResponseSchema)` to create a new message.
  */
 export const GetExecutionSettingsResponseSchema: GenMessage<GetExecutionSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 22);
+  messageDesc(file_payout_payout_v1_payout, 23);
 
 /**
  * Input of ListRailLimits.
@@ -948,7 +984,7 @@ export type ListRailLimitsRequest = Message<"payout.payout.v1.ListRailLimitsRequ
  * Use `create(ListRailLimitsRequestSchema)` to create a new message.
  */
 export const ListRailLimitsRequestSchema: GenMessage<ListRailLimitsRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 23);
+  messageDesc(file_payout_payout_v1_payout, 24);
 
 /**
  * Output of ListRailLimits.
@@ -969,7 +1005,7 @@ export type ListRailLimitsResponse = Message<"payout.payout.v1.ListRailLimitsRes
  * Use `create(ListRailLimitsResponseSchema)` to create a new message.
  */
 export const ListRailLimitsResponseSchema: GenMessage<ListRailLimitsResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 24);
+  messageDesc(file_payout_payout_v1_payout, 25);
 
 /**
  * A payer field of execute and pay.
@@ -1004,7 +1040,7 @@ export type PayerField = Message<"payout.payout.v1.PayerField"> & {
  * Use `create(PayerFieldSchema)` to create a new message.
  */
 export const PayerFieldSchema: GenMessage<PayerField> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 25);
+  messageDesc(file_payout_payout_v1_payout, 26);
 
 /**
  * A payer document whose format (and check digits, where it has them) payout checks.
@@ -1046,7 +1082,7 @@ export type PayerDocumentRule = Message<"payout.payout.v1.PayerDocumentRule"> & 
  * Use `create(PayerDocumentRuleSchema)` to create a new message.
  */
 export const PayerDocumentRuleSchema: GenMessage<PayerDocumentRule> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 26);
+  messageDesc(file_payout_payout_v1_payout, 27);
 
 /**
  * Input of ListPayerIdentityRules.
@@ -1061,7 +1097,7 @@ export type ListPayerIdentityRulesRequest = Message<"payout.payout.v1.ListPayerI
  * Use `create(ListPayerIdentityRulesRequestSchema)` to create a new message.
  */
 export const ListPayerIdentityRulesRequestSchema: GenMessage<ListPayerIdentityRulesRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 27);
+  messageDesc(file_payout_payout_v1_payout, 28);
 
 /**
  * Output of ListPayerIdentityRules: the same for every rail (the payer's document is the payer's
@@ -1097,7 +1133,7 @@ export type ListPayerIdentityRulesResponse = Message<"payout.payout.v1.ListPayer
  * Use `create(ListPayerIdentityRulesResponseSchema)` to create a new message.
  */
 export const ListPayerIdentityRulesResponseSchema: GenMessage<ListPayerIdentityRulesResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 28);
+  messageDesc(file_payout_payout_v1_payout, 29);
 
 /**
  * A transaction still pending or processing past its rail's settlement horizon.
@@ -1181,7 +1217,7 @@ export type StuckTransaction = Message<"payout.payout.v1.StuckTransaction"> & {
  * Use `create(StuckTransactionSchema)` to create a new message.
  */
 export const StuckTransactionSchema: GenMessage<StuckTransaction> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 29);
+  messageDesc(file_payout_payout_v1_payout, 30);
 
 /**
  * Input of ListStuckTransactions.
@@ -1209,7 +1245,7 @@ export type ListStuckTransactionsRequest = Message<"payout.payout.v1.ListStuckTr
  * Use `create(ListStuckTransactionsRequestSchema)` to create a new message.
  */
 export const ListStuckTransactionsRequestSchema: GenMessage<ListStuckTransactionsRequest> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 30);
+  messageDesc(file_payout_payout_v1_payout, 31);
 
 /**
  * Output of ListStuckTransactions.
@@ -1230,7 +1266,7 @@ export type ListStuckTransactionsResponse = Message<"payout.payout.v1.ListStuckT
  * Use `create(ListStuckTransactionsResponseSchema)` to create a new message.
  */
 export const ListStuckTransactionsResponseSchema: GenMessage<ListStuckTransactionsResponse> = /*@__PURE__*/
-  messageDesc(file_payout_payout_v1_payout, 31);
+  messageDesc(file_payout_payout_v1_payout, 32);
 
 /**
  * Transaction states (docs/architecture.md "Transactions"). pending and processing are transient; completed

@@ -45,6 +45,7 @@ from .retry_strategy import RetryStrategy
 from .scheme import Scheme
 from .scheme_qr_types_item import SchemeQrTypesItem
 from .schemes_response import SchemesResponse
+from .status_change import StatusChange
 from .transaction import Transaction
 from .transaction_error import TransactionError
 from .transaction_quote import TransactionQuote
@@ -114,6 +115,7 @@ __all__ = (
     "Scheme",
     "SchemeQrTypesItem",
     "SchemesResponse",
+    "StatusChange",
     "Transaction",
     "TransactionError",
     "TransactionQuote",

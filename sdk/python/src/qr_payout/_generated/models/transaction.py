@@ -10,6 +10,7 @@ from ..models.transaction_status import TransactionStatus
 
 if TYPE_CHECKING:
     from ..models.creditor import Creditor
+    from ..models.status_change import StatusChange
     from ..models.transaction_error import TransactionError
     from ..models.transaction_quote import TransactionQuote
     from ..models.transaction_result import TransactionResult
@@ -39,6 +40,9 @@ class Transaction:
             null when no FX applied. JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
         wallet_currency (None | str): ISO 4217 currency the payer paid in; null when no FX applied.
         quote (None | TransactionQuote): The FX quote the payment was converted with; null when no FX applied.
+        status_history (list[StatusChange]): Every state the transaction entered, oldest first, with when it entered it;
+            the last is `status`. It starts with `pending` at `createdAt`; `processing` appears only when the partner
+            accepted the payout before its outcome.
     """
 
     id: str
@@ -57,6 +61,7 @@ class Transaction:
     wallet_amount: float | None
     wallet_currency: None | str
     quote: None | TransactionQuote
+    status_history: list[StatusChange]
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.transaction_error import TransactionError
@@ -109,6 +114,11 @@ class Transaction:
         else:
             quote = self.quote
 
+        status_history = []
+        for status_history_item_data in self.status_history:
+            status_history_item = status_history_item_data.to_dict()
+            status_history.append(status_history_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -129,6 +139,7 @@ class Transaction:
                 "walletAmount": wallet_amount,
                 "walletCurrency": wallet_currency,
                 "quote": quote,
+                "statusHistory": status_history,
             }
         )
 
@@ -137,6 +148,7 @@ class Transaction:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.creditor import Creditor
+        from ..models.status_change import StatusChange
         from ..models.transaction_error import TransactionError
         from ..models.transaction_quote import TransactionQuote
         from ..models.transaction_result import TransactionResult
@@ -223,6 +235,13 @@ class Transaction:
 
         quote = _parse_quote(d.pop("quote"))
 
+        status_history = []
+        _status_history = d.pop("statusHistory")
+        for status_history_item_data in _status_history:
+            status_history_item = StatusChange.from_dict(status_history_item_data)
+
+            status_history.append(status_history_item)
+
         transaction = cls(
             id=id,
             instruction_id=instruction_id,
@@ -240,6 +259,7 @@ class Transaction:
             wallet_amount=wallet_amount,
             wallet_currency=wallet_currency,
             quote=quote,
+            status_history=status_history,
         )
 
         return transaction
