@@ -9,16 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient, type PayRequest } from '@qr-payout/client';
 import { baseEnv } from '../sandbox/test/child-process';
-import { freePorts, type ManagedProcess, spawnTsProcess, waitUntilReady } from './harness';
+import { spawnTsProcess } from './harness';
+import { type SandboxProcess, startSandboxProcess } from './support/sandbox-process';
 
 jest.setTimeout(240_000);
 
-const API_KEY = `sk_sandbox_${randomBytes(12).toString('hex')}`;
-const SIGNING_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
-
 let dir: string;
-let sandbox: ManagedProcess;
-let baseUrl: string;
+let sandbox: SandboxProcess;
 
 /** Only what a developer's shell would give (baseEnv): no test-runner or infrastructure variables. */
 function shellEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -27,24 +24,7 @@ function shellEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-client-example-'));
-  const [port, adminPort] = await freePorts(2);
-  baseUrl = `http://127.0.0.1:${port}`;
-  sandbox = spawnTsProcess({
-    name: 'sandbox',
-    script: 'sandbox/src/main.ts',
-    env: shellEnv({
-      SANDBOX_DATA_DIR: path.join(dir, 'data'),
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      SANDBOX_API_KEY: API_KEY,
-      SANDBOX_SIGNING_SECRET: SIGNING_SECRET,
-      OTEL_SDK_DISABLED: 'true',
-    }),
-    logDir: dir,
-  });
-  // The banner's last line comes once the sandbox tenant (our key and secret) exists.
-  const bannerPrinted = async () => sandbox.logTail(400).includes('Press Ctrl-C to stop');
-  await waitUntilReady(sandbox, 'the banner', bannerPrinted, 150_000);
+  sandbox = await startSandboxProcess();
 }, 200_000);
 
 afterAll(async () => {
@@ -58,9 +38,9 @@ it('resolves, pays and receives a verified webhook; the transaction is completed
     script: 'client/examples/pay-and-wait.ts',
     args: ['--yes', '--amount', '25.90', '--timeout-ms', '30000'],
     env: shellEnv({
-      QR_PAYOUT_BASE_URL: baseUrl,
-      QR_PAYOUT_API_KEY: API_KEY,
-      QR_PAYOUT_SIGNING_SECRET: SIGNING_SECRET,
+      QR_PAYOUT_BASE_URL: sandbox.baseUrl,
+      QR_PAYOUT_API_KEY: sandbox.apiKey,
+      QR_PAYOUT_SIGNING_SECRET: sandbox.signingSecret,
       OTEL_SDK_DISABLED: 'true',
     }),
     logDir: dir,
@@ -75,7 +55,9 @@ it('resolves, pays and receives a verified webhook; the transaction is completed
   expect(output).toMatch(/^webhook transaction\.completed [0-9a-f-]{36}: signature verified$/m);
 
   // What the example printed is what the API holds.
-  const res = await fetch(`${baseUrl}/v1/transactions/${txn![1]}`, { headers: { 'x-api-key': API_KEY } });
+  const res = await fetch(`${sandbox.baseUrl}/v1/transactions/${txn![1]}`, {
+    headers: { 'x-api-key': sandbox.apiKey },
+  });
   const body = (await res.json()) as { transaction: { status: string; result: { reference: string } } };
   expect(body.transaction.status).toBe('completed');
   expect(body.transaction.result.reference).toBe(txn![2]);
@@ -86,8 +68,8 @@ it("retries a same-key pay's 409 IdempotencyInProgress until the first answer is
   // the gateway's whole wait, so the second, same key, is answered 409 until the first finishes.
   const retried: string[] = [];
   const client = createClient({
-    baseUrl,
-    apiKey: API_KEY,
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.apiKey,
     retry: { maxAttempts: 30, baseDelayMs: 200, maxDelayMs: 1_000 },
     onRetry: ({ tag }) => retried.push(tag),
   });

@@ -5,20 +5,11 @@
 // Target: QR_PAYOUT_BASE_URL / QR_PAYOUT_API_KEY / QR_PAYOUT_ADMIN_URL / QR_PAYOUT_ADMIN_TOKEN when
 // set (a running sandbox), else a sandbox of its own whose retries are scaled to finish in seconds.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
-import {
-  type AdminClient,
-  createAdminClient,
-  freePorts,
-  type ManagedProcess,
-  spawnTsProcess,
-  waitUntilReady,
-} from './harness';
+import { type AdminClient, createAdminClient } from './harness';
 import {
   launchChromium,
   type PageProblems,
@@ -27,6 +18,7 @@ import {
   watchProblems,
 } from './support/dashboard-browser';
 import { payPix } from './support/pay';
+import { type SandboxProcess, startSandboxProcess } from './support/sandbox-process';
 
 jest.setTimeout(240_000);
 
@@ -42,8 +34,7 @@ interface Target {
   adminToken: string;
 }
 
-let dir: string;
-let sandbox: ManagedProcess | undefined;
+let sandbox: SandboxProcess | undefined;
 let target: Target;
 let receiver: { url: string; failing: boolean; server: http.Server };
 let admin: AdminClient;
@@ -70,41 +61,10 @@ async function startReceiver() {
   return Object.assign(state, { url, server });
 }
 
+/** A sandbox of its own: the 16 attempts of the standard schedule in about two seconds. */
 async function startOwnSandbox(): Promise<Target> {
-  const [port, adminPort] = await freePorts(2);
-  const apiKey = `sk_sandbox_${randomBytes(12).toString('hex')}`;
-  const adminToken = randomBytes(24).toString('hex');
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) env[name] = process.env[name];
-  sandbox = spawnTsProcess({
-    name: 'sandbox',
-    script: 'sandbox/src/main.ts',
-    env: {
-      ...env,
-      SANDBOX_DATA_DIR: path.join(dir, 'data'),
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      SANDBOX_API_KEY: apiKey,
-      PAYOUT_ADMIN_TOKEN: adminToken,
-      // The 16 attempts of the standard schedule in about two seconds.
-      WEBHOOK_RETRY_SCALE: '0.000001',
-      OTEL_SDK_DISABLED: 'true',
-    },
-    logDir: dir,
-  });
-  const proc = sandbox;
-  await waitUntilReady(
-    proc,
-    'the banner',
-    async () => proc.logTail(400).includes('Press Ctrl-C to stop'),
-    150_000,
-  );
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    apiKey,
-    adminUrl: `http://127.0.0.1:${adminPort}`,
-    adminToken,
-  };
+  sandbox = await startSandboxProcess({ env: { WEBHOOK_RETRY_SCALE: '0.000001' } });
+  return sandbox;
 }
 
 function targetFromEnv(): Target | undefined {
@@ -159,7 +119,6 @@ async function shoot(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'qr-payout-dashboard-'));
   shots = screenshotsDir();
   const [fromEnv, started, launched] = await Promise.all([
     Promise.resolve(targetFromEnv()),
@@ -176,7 +135,6 @@ afterAll(async () => {
   await browser?.close();
   receiver?.server.close();
   await sandbox?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 it('signs in, finds the failed delivery, replays it and sees the new attempt; both sides render', async () => {

@@ -6,11 +6,11 @@
 // here another data dir. The payment must complete and the receiver must print `paid <id>`, which
 // it does only for an event whose signature verified. The commands `npm start` prints are run too.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { baseEnv, REPO_ROOT, type RunningChild, spawnTs } from '../sandbox/test/child-process';
+import { baseEnv, REPO_ROOT } from '../sandbox/test/child-process';
 import { freePort } from './harness';
+import { type SandboxProcess, startSandboxProcess } from './support/sandbox-process';
 
 jest.setTimeout(120_000);
 
@@ -19,8 +19,7 @@ const DOC_URL = 'http://localhost:8080';
 const DOC_CREDENTIALS = './.data/sandbox.json';
 const DOC_RECEIVER = '127.0.0.1:9000';
 
-let dataDir: string;
-let sandbox: RunningChild;
+let sandbox: SandboxProcess;
 let baseUrl: string;
 let receiverPort: number;
 let receiver: ReturnType<typeof spawn>;
@@ -41,7 +40,7 @@ function markedBlocks(doc: string, mark: 'run' | 'background'): string[] {
 function asTheReaderWould(block: string): string {
   return block
     .replaceAll(DOC_URL, baseUrl)
-    .replaceAll(DOC_CREDENTIALS, path.join(dataDir, 'sandbox.json'))
+    .replaceAll(DOC_CREDENTIALS, path.join(sandbox.dataDir, 'sandbox.json'))
     .replaceAll(DOC_RECEIVER, `127.0.0.1:${receiverPort}`);
 }
 
@@ -84,16 +83,18 @@ beforeAll(async () => {
       stdio: 'pipe',
     },
   );
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'quick-start-'));
-  sandbox = spawnTs('sandbox/src/main.ts', {
-    ...baseEnv(),
-    SANDBOX_DATA_DIR: dataDir,
-    PORT: '0',
-    ADMIN_PORT: '0',
-    LOG_LEVEL: 'warn',
+  // As a newcomer's `npm start` runs it, since that is what the doc promises to work: a shell's
+  // variables only (nothing of the test runner's, such as DATABASE_URL, can make it pass here and
+  // fail there), on the other ports the doc tells a reader to pick, and no credentials given, so the
+  // sandbox makes its own and keeps them in sandbox.json, the file the doc's commands read
+  // (credentials given by env are used but never written there).
+  sandbox = await startSandboxProcess({
+    credentials: 'own',
+    env: { LOG_LEVEL: 'warn' },
+    startTimeoutMs: 90_000,
   });
-  await sandbox.waitForLine(/Press Ctrl-C to stop/, 90_000);
-  baseUrl = /^ {2}Base URL: +(\S+)$/m.exec(sandbox.output())?.[1] as string;
+  // The URL the banner prints, which its commands use.
+  baseUrl = /^ {2}Base URL: +(\S+)$/m.exec(sandbox.child.output())?.[1] as string;
   receiverPort = await freePort();
 
   const [background, ...more] = markedBlocks(readFileSync(DOC, 'utf8'), 'background');
@@ -119,7 +120,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (receiver?.pid !== undefined && receiver.exitCode === null) process.kill(-receiver.pid, 'SIGTERM');
   await sandbox?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
 describe('docs/quick-start.md, as written', () => {
@@ -141,7 +141,7 @@ describe('docs/quick-start.md, as written', () => {
   it('the commands npm start prints work as printed too', async () => {
     // The banner's command lines: the key's export, the schemes, the resolve, the pay (whose
     // callback_url is the receiver, on this test's port as the doc says) and the transaction.
-    const lines = sandbox
+    const lines = sandbox.child
       .output()
       .split('\n')
       .filter(

@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import net from 'node:net';
-import { reservePort } from './free-port';
+import path from 'node:path';
+import { freePorts, reservePort } from './free-port';
 
 function bind(port: number): Promise<NodeJS.ErrnoException | undefined> {
   return new Promise((resolve) => {
@@ -15,5 +17,28 @@ describe('reservePort', () => {
     expect((await bind(reservation.port))?.code).toBe('EADDRINUSE');
     await reservation.release();
     expect(await bind(reservation.port)).toBeUndefined();
+  });
+});
+
+describe('freePorts', () => {
+  it('picks distinct ports that are free once it returns', async () => {
+    const ports = await freePorts(5);
+    expect(new Set(ports).size).toBe(5);
+    for (const port of ports) expect(await bind(port)).toBeUndefined();
+  });
+});
+
+describe('free-ports-cli (scripts/lib/sandbox.sh)', () => {
+  it('prints the given number of distinct ports on one line', () => {
+    const printed = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'free-ports-cli.ts'), '2'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(printed).toMatch(/^\d+ \d+\n$/);
+    const [first, second] = printed.trim().split(' ');
+    expect(first).not.toBe(second);
   });
 });

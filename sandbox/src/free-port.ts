@@ -2,9 +2,19 @@ import net from 'node:net';
 
 /** A port free on `host` right now (the OS picks it); another process may take it before use. */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
-  const reserved = await reservePort(host);
-  await reserved.release();
-  return reserved.port;
+  const [port] = await freePorts(1, host);
+  return port as number;
+}
+
+/** `count` ports free on `host` right now, distinct: each is held until all are picked. */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const held: Array<{ port: number; release(): Promise<void> }> = [];
+  try {
+    for (let i = 0; i < count; i++) held.push(await reservePort(host));
+    return held.map((reserved) => reserved.port);
+  } finally {
+    await Promise.all(held.map((reserved) => reserved.release()));
+  }
 }
 
 /**

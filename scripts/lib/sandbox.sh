@@ -16,9 +16,10 @@
 SANDBOX_PGID=""
 SANDBOX_DIR=""
 
-sandbox_free_port() {
-  "$ROOT/scripts/node24" node -e \
-    'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+# sandbox_free_ports <count>: that many distinct free loopback ports on one line, picked by the
+# sandbox's own rule (sandbox/src/free-port.ts).
+sandbox_free_ports() {
+  (cd "$ROOT" && scripts/node24 node --conditions=development --import tsx sandbox/src/free-ports-cli.ts "$1")
 }
 
 sandbox_random_hex() { od -An -N"$1" -tx1 /dev/urandom | tr -d ' \n'; }
@@ -27,9 +28,9 @@ sandbox_up() {
   local who="$1"
   [ -z "${QR_PAYOUT_BASE_URL:-}" ] || return 0
   SANDBOX_DIR="$(mktemp -d "${TMPDIR:-/tmp}/qr-payout-sandbox-XXXXXX")"
-  local port admin_port
-  port="$(sandbox_free_port)"
-  admin_port="$(sandbox_free_port)"
+  local ports port admin_port
+  ports="$(sandbox_free_ports 2)" || return 1
+  read -r port admin_port <<<"$ports"
   export QR_PAYOUT_BASE_URL="http://127.0.0.1:$port"
   export QR_PAYOUT_ADMIN_URL="http://127.0.0.1:$admin_port"
   export QR_PAYOUT_API_KEY="sk_sandbox_$(sandbox_random_hex 12)"
