@@ -227,7 +227,20 @@ async function tenantSide(
 
   await row.getByRole('link', { name: txnId }).click();
   await page.getByRole('heading', { name: `Transaction ${txnId}` }).waitFor();
-  await page.getByRole('table', { name: /State history/ }).waitFor();
+  // Its statusHistory (docs/api/resources.md "State history"): created pending, then completed (with
+  // a processing between when the settlement came after the first poll was due, as on a loaded
+  // machine); each later state shows how long after the one before it came.
+  const history = page.getByRole('table', { name: /State history/ });
+  await history.waitFor();
+  const historyRows = await history
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')),
+    );
+  const states = historyRows.map(([state]) => state);
+  expect(states.filter((state) => state !== 'processing')).toEqual(['pending', 'completed']);
+  expect(states.indexOf('completed')).toBe(states.length - 1);
+  for (const [, , after] of historyRows.slice(1)) expect(after).toMatch(/^\+\d/);
   await page.getByRole('row').filter({ hasText: deliveryId }).waitFor();
   await shoot(page, 'tenant-transaction');
 

@@ -61,8 +61,11 @@ describe('POST /v1/sandbox/triggers', () => {
       sandboxTriggerExampleTransaction(event as TransactionEventType);
     expect(txn).toMatchObject(example);
     expect(txn.result === null).toBe(result === null);
-    // The same states in the same order; the first at the creation, the last at the last change.
-    expect(txn.statusHistory.map((change) => change.status)).toEqual(
+    // The example's states in its order, the first at the creation, the last at the last change.
+    // A settlement slower than the first poll (a loaded machine) adds a processing between them
+    // (docs/api/resources.md "State history"); a refusal at submission never does.
+    const states = txn.statusHistory.map((change) => change.status);
+    expect(states.filter((state) => status === 'failed' || state !== 'processing')).toEqual(
       statusHistory.map((change) => change.status),
     );
     expect(txn.statusHistory[0]?.at).toBe(txn.createdAt);

@@ -446,8 +446,8 @@ export const TRANSACTION_SCHEMA = {
       items: STATUS_CHANGE_SCHEMA,
       description:
         'Every state the transaction entered, oldest first, with when it entered it; the last is `status`. ' +
-        'It starts with `pending` at `createdAt`; `processing` appears only when the partner accepted the ' +
-        'payout before its outcome.',
+        'It starts with `pending` at `createdAt`; `processing` appears only when the outcome had not come ' +
+        "by the first status check (1 s after the partner accepted, by default) or the end of the pay's wait.",
     },
   },
   additionalProperties: false,

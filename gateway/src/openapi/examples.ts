@@ -17,7 +17,6 @@ export const EXAMPLE_QUOTE_ID = 'quo_01JD8Z5Q2A3B4C5D6E7F8G9H0J';
 export const EXAMPLE_EVENT_ID = '5f0c4b9e-8d2a-4e7b-9c1f-3a6d2e8b7c40';
 
 const CREATED = '2026-11-24T12:00:00.000Z';
-const ACCEPTED = '2026-11-24T12:00:00.090Z';
 const SETTLED = '2026-11-24T12:00:00.180Z';
 const EXPIRES = '2026-11-24T12:01:00.000Z';
 const CREDITOR = { name: 'PADARIA PAO QUENTE', account: '123e4567-e89b-42d3-a456-426614174000' };
@@ -71,9 +70,9 @@ export const EXAMPLE_TRANSACTION = {
   walletAmount: 18.45,
   walletCurrency: 'USD',
   quote: { id: EXAMPLE_QUOTE_ID, rate: '5.42275' },
+  // Settled while the pay waited, so never recorded as processing (docs/api/resources.md "State history").
   statusHistory: [
     { status: 'pending', at: CREATED },
-    { status: 'processing', at: ACCEPTED },
     { status: 'completed', at: SETTLED },
   ],
 };

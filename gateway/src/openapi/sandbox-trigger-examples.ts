@@ -32,8 +32,8 @@ export function sandboxTriggerExampleTransaction(event: TransactionEventType) {
     walletAmount: null,
     walletCurrency: null,
     quote: null,
-    // The failing trigger's amount is refused at submission, so it never is processing (the
-    // test holds the simulator to that); the completing one is accepted, then settled.
+    // The failing trigger's amount is refused at submission, the completing one settled within the
+    // pay's wait (the test holds the simulator to both): neither is recorded as processing.
     statusHistory:
       code === undefined ? EXAMPLE_TRANSACTION.statusHistory : EXAMPLE_FAILED_TRANSACTION.statusHistory,
   };

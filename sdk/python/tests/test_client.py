@@ -169,3 +169,6 @@ def test_sends_query_parameters_and_paths_as_the_document_says(server: ScriptedS
         page = client.list_transactions(status=TransactionStatus.COMPLETED, limit=5)
     assert server.seen[0].path == "/v1/transactions?status=completed&limit=5"
     assert page.transactions[0].status == TransactionStatus.COMPLETED
+    history = page.transactions[0].status_history
+    assert [change.status for change in history] == [TransactionStatus.PENDING, TransactionStatus.COMPLETED]
+    assert history[0].at == page.transactions[0].created_at

@@ -30,7 +30,9 @@ class GeneratedModelsTest {
             + "\"updatedAt\":\"2026-01-02T03:04:06.000Z\",\"result\":{\"reference\":\"E1\","
             + "\"settledAt\":null},\"error\":null,\"amount\":12.34,\"currency\":\"BRL\","
             + "\"creditor\":{\"name\":\"Loja\",\"city\":\"Sao Paulo\"},\"scheme\":\"br-pix\","
-            + "\"country\":\"BR\",\"walletAmount\":null,\"walletCurrency\":null,\"quote\":null}";
+            + "\"country\":\"BR\",\"walletAmount\":null,\"walletCurrency\":null,\"quote\":null,"
+            + "\"statusHistory\":[{\"status\":\"pending\",\"at\":\"2026-01-02T03:04:05.678Z\"},"
+            + "{\"status\":\"completed\",\"at\":\"2026-01-02T03:04:06.000Z\"}]}";
     Transaction transaction = JSON.readValue(body, Transaction.class);
     assertEquals(TransactionStatus.COMPLETED, transaction.getStatus());
     assertEquals(new BigDecimal("12.34"), transaction.getAmount());
@@ -39,6 +41,12 @@ class GeneratedModelsTest {
     assertNull(transaction.getError());
     assertNull(transaction.getWalletAmount());
     assertNull(transaction.getQuote());
+    assertEquals(2, transaction.getStatusHistory().size());
+    assertEquals(TransactionStatus.PENDING, transaction.getStatusHistory().get(0).getStatus());
+    assertEquals(TransactionStatus.COMPLETED, transaction.getStatusHistory().get(1).getStatus());
+    assertEquals(
+        java.time.OffsetDateTime.parse("2026-01-02T03:04:06.000Z"),
+        transaction.getStatusHistory().get(1).getAt());
   }
 
   @Test
