@@ -55,6 +55,10 @@ function fakePayout(state: FakePayout): PublicAppDeps['payout'] {
       rail: 'pix',
       createdAt: at,
       updatedAt: at,
+      statusHistory: [
+        { status: 1, at },
+        { status: 3, at },
+      ],
       result: { reference: 'E1', settledAt: at },
       amount: { currency: 'BRL', amountMinor: 1234n },
       creditor: { name: 'Padaria', account: 'x' },

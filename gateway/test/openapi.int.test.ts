@@ -185,6 +185,10 @@ function stubTransaction(instructionId: string) {
     amount: { currency: 'BRL', amountMinor: 1234n },
     createdAt: at,
     updatedAt: at,
+    statusHistory: [
+      { status: 1, at },
+      { status: 2, at },
+    ],
   };
 }
 
@@ -351,6 +355,10 @@ beforeAll(async () => {
             amount: { currency: 'BRL', amountMinor: 1234n },
             createdAt: at,
             updatedAt: at,
+            statusHistory: [
+              { status: 1, at },
+              { status: 3, at },
+            ],
             result: { reference: 'E1234567820261123120000000000001', settledAt: at },
           },
         };
@@ -381,6 +389,10 @@ beforeAll(async () => {
               quote: { id: 'quo_01JD0000000000000000000000', rate: '5.4228' },
               createdAt: at,
               updatedAt: at,
+              statusHistory: [
+                { status: 1, at },
+                { status: 3, at },
+              ],
               result: { reference: 'E1234567820261123120000000000001', settledAt: at },
             },
             stubTransaction(STUB_INS),
