@@ -42,7 +42,8 @@ export function statusBadge(status) {
  */
 
 /**
- * A table with a caption, one header row and a row per item; `empty` in one cell when none.
+ * A table with a caption, one header row and a row per item; `empty` in one cell when none. Inside
+ * a box that scrolls sideways, so a table of long ids never runs past the page on a narrow window.
  * @template T
  * @param {{ caption: string, columns: Column<T>[], rows: T[], empty: string }} table
  */
@@ -51,7 +52,11 @@ export function renderTable({ caption, columns, rows, empty }) {
   const body = rows.length
     ? rows.map((row) => el('tr', {}, ...columns.map((column) => el('td', {}, column.cell(row)))))
     : [el('tr', {}, el('td', { colspan: columns.length }, empty))];
-  return el('table', {}, el('caption', {}, caption), el('thead', {}, head), el('tbody', {}, ...body));
+  return el(
+    'div',
+    { class: 'table-scroll' },
+    el('table', {}, el('caption', {}, caption), el('thead', {}, head), el('tbody', {}, ...body)),
+  );
 }
 
 /**

@@ -109,7 +109,7 @@ export function formatBanner(info: BannerInfo): string {
     '',
     'Webhooks arrive signed within a second; retries run 10,000 times faster than in production (docs/api/webhooks.md).',
     `Amounts ending in 51 or 53 are answered failed (AC03, AM04); 54 makes the pay call wait ${defaultExecuteWaitText()}, then answer`,
-    'processing (it completes about 20 s later): give your HTTP client a longer timeout. Test amounts and triggers:',
+    'processing (it completes about 20 s after the pay was sent): give your HTTP client a longer timeout. Test amounts and triggers:',
     `${info.baseUrl}/docs/api/sandbox; every test QR code: the Test QR codes page.`,
     'Press Ctrl-C to stop. Data is kept in the data folder between runs.',
     '',

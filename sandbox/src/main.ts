@@ -6,8 +6,17 @@ import { onShutdown } from '@qr-payout/platform/shutdown';
 import { shutdownTelemetry, startTelemetry } from '@qr-payout/platform/telemetry';
 import { formatBanner } from './banner';
 
+/**
+ * Milliseconds since `npm start`: scripts/sandbox-start sets SANDBOX_LAUNCHED_AT_MS before the
+ * steps that run ahead of this process (the webhook receiver's build); run directly, since this
+ * process began, module loading included.
+ */
+function startupMs(): number {
+  const launchedAt = Number(process.env.SANDBOX_LAUNCHED_AT_MS);
+  return Number.isFinite(launchedAt) && launchedAt > 0 ? Date.now() - launchedAt : performance.now();
+}
+
 async function main(): Promise<void> {
-  const started = performance.now();
   const tracing =
     Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT) && process.env.OTEL_SDK_DISABLED !== 'true';
   if (tracing) startTelemetry({ serviceName: 'sandbox' });
@@ -28,7 +37,7 @@ async function main(): Promise<void> {
       adminToken: sandbox.adminToken,
       tenantId: sandbox.tenantId,
       dataDir: sandbox.dataDir,
-      startupMs: performance.now() - started,
+      startupMs: startupMs(),
     }),
   );
 

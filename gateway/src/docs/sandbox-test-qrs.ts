@@ -83,7 +83,7 @@ export const SANDBOX_TEST_AMOUNTS: readonly SandboxTestAmount[] = [
     ends_in: '54',
     example: 20.54,
     transaction_status: 'completed',
-    description: `Slow: the pay call waits the full ${defaultExecuteWaitText()} (\`EXECUTE_WAIT_MS\`), then answers \`processing\`; the payment completes about 20 s later (partner callback).`,
+    description: `Slow: the pay call waits the full ${defaultExecuteWaitText()} (\`EXECUTE_WAIT_MS\`), then answers \`processing\`; the payment completes about 20 s after the pay was sent (partner callback).`,
   },
   {
     ends_in: 'anything else',
@@ -249,7 +249,7 @@ export const SANDBOX_TEST_QRS: readonly SandboxTestQr[] = [
     id: 'br-outcome-54',
     country: 'BR',
     scenario: 'outcome',
-    description: `Brazil, static Pix of BRL 20.54: slow; answered processing after the pay's full ${defaultExecuteWaitText()} wait, completed about 20 s later.`,
+    description: `Brazil, static Pix of BRL 20.54: slow; answered processing after the pay's full ${defaultExecuteWaitText()} wait, completed about 20 s after the pay was sent.`,
     qr_string:
       '00020101021126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-426614174000520458125303986540520.545802BR5918PADARIA PAO QUENTE6009SAO PAULO62110507E2E00016304BBB3',
     operation: 'pay',

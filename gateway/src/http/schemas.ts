@@ -445,8 +445,9 @@ export const TRANSACTION_SCHEMA = {
       minItems: 1,
       items: STATUS_CHANGE_SCHEMA,
       description:
-        'Every state the transaction entered, oldest first, with when it entered it; the last is `status`. ' +
-        'It starts with `pending` at `createdAt`; `processing` appears only when the outcome had not come ' +
+        'Every state the transaction entered, oldest first, with when it entered it (UTC, milliseconds); the ' +
+        'last is `status`. It starts with `pending` at `createdAt`, and a completed or failed transaction ' +
+        'ends with its outcome at `updatedAt`; `processing` appears only when the outcome had not come ' +
         "by the first status check (1 s after the partner accepted, by default) or the end of the pay's wait.",
     },
   },

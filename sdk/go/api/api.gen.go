@@ -771,7 +771,7 @@ type Transaction struct {
 	Scheme string            `json:"scheme"`
 	Status TransactionStatus `json:"status"`
 
-	// StatusHistory Every state the transaction entered, oldest first, with when it entered it; the last is `status`. It starts with `pending` at `createdAt`; `processing` appears only when the outcome had not come by the first status check (1 s after the partner accepted, by default) or the end of the pay's wait.
+	// StatusHistory Every state the transaction entered, oldest first, with when it entered it (UTC, milliseconds); the last is `status`. It starts with `pending` at `createdAt`, and a completed or failed transaction ends with its outcome at `updatedAt`; `processing` appears only when the outcome had not come by the first status check (1 s after the partner accepted, by default) or the end of the pay's wait.
 	StatusHistory []StatusChange `json:"statusHistory"`
 	UpdatedAt     time.Time      `json:"updatedAt"`
 

@@ -45,7 +45,7 @@ export interface Transaction {
   /** The FX quote the payment was converted with; null when no FX applied. */
   quote: TransactionQuote | null;
   /**
-     * Every state the transaction entered, oldest first, with when it entered it; the last is `status`. It starts with `pending` at `createdAt`; `processing` appears only when the outcome had not come by the first status check (1 s after the partner accepted, by default) or the end of the pay's wait.
+     * Every state the transaction entered, oldest first, with when it entered it (UTC, milliseconds); the last is `status`. It starts with `pending` at `createdAt`, and a completed or failed transaction ends with its outcome at `updatedAt`; `processing` appears only when the outcome had not come by the first status check (1 s after the partner accepted, by default) or the end of the pay's wait.
      * @minItems 1
      */
   statusHistory: StatusChange[];

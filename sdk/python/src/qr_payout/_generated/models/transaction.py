@@ -40,9 +40,10 @@ class Transaction:
             null when no FX applied. JSON number in major units with at most the currency's ISO 4217 minor-unit digits.
         wallet_currency (None | str): ISO 4217 currency the payer paid in; null when no FX applied.
         quote (None | TransactionQuote): The FX quote the payment was converted with; null when no FX applied.
-        status_history (list[StatusChange]): Every state the transaction entered, oldest first, with when it entered it;
-            the last is `status`. It starts with `pending` at `createdAt`; `processing` appears only when the outcome had
-            not come by the first status check (1 s after the partner accepted, by default) or the end of the pay's wait.
+        status_history (list[StatusChange]): Every state the transaction entered, oldest first, with when it entered it
+            (UTC, milliseconds); the last is `status`. It starts with `pending` at `createdAt`, and a completed or failed
+            transaction ends with its outcome at `updatedAt`; `processing` appears only when the outcome had not come by the
+            first status check (1 s after the partner accepted, by default) or the end of the pay's wait.
     """
 
     id: str
