@@ -120,7 +120,7 @@ samples_build_go() {
   local dir="$1" package rc=0
   # Inside sdk/go's module so the samples import this checkout's SDK; a folder starting with a dot,
   # so no `./...` of another check picks it up, named explicitly here. One go build links them all,
-  # without symbols (-s -w: half the link time), into <dir>/go-bin.
+  # without symbols (-s -w: a third to a half less time), into <dir>/go-bin.
   package="$(mktemp -d "$ROOT/sdk/go/.samples-XXXXXX")"
   cp -r "$dir/go/." "$package/"
   local packages=() op
