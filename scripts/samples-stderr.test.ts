@@ -94,7 +94,7 @@ describe('samples_go_status', () => {
   });
 });
 
-describe('run-typescript.ts', () => {
+describe('samples-run-typescript.ts', () => {
   /** Runs the TypeScript samples (operationId → code) through the runner; what it wrote per sample. */
   function runTypescriptSamples(samples: Record<string, string>) {
     const samplesDir = path.join(dir, 'samples');
@@ -107,7 +107,7 @@ describe('run-typescript.ts', () => {
     );
     for (const [op, code] of Object.entries(samples))
       writeFileSync(path.join(samplesDir, 'typescript', `${op}.mts`), code);
-    const runner = path.join(ROOT, 'gateway/src/docs/samples/run-typescript.ts');
+    const runner = path.join(ROOT, 'scripts/samples-run-typescript.ts');
     const run = spawnSync(
       process.execPath,
       ['--conditions=development', '--import', 'tsx', runner, samplesDir],

@@ -101,10 +101,10 @@ samples_show() {
 
 samples_run_typescript() {
   local dir="$1" failed=0 op status
-  # One Node process imports each sample as written (gateway/src/docs/samples/run-typescript.ts); its
+  # One Node process imports each sample as written (scripts/samples-run-typescript.ts); its
   # `@qr-payout/client` is the workspace's source, through the development condition.
   (cd "$ROOT" && scripts/node24 node --conditions=development --import tsx \
-    gateway/src/docs/samples/run-typescript.ts "$dir") || return 1
+    scripts/samples-run-typescript.ts "$dir") || return 1
   for op in $(samples_operations "$dir"); do
     status="$(cat "$dir/typescript/$op.status" 2>/dev/null || echo 'no answer')"
     if [ -s "$dir/typescript/$op.stderr" ]; then

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QrPayoutError } from '@qr-payout/client';
 
-// Runs the TypeScript samples that cli.ts wrote into <dir>/typescript against the sandbox their
+// Runs the TypeScript samples that gateway/src/docs/samples/cli.ts wrote into <dir>/typescript against the sandbox their
 // environment names, for scripts/lib/samples.sh (docs/testing.md "Samples"):
 //
-//   node --conditions=development --import tsx gateway/src/docs/samples/run-typescript.ts <dir>
+//   node --conditions=development --import tsx scripts/samples-run-typescript.ts <dir>
 //
 // One process for all of them (a Node start each would cost more than the calls): each sample is
 // imported as written, in the order of statuses.tsv, from a folder of the clone so that its
@@ -14,7 +14,7 @@ import { QrPayoutError } from '@qr-payout/client';
 // for an answer, a QrPayoutError's status, or what else broke), .stdout and .stderr; samples.sh
 // judges them. A write to stderr while the sample runs fails it there.
 
-const ROOT = path.resolve(__dirname, '../../../..');
+const ROOT = path.resolve(__dirname, '..');
 
 type Stream = NodeJS.WriteStream;
 
@@ -70,7 +70,7 @@ async function main(dir: string): Promise<void> {
 
 const dir = process.argv[2];
 if (!dir) {
-  console.error('usage: run-typescript.ts <dir>');
+  console.error('usage: samples-run-typescript.ts <dir>');
   process.exit(2);
 }
 main(dir).catch((error: unknown) => {
