@@ -176,7 +176,7 @@ async function transactionView(context) {
     transactionFacts(t),
     transactionTimeline(t),
     el('h3', {}, 'Its webhook events'),
-    deliveriesTable(deliveries.deliveries.map(toDeliveryView), deliveryPath, () => null),
+    deliveriesTable(deliveries.deliveries.map(toDeliveryView), deliveryPath, 'omit'),
   ];
 }
 

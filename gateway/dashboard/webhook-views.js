@@ -36,9 +36,23 @@ function answerText(status) {
 /**
  * @param {DeliveryView[]} deliveries
  * @param {(id: string) => string} pathOf  the view path of one delivery
- * @param {(id: string) => string | null} transactionPathOf  the view path of a transaction, if any
+ * @param {((id: string) => string | null) | 'omit'} transactionPathOf  the view path of a
+ *   transaction, if any; 'omit' leaves the column out (on the page of that one transaction)
  */
 export function deliveriesTable(deliveries, pathOf, transactionPathOf) {
+  /** @type {import('./dom.js').Column<DeliveryView>[]} */
+  const transactionColumn =
+    transactionPathOf === 'omit'
+      ? []
+      : [
+          {
+            header: 'Transaction',
+            cell: (d) => {
+              const path = d.transactionId ? transactionPathOf(d.transactionId) : null;
+              return path && d.transactionId ? viewLink(path, d.transactionId) : (d.transactionId ?? NONE);
+            },
+          },
+        ];
   return renderTable({
     caption: 'Webhook deliveries, newest first',
     empty: 'No deliveries match.',
@@ -47,13 +61,7 @@ export function deliveriesTable(deliveries, pathOf, transactionPathOf) {
       { header: 'Delivery', cell: (d) => viewLink(pathOf(d.id), d.id) },
       { header: 'Event', cell: (d) => d.eventType },
       { header: 'Status', cell: (d) => statusBadge(d.status) },
-      {
-        header: 'Transaction',
-        cell: (d) => {
-          const path = d.transactionId ? transactionPathOf(d.transactionId) : null;
-          return path && d.transactionId ? viewLink(path, d.transactionId) : (d.transactionId ?? NONE);
-        },
-      },
+      ...transactionColumn,
       { header: 'Attempts', cell: (d) => `${d.attempts} of ${d.maxAttempts}` },
       { header: 'Last answer', cell: (d) => (d.lastAttemptAt ? answerText(d.lastResponseStatus) : NONE) },
       { header: 'Next retry', cell: (d) => formatTime(d.nextAttemptAt) },
