@@ -3,7 +3,7 @@
 import { context } from '@opentelemetry/api';
 import type pg from 'pg';
 import { OUTBOX_CHANNEL_PREFIX, OUTBOX_EVENT_COLUMNS, transactionEventValues } from '../outbox/store';
-import type { StoredTransaction } from '../transactions/transaction';
+import { isTerminalStatus, type StoredTransaction } from '../transactions/transaction';
 import { toTransactionMessage } from '../transactions/transaction-message';
 import {
   eventTraceContext,
@@ -23,7 +23,7 @@ export function createSettleStatement(pool: pg.Pool) {
       known?: LiveTransaction,
     ): Promise<LiveTransaction | undefined> {
       const before = known ?? (await findLiveTransaction(pool, transactionId));
-      if (!before || before.status === 'completed' || before.status === 'failed') return undefined;
+      if (!before || isTerminalStatus(before.status)) return undefined;
       // The event is built from the row as the UPDATE below leaves it: the immutable fields of the
       // row read, the outcome, and an updated_at chosen here. Event and row then commit in ONE
       // statement (docs/architecture.md "The outbox and Kafka"), no BEGIN/COMMIT round trips; the

@@ -2,6 +2,7 @@
 // idempotency, rails"), and their first submission of the row they just inserted.
 
 import type { ValidPayer } from '../payers/validate-payer';
+import { isTerminalStatus } from '../transactions/transaction';
 import type { Execution } from './context';
 import { dependencyUnavailable, instructionAlreadyExecuted, quoteExpired } from './errors';
 import type { LiveTransaction, TransactionToSubmit } from './records';
@@ -12,7 +13,7 @@ const MAX_WAIT_MS = 60_000;
 export const HOLD_ACCEPTED = { holdAccepted: true } as const;
 
 export function isTerminal(row: LiveTransaction): boolean {
-  return row.status === 'completed' || row.status === 'failed';
+  return isTerminalStatus(row.status);
 }
 
 /** The row a submission left, when it reached the partner and this process wrote the answer. */

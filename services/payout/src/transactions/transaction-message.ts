@@ -10,7 +10,7 @@ import {
   TransactionSchema,
   TransactionStatus,
 } from '@qr-payout/proto/payout/payout/v1/payout_pb';
-import type { InstructionFacts, StoredTransaction } from './transaction';
+import { type InstructionFacts, isTerminalStatus, type StoredTransaction } from './transaction';
 
 // The creditor is stored as protobuf JSON inside the decoded QR; fields added later are ignored.
 const READ_OPTIONS = { ignoreUnknownFields: true };
@@ -71,9 +71,8 @@ function statusHistoryOf(row: StoredTransaction, status: TransactionStatus): Sta
     create(StatusChangeSchema, { status: entered, at: timestampFromDate(at) });
   const history = [change(TransactionStatus.PENDING, row.createdAt)];
   if (row.processingAt !== null) history.push(change(TransactionStatus.PROCESSING, row.processingAt));
-  else if (status === TransactionStatus.PROCESSING) history.push(change(status, row.updatedAt));
-  if (status === TransactionStatus.COMPLETED || status === TransactionStatus.FAILED)
-    history.push(change(status, row.updatedAt));
+  else if (row.status === 'processing') history.push(change(status, row.updatedAt));
+  if (isTerminalStatus(row.status)) history.push(change(status, row.updatedAt));
   return history;
 }
 

@@ -4,6 +4,11 @@ import type { TransactionStatusName } from '@qr-payout/platform/vocabulary';
 /** A stored status: the public list (platform vocabulary), which the table's CHECK repeats. */
 export type TransactionStatus = TransactionStatusName;
 
+/** Completed or failed: final, never changed again (docs/api/resources.md "Transaction states"). */
+export function isTerminalStatus(status: TransactionStatus): boolean {
+  return status === 'completed' || status === 'failed';
+}
+
 /** A stored transaction as the services see it (docs/api/resources.md "Transactions"). */
 export type StoredTransaction = {
   id: string;
